@@ -1,0 +1,92 @@
+/* Opening a filesystem image with errors that say what is wrong with it. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#include "image.h"
+#include "e4r_err.h"
+
+errcode_t e4r_image_size(const char *path, uint64_t *bytes)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) < 0) {
+		errcode_t err = errno;
+		close(fd);
+		return err;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t sz = 0;
+		if (ioctl(fd, BLKGETSIZE64, &sz) < 0) {
+			errcode_t err = errno;
+			close(fd);
+			return err;
+		}
+		*bytes = sz;
+	} else {
+		*bytes = (uint64_t)st.st_size;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Translate libext2fs's open errors into what they mean for a user's image. */
+static errcode_t explain_open_error(errcode_t err)
+{
+	switch (err) {
+	case EXT2_ET_BAD_MAGIC:
+		return E4R_IMAGE_NOT_EXT;
+	case EXT2_ET_SHORT_READ:
+		return E4R_IMAGE_TRUNCATED;
+	default:
+		return err;
+	}
+}
+
+errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsys *fsp)
+{
+	struct stat st;
+	uint64_t bytes;
+	ext2_filsys fs = NULL;
+	errcode_t err;
+	int oflags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS;
+
+	*fsp = NULL;
+	if (stat(image, &st) < 0)
+		return errno;
+	if (S_ISDIR(st.st_mode))
+		return EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return E4R_IMAGE_NOT_EXT;
+	err = e4r_image_size(image, &bytes);
+	if (err)
+		return err;
+	/* The primary superblock ends at byte 2048: anything shorter cannot be ext. */
+	if (bytes < 2048)
+		return bytes == 0 ? E4R_IMAGE_NOT_EXT : E4R_IMAGE_TRUNCATED;
+
+	if (flags & E4R_OPEN_RW)
+		oflags |= EXT2_FLAG_RW;
+	err = ext2fs_open2(image, NULL, oflags, 0, 0, io ? io : unix_io_manager, &fs);
+	if (err)
+		return explain_open_error(err);
+
+	if (!(flags & E4R_OPEN_NO_SIZE_CHECK)) {
+		uint64_t want = ext2fs_blocks_count(fs->super) * (uint64_t)fs->blocksize;
+		if (bytes < want) {
+			ext2fs_close_free(&fs);
+			return E4R_IMAGE_TRUNCATED;
+		}
+	}
+	*fsp = fs;
+	return 0;
+}

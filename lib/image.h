@@ -1,0 +1,23 @@
+/* Opening a filesystem image with errors that say what is wrong with it. */
+#ifndef E4R_IMAGE_H
+#define E4R_IMAGE_H
+
+#include <ext2fs/ext2fs.h>
+
+/* Flags for e4r_image_open(). */
+#define E4R_OPEN_RW		0x1	/* open for writing */
+#define E4R_OPEN_NO_SIZE_CHECK	0x2	/* do not reject images shorter than the superblock says */
+
+/*
+ * Open IMAGE through libext2fs. On failure *fs is NULL and the error is one
+ * of: errno values (ENOENT, EACCES, EISDIR...), E4R_IMAGE_NOT_EXT,
+ * E4R_IMAGE_TRUNCATED, or a libext2fs error (EXT2_ET_*) for a superblock or
+ * group descriptor that libext2fs rejects. needs_recovery is accepted (we are
+ * the tool that handles it). io may be NULL (unix_io_manager).
+ */
+errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsys *fs);
+
+/* The size of the file or device at PATH in bytes. */
+errcode_t e4r_image_size(const char *path, uint64_t *bytes);
+
+#endif

@@ -1,0 +1,53 @@
+/* What every subcommand front-end shares: option parsing, messages, exit codes. */
+#ifndef E4R_CLI_H
+#define E4R_CLI_H
+
+#include <popt.h>
+#include <ext2fs/ext2fs.h>
+#include "i18n.h"
+
+/* Exit codes (DESIGN.md; check follows e2fsck). */
+#define EXIT_OK		0
+#define EXIT_PROBLEMS	1	/* diagnose/logdump: problems found; check: errors fixed */
+#define EXIT_UNCORRECTED 4	/* check: errors left */
+#define EXIT_OPERATIONAL 8
+#define EXIT_USAGE	16
+#define EXIT_CANCELLED	32
+
+extern const char *progname;
+
+/* One subcommand: name, one-line summary, and its entry point. */
+struct subcommand {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, const char **argv);
+};
+
+/*
+ * Parse a subcommand's options with popt. OPTS is the subcommand's table
+ * (without help; cli_parse adds --help). USAGE is the synopsis after the
+ * subcommand name. On success *image is the single IMAGE argument and the
+ * return is -1; otherwise the return is the exit code (0 after --help,
+ * EXIT_USAGE after a usage error, with the message printed).
+ * HANDLE, if not NULL, is called for options whose val is not 0 (popt's
+ * return value), and returns 0 or an exit code.
+ */
+int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts,
+	      int argc, const char **argv, const char **image,
+	      int (*handle)(int val, poptContext ctx));
+
+/* "e4recover: IMAGE: WHAT: reason" on stderr. WHAT may be NULL. */
+void cli_error(const char *image, errcode_t err, const char *what, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "e4recover SUBCOMMAND: message" on stderr, for usage errors. */
+void cli_usage_error(const char *subcommand, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* For subcommands whose issue has not landed: say so, exit 8. */
+int cli_not_built(const char *subcommand);
+
+/* Open IMAGE (read-only unless RW), printing a clear error; NULL on failure. */
+ext2_filsys cli_open_image(const char *image, int rw);
+
+#endif

@@ -1,0 +1,11 @@
+/* The subcommands, one file each (cmd_*.c). */
+#ifndef E4R_COMMANDS_H
+#define E4R_COMMANDS_H
+
+int cmd_check(int argc, const char **argv);
+int cmd_logdump(int argc, const char **argv);
+int cmd_replay(int argc, const char **argv);
+int cmd_diagnose(int argc, const char **argv);
+int cmd_write(int argc, const char **argv);
+
+#endif

@@ -1,0 +1,61 @@
+# Helpers for image tests; sourced by tests/t/*.sh, which run in a scratch directory.
+set -u
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "$*"; exit 77; }
+note() { echo "# $*"; }
+
+# Run a command, keep its output in $OUT (stdout+stderr) and its exit code in $RC.
+run() {
+	OUT=$("$@" 2>&1); RC=$?
+	printf '$ %s\n%s\n[exit %s]\n' "$*" "$OUT" "$RC"
+}
+
+expect_rc() { # CODE DESCRIPTION
+	[ "$RC" -eq "$1" ] || fail "$2: expected exit $1, got $RC"
+}
+
+expect_out() { # REGEX DESCRIPTION
+	printf '%s\n' "$OUT" | grep -Eq -- "$1" || fail "$2: output does not match /$1/"
+}
+
+expect_no_out() { # REGEX DESCRIPTION
+	printf '%s\n' "$OUT" | grep -Eq -- "$1" && fail "$2: output matches /$1/"
+	return 0
+}
+
+# mkimg FILE SIZE [mke2fs options...]: a fresh image with fixed UUID and hash seed.
+mkimg() {
+	local f=$1 size=$2; shift 2
+	rm -f "$f"
+	mke2fs -q -F -t ext4 -U 11111111-2222-3333-4444-555555555555 \
+		-E hash_seed=00000000-0000-0000-0000-000000000001,lazy_itable_init=0 \
+		"$@" "$f" "$size" >/dev/null 2>&1 || fail "mke2fs $* $f $size"
+}
+
+# jwrite IMAGE DEBUGFS-COMMANDS...: write journal transactions with debugfs's
+# journal writer (jo/jw/jc); the image then needs recovery.
+jwrite() {
+	local img=$1; shift
+	printf '%s\n' "$@" | debugfs -w -f - "$img" >/dev/null 2>&1 || fail "debugfs journal write on $img"
+}
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# Journal block J's byte offset in IMAGE (internal journal, inode 8).
+jblock_offset() { # IMAGE J
+	local bs phys
+	bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	phys=$(debugfs -R "bmap <8> $2" "$1" 2>/dev/null)
+	echo $((phys * bs))
+}
+
+# flip IMAGE BYTE-OFFSET BIT: flip one bit in place.
+flip() {
+	python3 -c '
+import sys
+p, off, bit = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(p, "r+b") as f:
+    f.seek(off); b = f.read(1)
+    f.seek(off); f.write(bytes([b[0] ^ (1 << bit)]))' "$@"
+}

@@ -1,0 +1,28 @@
+# Bad input: a missing file, a file that is not ext2/3/4, a truncated image,
+# a directory: one line naming the image and the reason, exit 8, for every subcommand.
+. "$E4R_TESTS_SRCDIR/lib.sh"
+
+head -c 1048576 /dev/urandom > random.img
+: > empty.img
+mkimg good.img 8M
+cp good.img cut.img; truncate -s 3M cut.img
+head -c 1500 good.img > tiny.img
+mkdir adir
+
+check_case() { # sub image reason-regex
+	run "$E4R" "$1" "$2"
+	expect_rc 8 "$1 $2"
+	[ "$(printf '%s\n' "$OUT" | wc -l)" -eq 1 ] || fail "$1 $2: expected one line, got: $OUT"
+	expect_out "^e4recover: $2: .*$3" "$1 $2 names the image and the reason"
+}
+for sub in logdump replay diagnose check; do
+	check_case $sub missing.img 'No such file or directory'
+	check_case $sub random.img 'not an ext2/ext3/ext4 filesystem'
+	check_case $sub empty.img 'not an ext2/ext3/ext4 filesystem'
+	check_case $sub cut.img 'truncated'
+	check_case $sub tiny.img 'truncated'
+	check_case $sub adir 'Is a directory'
+done
+# Nothing was written to the inputs.
+cmp -s cut.img <(head -c 3145728 good.img) || fail "cut.img was modified"
+exit 0
