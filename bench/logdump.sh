@@ -1,0 +1,57 @@
+#!/bin/bash
+# Benchmark: e4recover logdump --json against debugfs 'logdump -a' on a large journal
+# (512 MiB journal, ~470 MiB of logged blocks written with debugfs's journal writer).
+# Usage: bench/logdump.sh [E4RECOVER]   (default: recover/e4recover under the current dir)
+# Env: BENCH_DIR (scratch dir, default a temp dir), BENCH_TXNS (transactions, default 120),
+#      BENCH_TAGS (blocks per transaction, default 1000). Not part of make check.
+set -eu
+E4R=${1:-recover/e4recover}
+[ -x "$E4R" ] || { echo "no e4recover at $E4R (give its path)" >&2; exit 2; }
+E4R=$(cd "$(dirname "$E4R")" && pwd)/$(basename "$E4R")
+export PATH="/sbin:/usr/sbin:$PATH" LC_ALL=C
+TXNS=${BENCH_TXNS:-120}
+TAGS=${BENCH_TAGS:-1000}
+dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/e4r-bench-logdump.XXXXXX")}
+mkdir -p "$dir"
+cd "$dir"
+img=big.img
+
+if [ ! -f "$img.done" ]; then
+	echo "building: 4 GiB sparse image, 512 MiB journal, $TXNS transactions x $TAGS blocks"
+	rm -f "$img"
+	truncate -s 4G "$img"
+	mke2fs -q -F -t ext4 -b 4096 -J size=512 -O metadata_csum "$img"
+	head -c $((TAGS * 4096)) /dev/urandom > data
+	{
+		echo "jo -c"
+		for t in $(seq 0 $((TXNS - 1))); do
+			# distinct, scattered home blocks well inside the filesystem
+			echo "jw -b $(seq -s, $((200000 + t * TAGS)) $((200000 + t * TAGS + TAGS - 1))) $dir/data"
+		done
+		echo "jc"
+	} > script
+	debugfs -w -f script "$img" >/dev/null 2>&1
+	touch "$img.done"
+fi
+dumpe2fs -h "$img" 2>/dev/null | grep -E '^(Journal (size|start|sequence)|Total journal)' || true
+
+timeit() { # LABEL COMMAND...: wall seconds of the best of 3 runs
+	local best="" s e t i
+	for i in 1 2 3; do
+		s=$(date +%s.%N)
+		"${@:2}" >/dev/null 2>&1 || true
+		e=$(date +%s.%N)
+		t=$(echo "$e - $s" | bc)
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
+	done
+	printf '%-34s %8.3f s\n' "$1" "$best" >&2
+	echo "$best"
+}
+
+ours=$(timeit "e4recover logdump --json" "$E4R" logdump --json "$img")
+text=$(timeit "e4recover logdump (text)" "$E4R" logdump "$img")
+dec=$(timeit "e4recover logdump --json --decode" "$E4R" logdump --json --decode "$img")
+ref=$(timeit "debugfs -R 'logdump -a'" debugfs -R "logdump -a" "$img")
+echo "blocks logged: $("$E4R" logdump --json "$img" | grep -c '"fs_block"')"
+printf 'ratio debugfs / e4recover --json: %.1fx\n' "$(echo "$ref / $ours" | bc -l)"
+[ -n "${BENCH_DIR:-}" ] || rm -rf "$dir"
