@@ -8,19 +8,20 @@
 /*
  * Every multi-byte field on disk is big-endian. The structs below describe
  * the bytes exactly (no padding is introduced: every field is naturally
- * aligned); code converts at the boundary with jbd_be16/32/64 and works on
+ * aligned); field types are jbd_be*_t; code converts at the boundary with
+ * jbd_be16/32/64() and works on
  * host-order values everywhere else.
  */
-typedef uint16_t jbd_be16;
-typedef uint32_t jbd_be32;
-typedef uint64_t jbd_be64;
+typedef uint16_t jbd_be16_t;
+typedef uint32_t jbd_be32_t;
+typedef uint64_t jbd_be64_t;
 
-static inline uint16_t jbd_be16(jbd_be16 v) { return be16toh(v); }
-static inline uint32_t jbd_be32(jbd_be32 v) { return be32toh(v); }
-static inline uint64_t jbd_be64(jbd_be64 v) { return be64toh(v); }
-static inline jbd_be16 jbd_to_be16(uint16_t v) { return htobe16(v); }
-static inline jbd_be32 jbd_to_be32(uint32_t v) { return htobe32(v); }
-static inline jbd_be64 jbd_to_be64(uint64_t v) { return htobe64(v); }
+static inline uint16_t jbd_be16(jbd_be16_t v) { return be16toh(v); }
+static inline uint32_t jbd_be32(jbd_be32_t v) { return be32toh(v); }
+static inline uint64_t jbd_be64(jbd_be64_t v) { return be64toh(v); }
+static inline jbd_be16_t jbd_to_be16(uint16_t v) { return htobe16(v); }
+static inline jbd_be32_t jbd_to_be32(uint32_t v) { return htobe32(v); }
+static inline jbd_be64_t jbd_to_be64(uint64_t v) { return htobe64(v); }
 
 #define JBD_MAGIC			0xC03B3998U
 
@@ -33,9 +34,9 @@ static inline jbd_be64 jbd_to_be64(uint64_t v) { return htobe64(v); }
 #define JBD_FC_BLOCK			6	/* kernel-internal; never on disk as a header */
 
 struct jbd_header {
-	jbd_be32 h_magic;
-	jbd_be32 h_blocktype;
-	jbd_be32 h_sequence;
+	jbd_be32_t h_magic;
+	jbd_be32_t h_blocktype;
+	jbd_be32_t h_sequence;
 };
 #define JBD_HEADER_SIZE			12
 
@@ -74,27 +75,27 @@ struct jbd_header {
 
 struct jbd_superblock {
 	struct jbd_header s_header;		/* 0x00 */
-	jbd_be32 s_blocksize;			/* 0x0C */
-	jbd_be32 s_maxlen;			/* 0x10 total blocks in the journal */
-	jbd_be32 s_first;			/* 0x14 first block of the log */
-	jbd_be32 s_sequence;			/* 0x18 first commit ID expected */
-	jbd_be32 s_start;			/* 0x1C first block of the log; 0 = clean */
-	jbd_be32 s_errno;			/* 0x20 */
+	jbd_be32_t s_blocksize;			/* 0x0C */
+	jbd_be32_t s_maxlen;			/* 0x10 total blocks in the journal */
+	jbd_be32_t s_first;			/* 0x14 first block of the log */
+	jbd_be32_t s_sequence;			/* 0x18 first commit ID expected */
+	jbd_be32_t s_start;			/* 0x1C first block of the log; 0 = clean */
+	jbd_be32_t s_errno;			/* 0x20 */
 	/* v2 superblock from here on */
-	jbd_be32 s_feature_compat;		/* 0x24 */
-	jbd_be32 s_feature_incompat;		/* 0x28 */
-	jbd_be32 s_feature_ro_compat;		/* 0x2C */
+	jbd_be32_t s_feature_compat;		/* 0x24 */
+	jbd_be32_t s_feature_incompat;		/* 0x28 */
+	jbd_be32_t s_feature_ro_compat;		/* 0x2C */
 	uint8_t  s_uuid[16];			/* 0x30 */
-	jbd_be32 s_nr_users;			/* 0x40 */
-	jbd_be32 s_dynsuper;			/* 0x44 */
-	jbd_be32 s_max_transaction;		/* 0x48 */
-	jbd_be32 s_max_trans_data;		/* 0x4C */
+	jbd_be32_t s_nr_users;			/* 0x40 */
+	jbd_be32_t s_dynsuper;			/* 0x44 */
+	jbd_be32_t s_max_transaction;		/* 0x48 */
+	jbd_be32_t s_max_trans_data;		/* 0x4C */
 	uint8_t  s_checksum_type;		/* 0x50 */
 	uint8_t  s_padding2[3];			/* 0x51 */
-	jbd_be32 s_num_fc_blks;			/* 0x54 */
-	jbd_be32 s_head;			/* 0x58 */
-	jbd_be32 s_padding[40];			/* 0x5C */
-	jbd_be32 s_checksum;			/* 0xFC */
+	jbd_be32_t s_num_fc_blks;			/* 0x54 */
+	jbd_be32_t s_head;			/* 0x58 */
+	jbd_be32_t s_padding[40];			/* 0x5C */
+	jbd_be32_t s_checksum;			/* 0xFC */
 	uint8_t  s_users[JBD_USERS_SIZE];	/* 0x100 */
 };
 #define JBD_SB_CHECKSUM_OFFSET		0xFC
@@ -107,31 +108,31 @@ struct jbd_superblock {
 
 /* Without CSUM_V3: 8 bytes, +2 with CSUM_V2 (t_checksum and padding), +4 with 64BIT. */
 struct jbd_block_tag {
-	jbd_be32 t_blocknr;
-	jbd_be16 t_checksum;		/* low 16 bits of the crc32c (v2) */
-	jbd_be16 t_flags;
-	jbd_be32 t_blocknr_high;	/* only with 64BIT */
+	jbd_be32_t t_blocknr;
+	jbd_be16_t t_checksum;		/* low 16 bits of the crc32c (v2) */
+	jbd_be16_t t_flags;
+	jbd_be32_t t_blocknr_high;	/* only with 64BIT */
 };
 
 /* With CSUM_V3: always 16 bytes. */
 struct jbd_block_tag3 {
-	jbd_be32 t_blocknr;
-	jbd_be32 t_flags;		/* low 16 bits used; read as be16 at +6 */
-	jbd_be32 t_blocknr_high;
-	jbd_be32 t_checksum;
+	jbd_be32_t t_blocknr;
+	jbd_be32_t t_flags;		/* low 16 bits used; read as be16 at +6 */
+	jbd_be32_t t_blocknr_high;
+	jbd_be32_t t_checksum;
 };
 #define JBD_TAG_FLAGS_OFFSET		6	/* be16 flags, in every tag format */
 #define JBD_UUID_SIZE			16
 
 /* v2/v3 descriptor and revoke blocks end in this. */
 struct jbd_block_tail {
-	jbd_be32 t_checksum;
+	jbd_be32_t t_checksum;
 };
 #define JBD_TAIL_SIZE			4
 
 struct jbd_revoke_header {
 	struct jbd_header r_header;
-	jbd_be32 r_count;		/* bytes used, including this 16-byte header */
+	jbd_be32_t r_count;		/* bytes used, including this 16-byte header */
 };
 #define JBD_REVOKE_HEADER_SIZE		16
 
@@ -140,9 +141,9 @@ struct jbd_commit_header {
 	uint8_t  h_chksum_type;		/* 0x0C */
 	uint8_t  h_chksum_size;		/* 0x0D */
 	uint8_t  h_padding[2];		/* 0x0E */
-	jbd_be32 h_chksum[JBD_CHECKSUM_BYTES]; /* 0x10 */
-	jbd_be64 h_commit_sec;		/* 0x30 */
-	jbd_be32 h_commit_nsec;		/* 0x38 */
+	jbd_be32_t h_chksum[JBD_CHECKSUM_BYTES]; /* 0x10 */
+	jbd_be64_t h_commit_sec;		/* 0x30 */
+	jbd_be32_t h_commit_nsec;		/* 0x38 */
 };
 #define JBD_COMMIT_HEADER_SIZE		60
 
