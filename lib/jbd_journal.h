@@ -15,7 +15,10 @@ struct jbd_journal {
 	io_channel	io;		/* where the journal lives: fs->io, or the external device */
 	int		external;	/* 1 when io is an external journal device */
 	int		from_backup;	/* 1 when the inode's block map came from s_jnl_blocks */
-	blk64_t		*map;		/* map[jblk] = block on io, for jblk < maxlen */
+	blk64_t		*map;		/* map[jblk] = block on io, for jblk < total_len */
+	uint32_t	total_len;	/* blocks mapped: the inode's size, or the external device's length */
+	uint32_t	sb_block;	/* journal block of the superblock: 0 internal; 1 or 2 external
+					   (an external journal's block numbers are the device's) */
 
 	uint32_t	blocksize;
 	uint32_t	maxlen;		/* s_maxlen */
