@@ -1,33 +1,981 @@
-/* e4recover logdump: dump the journal (not built yet: its issue has not landed). */
+/* e4recover logdump: show the journal's transactions, checksums and end, as text or JSON. */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <et/com_err.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "e4r_err.h"
+#include "fs_decode.h"
+#include "jbd_scan.h"
+#include "json.h"
+
+struct logdump_opts {
+	int		json, all, decode;
+	int		have_seq, have_block;
+	uint32_t	seq;
+	uint64_t	block;
+	const char	*journal;	/* external journal device, or NULL */
+};
+
+/* The newest revoke of one block among the transactions the stop policy replays. */
+struct revoke_entry {
+	uint64_t	blk;
+	uint32_t	seq;
+};
+
+struct logdump {
+	struct logdump_opts	o;
+	const char		*image;
+	struct jbd_journal	*j;
+	struct jbd_scan		*s;
+	struct e4r_decode	*dec;
+	struct revoke_entry	*revokes;
+	size_t			nrevokes;
+	unsigned		problems;	/* bad checksums and other damage found */
+};
+
+/* Why a logged block version would not reach the filesystem (the stop policy). */
+enum fate {
+	FATE_REPLAYED = 0,
+	FATE_OLD,		/* from a transaction past the end of the log */
+	FATE_RECOVERY_FAILS,	/* the whole recovery fails: nothing is written */
+	FATE_PAST_END,		/* its transaction is at or after the replay end */
+	FATE_REVOKED,
+	FATE_CSUM,		/* its own checksum fails: e2fsck skips it */
+};
+
+static const char *const fate_names[] = {
+	[FATE_REPLAYED]		= "replayed",
+	[FATE_OLD]		= "old",
+	[FATE_RECOVERY_FAILS]	= "recovery_fails",
+	[FATE_PAST_END]		= "past_replay_end",
+	[FATE_REVOKED]		= "revoked",
+	[FATE_CSUM]		= "checksum_bad",
+};
+
+static const char *const fate_texts[] = {
+	[FATE_REPLAYED]		= N_("replayed"),
+	[FATE_OLD]		= N_("not replayed: old transaction"),
+	[FATE_RECOVERY_FAILS]	= N_("not replayed: recovery fails as a whole"),
+	[FATE_PAST_END]		= N_("not replayed: after the end of replay"),
+	[FATE_REVOKED]		= N_("not replayed: revoked"),
+	[FATE_CSUM]		= N_("not replayed: its checksum is bad"),
+};
+
+/* Journal feature bits and their names. */
+struct feature_name {
+	int		word;	/* 0 compat, 1 incompat, 2 ro_compat */
+	uint32_t	mask;
+	const char	*name;
+};
+
+static const struct feature_name feature_names[] = {
+	{ 0, JBD_FEATURE_COMPAT_CHECKSUM,	"checksum" },
+	{ 1, JBD_FEATURE_INCOMPAT_REVOKE,	"revoke" },
+	{ 1, JBD_FEATURE_INCOMPAT_64BIT,	"64bit" },
+	{ 1, JBD_FEATURE_INCOMPAT_ASYNC_COMMIT,	"async_commit" },
+	{ 1, JBD_FEATURE_INCOMPAT_CSUM_V2,	"csum_v2" },
+	{ 1, JBD_FEATURE_INCOMPAT_CSUM_V3,	"csum_v3" },
+	{ 1, JBD_FEATURE_INCOMPAT_FAST_COMMIT,	"fast_commit" },
+};
+
+/* Transaction IDs wrap at 2^32: compare them as the kernel does. */
+static int tid_lt(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+static int csum_bad(const struct jbd_csum *c)
+{
+	return c->state == JBD_CSUM_BAD;
+}
+
+static const char *csum_text(const struct jbd_csum *c)
+{
+	if (c->state == JBD_CSUM_OK)
+		return _("checksum OK");
+	if (c->state == JBD_CSUM_BAD)
+		return _("checksum BAD");
+	return _("no checksum");
+}
+
+/* ---- options ---- */
+
+/* A whole decimal (or 0x hex) number no larger than MAX. */
+static int parse_number(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int check_numbers(struct logdump_opts *o, const char *seq, const char *block)
+{
+	uint64_t v;
+
+	if (seq) {
+		if (parse_number(seq, UINT32_MAX, &v)) {
+			cli_usage_error("logdump", _("--transaction=%s: not a transaction ID (0 to %u)"),
+					seq, UINT32_MAX);
+			return EXIT_USAGE;
+		}
+		o->have_seq = 1;
+		o->seq = v;
+	}
+	if (block) {
+		if (parse_number(block, UINT64_MAX, &v)) {
+			cli_usage_error("logdump", _("--block=%s: not a block number"), block);
+			return EXIT_USAGE;
+		}
+		o->have_block = 1;
+		o->block = v;
+	}
+	return -1;
+}
+
+/* ---- what the stop policy does with each block ---- */
+
+static int cmp_revoke(const void *a, const void *b)
+{
+	const struct revoke_entry *x = a, *y = b;
+
+	return x->blk < y->blk ? -1 : x->blk > y->blk;
+}
+
+/* Collect the revokes e2fsck loads (transactions before the replay end), newest per block. */
+static errcode_t build_revokes(struct logdump *ld)
+{
+	const struct jbd_scan *s = ld->s;
+	size_t n = 0, i, out;
+	unsigned t, r;
+
+	for (t = 0; t < s->nlive; t++)
+		n += s->txns[t].nrevoked;
+	if (!n)
+		return 0;
+	ld->revokes = calloc(n, sizeof(*ld->revokes));
+	if (!ld->revokes)
+		return ENOMEM;
+	for (t = 0; t < s->nlive; t++) {
+		const struct jbd_scan_txn *txn = &s->txns[t];
+		if (!tid_lt(txn->sequence, s->stop_end))
+			continue;
+		for (r = 0; r < txn->nrevoked; r++)
+			ld->revokes[ld->nrevokes++] = (struct revoke_entry){ txn->revoked[r], txn->sequence };
+	}
+	qsort(ld->revokes, ld->nrevokes, sizeof(*ld->revokes), cmp_revoke);
+	for (i = out = 0; i < ld->nrevokes; i++) {
+		if (out && ld->revokes[out - 1].blk == ld->revokes[i].blk) {
+			if (tid_lt(ld->revokes[out - 1].seq, ld->revokes[i].seq))
+				ld->revokes[out - 1].seq = ld->revokes[i].seq;
+		} else {
+			ld->revokes[out++] = ld->revokes[i];
+		}
+	}
+	ld->nrevokes = out;
+	return 0;
+}
+
+static const struct revoke_entry *find_revoke(const struct logdump *ld, uint64_t blk)
+{
+	struct revoke_entry key = { blk, 0 };
+
+	if (!ld->nrevokes)
+		return NULL;
+	return bsearch(&key, ld->revokes, ld->nrevokes, sizeof(key), cmp_revoke);
+}
+
+static enum fate block_fate(const struct logdump *ld, const struct jbd_scan_txn *t,
+			    const struct jbd_scan_block *b, uint32_t *revoker)
+{
+	const struct revoke_entry *r;
+
+	if (t->old)
+		return FATE_OLD;
+	if (ld->s->stop_error)
+		return FATE_RECOVERY_FAILS;
+	if (!tid_lt(t->sequence, ld->s->stop_end))
+		return FATE_PAST_END;
+	r = find_revoke(ld, b->fs_block);
+	if (r && !tid_lt(r->seq, t->sequence)) {
+		*revoker = r->seq;
+		return FATE_REVOKED;
+	}
+	if (csum_bad(&b->csum))
+		return FATE_CSUM;
+	return FATE_REPLAYED;
+}
+
+/* ---- selection and problem counting ---- */
+
+static int txn_logs_block(const struct jbd_scan_txn *t, uint64_t blk)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nblocks; i++)
+		if (t->blocks[i].fs_block == blk)
+			return 1;
+	for (i = 0; i < t->nrevoked; i++)
+		if (t->revoked[i] == blk)
+			return 1;
+	return 0;
+}
+
+static int txn_shown(const struct logdump *ld, const struct jbd_scan_txn *t)
+{
+	if (ld->o.have_seq && t->sequence != ld->o.seq)
+		return 0;
+	if (ld->o.have_block && !txn_logs_block(t, ld->o.block))
+		return 0;
+	return 1;
+}
+
+static int block_shown(const struct logdump *ld, const struct jbd_scan_block *b)
+{
+	return !ld->o.have_block || b->fs_block == ld->o.block;
+}
+
+static unsigned txn_problems(const struct jbd_scan_txn *t)
+{
+	unsigned n = 0, i;
+
+	for (i = 0; i < t->ndescs; i++)
+		n += csum_bad(&t->descs[i].tail);
+	for (i = 0; i < t->nrevokes; i++)
+		n += csum_bad(&t->revokes[i].tail) + !!t->revokes[i].count_bad;
+	for (i = 0; i < t->nblocks; i++)
+		n += csum_bad(&t->blocks[i].csum);
+	if (t->committed)
+		n += csum_bad(&t->commit_csum);
+	return n;
+}
+
+/* Bad checksums in the superblock and the shown live transactions (old ones are expected garbage). */
+static void count_problems(struct logdump *ld)
+{
+	unsigned t;
+
+	ld->problems = ld->j->sb_csum_ok == 0;
+	for (t = 0; t < ld->s->nlive; t++)
+		if (txn_shown(ld, &ld->s->txns[t]))
+			ld->problems += txn_problems(&ld->s->txns[t]);
+	if (ld->s->stop_error || ld->s->end_reason == JBD_END_IO ||
+	    ld->s->end_reason == JBD_END_LIMIT || ld->s->end_reason == JBD_END_BAD_BLOCK)
+		ld->problems++;
+}
+
+/* ---- --decode ---- */
+
+static errcode_t build_decoder(struct logdump *ld)
+{
+	unsigned t, i;
+	errcode_t err;
+
+	err = e4r_decode_new(ld->j->fs, &ld->dec);
+	if (err)
+		return err;
+	if (ld->o.have_block)
+		return e4r_decode_want(ld->dec, ld->o.block);
+	for (t = 0; t < ld->s->ntxns; t++) {
+		const struct jbd_scan_txn *txn = &ld->s->txns[t];
+		if (!txn_shown(ld, txn))
+			continue;
+		for (i = 0; i < txn->nblocks; i++) {
+			err = e4r_decode_want(ld->dec, txn->blocks[i].fs_block);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* "inode_bitmap of group 3", "data of inode 12 (block 4)", ... */
+static void describe_block(const struct e4r_block_info *bi, char *buf, size_t len)
+{
+	const char *kind = e4r_block_kind_name(bi->kind);
+
+	switch (bi->kind) {
+	case E4R_KIND_SUPERBLOCK:
+	case E4R_KIND_GROUP_DESC:
+		snprintf(buf, len, _("%s%s%s of group %u"), kind, bi->backup ? _(" backup") : "",
+			 bi->reserved ? _(" (reserved)") : "", bi->group);
+		break;
+	case E4R_KIND_BLOCK_BITMAP:
+	case E4R_KIND_INODE_BITMAP:
+		snprintf(buf, len, _("%s of group %u"), kind, bi->group);
+		break;
+	case E4R_KIND_INODE_TABLE:
+		snprintf(buf, len, _("%s of group %u, inodes %u-%u"), kind, bi->group,
+			 bi->ino_first, bi->ino_last);
+		break;
+	case E4R_KIND_DIRECTORY:
+	case E4R_KIND_DATA:
+		snprintf(buf, len, _("%s of inode %u (block %llu)"), kind, bi->inode,
+			 (unsigned long long)bi->lblk);
+		break;
+	case E4R_KIND_EXTENT_TREE:
+	case E4R_KIND_INDIRECT:
+	case E4R_KIND_XATTR:
+		snprintf(buf, len, _("%s of inode %u"), kind, bi->inode);
+		break;
+	default:
+		snprintf(buf, len, "%s%s", kind, bi->allocated == 0 ? _(" (free)") : "");
+	}
+}
+
+static void json_block_info(struct json *js, const struct e4r_block_info *bi)
+{
+	json_string(js, "kind", e4r_block_kind_name(bi->kind));
+	switch (bi->kind) {
+	case E4R_KIND_SUPERBLOCK:
+	case E4R_KIND_GROUP_DESC:
+		json_uint(js, "group", bi->group);
+		json_bool(js, "backup", bi->backup);
+		if (bi->reserved)
+			json_bool(js, "reserved", 1);
+		break;
+	case E4R_KIND_BLOCK_BITMAP:
+	case E4R_KIND_INODE_BITMAP:
+		json_uint(js, "group", bi->group);
+		break;
+	case E4R_KIND_INODE_TABLE:
+		json_uint(js, "group", bi->group);
+		json_uint(js, "inode_first", bi->ino_first);
+		json_uint(js, "inode_last", bi->ino_last);
+		break;
+	case E4R_KIND_DIRECTORY:
+	case E4R_KIND_DATA:
+		json_uint(js, "inode", bi->inode);
+		json_uint(js, "logical_block", bi->lblk);
+		break;
+	case E4R_KIND_EXTENT_TREE:
+	case E4R_KIND_INDIRECT:
+	case E4R_KIND_XATTR:
+		json_uint(js, "inode", bi->inode);
+		break;
+	default:
+		break;
+	}
+	json_tristate(js, "allocated", bi->allocated);
+}
+
+/* ---- the journal superblock ---- */
+
+static const char *checksum_type_name(const struct jbd_journal *j)
+{
+	switch (j->csum) {
+	case JBD_CSUM_V1:
+		return "crc32";
+	case JBD_CSUM_V2:
+	case JBD_CSUM_V3:
+		return "crc32c";
+	default:
+		return "none";
+	}
+}
+
+static uint32_t feature_word(const struct jbd_journal *j, int word)
+{
+	return word == 0 ? j->compat : word == 1 ? j->incompat : j->ro_compat;
+}
+
+/* Names of the feature bits, unknown ones as "incompat_0x40". */
+static void for_each_feature(const struct jbd_journal *j, void (*fn)(const char *, void *), void *arg)
+{
+	static const char *const words[] = { "compat", "incompat", "ro_compat" };
+	char name[32];
+	uint32_t known[3] = { 0, 0, 0 };
+	size_t i;
+	int w, bit;
+
+	for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++) {
+		known[feature_names[i].word] |= feature_names[i].mask;
+		if (feature_word(j, feature_names[i].word) & feature_names[i].mask)
+			fn(feature_names[i].name, arg);
+	}
+	for (w = 0; w < 3; w++)
+		for (bit = 0; bit < 32; bit++)
+			if (feature_word(j, w) & ~known[w] & (1U << bit)) {
+				snprintf(name, sizeof(name), "%s_0x%x", words[w], 1U << bit);
+				fn(name, arg);
+			}
+}
+
+static void feature_json(const char *name, void *arg)
+{
+	json_string(arg, NULL, name);
+}
+
+static void feature_text(const char *name, void *arg)
+{
+	printf(" %s", name);
+	(*(int *)arg)++;
+}
+
+static void text_super(const struct logdump *ld)
+{
+	const struct jbd_journal *j = ld->j;
+	int n = 0;
+
+	printf(_("Journal superblock (v%d%s):\n"), j->format, j->external ? _(", external device") : "");
+	printf(_("  block size %u, %u blocks (maxlen), log from block %u to %u\n"),
+	       j->blocksize, j->maxlen, j->first, j->last);
+	if (j->fc_blocks)
+		printf(_("  fast-commit area: %u blocks\n"), j->fc_blocks);
+	printf(_("  start %u%s, sequence %u, errno %d\n"), j->start,
+	       j->start ? "" : _(" (clean: nothing to recover)"), j->sequence, j->errno_);
+	printf(_("  features:"));
+	for_each_feature(j, feature_text, &n);
+	printf("%s\n", n ? "" : _(" (none)"));
+	printf(_("  checksums: %s"), checksum_type_name(j));
+	if (j->csum != JBD_CSUM_NONE)
+		printf(" (v%d)", (int)j->csum);
+	if (j->sb_csum_ok < 0)
+		printf(_("; superblock not checksummed\n"));
+	else
+		printf(_("; superblock checksum %s (stored 0x%08x, computed 0x%08x)\n"),
+		       j->sb_csum_ok ? _("OK") : _("BAD"), j->sb_csum_stored, j->sb_csum_computed);
+}
+
+static void json_super(struct json *js, const struct logdump *ld)
+{
+	const struct jbd_journal *j = ld->j;
+
+	json_begin_object(js, "journal");
+	json_uint(js, "blocksize", j->blocksize);
+	json_uint(js, "maxlen", j->maxlen);
+	json_uint(js, "first", j->first);
+	json_uint(js, "last", j->last);
+	json_uint(js, "start", j->start);
+	json_uint(js, "sequence", j->sequence);
+	json_int(js, "errno", j->errno_);
+	json_uint(js, "format", j->format);
+	json_bool(js, "external", j->external);
+	json_uint(js, "fc_blocks", j->fc_blocks);
+	json_begin_array(js, "features");
+	for_each_feature(j, feature_json, js);
+	json_end_array(js);
+	json_string(js, "checksum_type", checksum_type_name(j));
+	json_uint(js, "checksum_version", j->csum);
+	json_tristate(js, "superblock_csum_ok", j->sb_csum_ok);
+	json_end_object(js);
+}
+
+/* ---- transactions, text ---- */
+
+static void text_time(uint64_t sec, uint32_t nsec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+	char buf[64];
+
+	if ((uint64_t)t != sec || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm))
+		printf(_("%llu s"), (unsigned long long)sec);
+	else
+		printf("%s.%09u UTC", buf, nsec);
+}
+
+static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
+		       const struct jbd_scan_block *b)
+{
+	struct e4r_block_info bi;
+	char what[128];
+	uint32_t revoker = 0;
+	enum fate f = block_fate(ld, t, b, &revoker);
+
+	printf(_("    fs block %llu -> journal block %u, flags 0x%x%s, %s"),
+	       (unsigned long long)b->fs_block, b->jblk, b->flags,
+	       b->flags & JBD_FLAG_ESCAPE ? _(" (escaped)") : "", csum_text(&b->csum));
+	if (csum_bad(&b->csum))
+		printf(_(" (stored 0x%08x, computed 0x%08x)"), b->csum.stored, b->csum.computed);
+	if (ld->dec && !e4r_decode_lookup(ld->dec, b->fs_block, &bi)) {
+		describe_block(&bi, what, sizeof(what));
+		printf(" [%s]", what);
+	}
+	if (f == FATE_REVOKED)
+		printf(_("; revoked by transaction %u"), revoker);
+	else if (f != FATE_REPLAYED && f != FATE_OLD && f != FATE_PAST_END)
+		printf("; %s", _(fate_texts[f]));
+	putchar('\n');
+}
+
+static void text_desc(const struct logdump *ld, const struct jbd_scan_txn *t, unsigned d)
+{
+	const struct jbd_scan_desc *desc = &t->descs[d];
+	unsigned i;
+
+	printf(_("  descriptor block %u: %u tags, tail %s\n"), desc->jblk, desc->ntags, csum_text(&desc->tail));
+	for (i = 0; i < t->nblocks; i++)
+		if (t->blocks[i].desc_jblk == desc->jblk && block_shown(ld, &t->blocks[i]))
+			text_block(ld, t, &t->blocks[i]);
+}
+
+static void text_revokes(const struct logdump *ld, const struct jbd_scan_txn *t)
+{
+	unsigned r, i;
+
+	for (r = 0; r < t->nrevokes; r++) {
+		const struct jbd_scan_revoke *rv = &t->revokes[r];
+		printf(_("  revoke block %u: %u records (r_count %u%s), tail %s\n"), rv->jblk, rv->count,
+		       rv->r_count, rv->count_bad ? _(", TOO LARGE") : "", csum_text(&rv->tail));
+		printf(_("    revoked:"));
+		for (i = rv->first; i < rv->first + rv->count && i < t->nrevoked; i++)
+			if (!ld->o.have_block || t->revoked[i] == ld->o.block)
+				printf(" %llu", (unsigned long long)t->revoked[i]);
+		putchar('\n');
+	}
+}
+
+static void text_commit(const struct jbd_scan_txn *t)
+{
+	if (!t->committed) {
+		printf(_("  no commit block: the transaction is incomplete\n"));
+		return;
+	}
+	printf(_("  commit block %u, "), t->commit_jblk);
+	text_time(t->commit_sec, t->commit_nsec);
+	printf(", %s", csum_text(&t->commit_csum));
+	if (t->commit_csum.state != JBD_CSUM_NA)
+		printf(_(" (type %u size %u, stored 0x%08x, computed 0x%08x)"), t->commit_csum_type,
+		       t->commit_csum_size, t->commit_csum.stored, t->commit_csum.computed);
+	putchar('\n');
+}
+
+static void text_txn(const struct logdump *ld, const struct jbd_scan_txn *t)
+{
+	unsigned d;
+
+	printf(_("Transaction %u%s, from journal block %u:\n"), t->sequence,
+	       t->old ? _(" (OLD: past the end of the log)") : "", t->first_jblk);
+	for (d = 0; d < t->ndescs; d++)
+		text_desc(ld, t, d);
+	text_revokes(ld, t);
+	text_commit(t);
+}
+
+static void text_end(const struct logdump *ld)
+{
+	const struct jbd_scan *s = ld->s;
+
+	if (s->end_reason == JBD_END_CLEAN) {
+		printf(_("The journal is clean (s_start 0): nothing to recover.\n"));
+		return;
+	}
+	printf(_("End of the log at journal block %u (expected sequence %u): %s"), s->end_jblk,
+	       s->end_sequence, jbd_scan_end_name(s->end_reason));
+	if (s->end_error)
+		printf(" (%s)", error_message(s->end_error));
+	putchar('\n');
+	if (s->stop_error) {
+		printf(_("e2fsck would replay nothing: %s\n"), error_message(s->stop_error));
+		return;
+	}
+	if (s->nlive && tid_lt(s->txns[0].sequence, s->stop_end))
+		printf(_("e2fsck would replay transactions %u to %u\n"), s->txns[0].sequence, s->stop_end - 1);
+	else
+		printf(_("e2fsck would replay no transaction\n"));
+	if (s->has_failed_commit)
+		printf(_("e2fsck would report transaction %u as corrupt: replay aborted there\n"), s->failed_commit);
+}
+
+/*
+ * --block: the version the stop policy leaves on disk, the last replayed one
+ * in log order. Returns 0 and sets *txn_i / *blk_i, or -1 when none is.
+ */
+static int final_version(const struct logdump *ld, unsigned *txn_i, unsigned *blk_i)
+{
+	const struct jbd_scan *s = ld->s;
+	unsigned t, i;
+	int found = -1;
+
+	for (t = 0; t < s->nlive; t++)
+		for (i = 0; i < s->txns[t].nblocks; i++) {
+			uint32_t revoker;
+			if (s->txns[t].blocks[i].fs_block == ld->o.block &&
+			    block_fate(ld, &s->txns[t], &s->txns[t].blocks[i], &revoker) == FATE_REPLAYED) {
+				*txn_i = t;
+				*blk_i = i;
+				found = 0;
+			}
+		}
+	return found;
+}
+
+/* Call FN for every logged version of the --block block, FINAL telling the one left on disk. */
+static void for_each_version(const struct logdump *ld,
+			     void (*fn)(const struct logdump *, const struct jbd_scan_txn *,
+					const struct jbd_scan_block *, int final, void *), void *arg)
+{
+	unsigned t, i, ft = 0, fi = 0;
+	int have_final = !final_version(ld, &ft, &fi);
+
+	for (t = 0; t < ld->s->ntxns; t++) {
+		const struct jbd_scan_txn *txn = &ld->s->txns[t];
+		if (!ld->o.all && txn->old)
+			continue;
+		for (i = 0; i < txn->nblocks; i++)
+			if (txn->blocks[i].fs_block == ld->o.block)
+				fn(ld, txn, &txn->blocks[i], have_final && t == ft && i == fi, arg);
+	}
+}
+
+static void text_version(const struct logdump *ld, const struct jbd_scan_txn *txn,
+			 const struct jbd_scan_block *b, int final, void *arg)
+{
+	uint32_t revoker = 0;
+	enum fate f = block_fate(ld, txn, b, &revoker);
+
+	printf(_("  transaction %u%s, journal block %u: %s"), txn->sequence,
+	       txn->old ? _(" (old)") : "", b->jblk, _(fate_texts[f]));
+	if (f == FATE_REVOKED)
+		printf(_(" by transaction %u"), revoker);
+	if (final)
+		printf(_(" (this version ends on disk)"));
+	putchar('\n');
+	(*(unsigned *)arg)++;
+}
+
+/* --block: every logged version of one block and what becomes of it. */
+static void text_versions(const struct logdump *ld)
+{
+	struct e4r_block_info bi;
+	char what[128];
+	unsigned n = 0;
+
+	printf(_("Filesystem block %llu"), (unsigned long long)ld->o.block);
+	if (ld->dec && !e4r_decode_lookup(ld->dec, ld->o.block, &bi)) {
+		describe_block(&bi, what, sizeof(what));
+		printf(" (%s)", what);
+	}
+	printf(":\n");
+	for_each_version(ld, text_version, &n);
+	if (!n)
+		printf(_("  not logged in the journal\n"));
+}
+
+static void text_output(struct logdump *ld)
+{
+	unsigned t, shown = 0;
+
+	text_super(ld);
+	for (t = 0; t < ld->s->ntxns; t++) {
+		if (!ld->o.all && ld->s->txns[t].old)
+			continue;
+		if (txn_shown(ld, &ld->s->txns[t])) {
+			text_txn(ld, &ld->s->txns[t]);
+			shown++;
+		}
+	}
+	if (ld->o.have_seq && !shown)
+		printf(_("Transaction %u is not in the journal.\n"), ld->o.seq);
+	text_end(ld);
+	if (ld->o.have_block)
+		text_versions(ld);
+}
+
+/* ---- transactions, JSON ---- */
+
+static void json_block(struct json *js, const struct logdump *ld, const struct jbd_scan_txn *t,
+		       const struct jbd_scan_block *b)
+{
+	struct e4r_block_info bi;
+	uint32_t revoker = 0;
+	enum fate f = block_fate(ld, t, b, &revoker);
+
+	json_begin_object(js, NULL);
+	json_uint(js, "fs_block", b->fs_block);
+	json_uint(js, "journal_block", b->jblk);
+	json_uint(js, "descriptor_block", b->desc_jblk);
+	json_uint(js, "flags", b->flags);
+	json_bool(js, "escaped", !!(b->flags & JBD_FLAG_ESCAPE));
+	json_tristate(js, "csum_ok", b->csum.state);
+	if (b->csum.state != JBD_CSUM_NA) {
+		json_uint(js, "csum_stored", b->csum.stored);
+		json_uint(js, "csum_computed", b->csum.computed);
+	}
+	json_string(js, "fate", fate_names[f]);
+	if (f == FATE_REVOKED)
+		json_uint(js, "revoked_by", revoker);
+	if (ld->dec && !e4r_decode_lookup(ld->dec, b->fs_block, &bi))
+		json_block_info(js, &bi);
+	json_end_object(js);
+}
+
+static void json_csum(struct json *js, const char *prefix, const struct jbd_csum *c)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "%s_csum_ok", prefix);
+	json_tristate(js, key, c->state);
+	if (c->state == JBD_CSUM_NA)
+		return;
+	snprintf(key, sizeof(key), "%s_csum_stored", prefix);
+	json_uint(js, key, c->stored);
+	snprintf(key, sizeof(key), "%s_csum_computed", prefix);
+	json_uint(js, key, c->computed);
+}
+
+static void json_revokes(struct json *js, const struct logdump *ld, const struct jbd_scan_txn *t)
+{
+	unsigned i, r;
+
+	json_begin_array(js, "revoked");
+	for (i = 0; i < t->nrevoked; i++)
+		if (!ld->o.have_block || t->revoked[i] == ld->o.block)
+			json_uint(js, NULL, t->revoked[i]);
+	json_end_array(js);
+	json_begin_array(js, "revoke_blocks");
+	for (r = 0; r < t->nrevokes; r++) {
+		json_begin_object(js, NULL);
+		json_uint(js, "journal_block", t->revokes[r].jblk);
+		json_uint(js, "r_count", t->revokes[r].r_count);
+		json_bool(js, "count_bad", t->revokes[r].count_bad);
+		json_uint(js, "records", t->revokes[r].count);
+		json_csum(js, "tail", &t->revokes[r].tail);
+		json_end_object(js);
+	}
+	json_end_array(js);
+}
+
+static void json_descs(struct json *js, const struct jbd_scan_txn *t)
+{
+	unsigned d;
+
+	json_begin_array(js, "descriptor_blocks");
+	for (d = 0; d < t->ndescs; d++)
+		json_uint(js, NULL, t->descs[d].jblk);
+	json_end_array(js);
+	json_begin_array(js, "descriptors");
+	for (d = 0; d < t->ndescs; d++) {
+		json_begin_object(js, NULL);
+		json_uint(js, "journal_block", t->descs[d].jblk);
+		json_uint(js, "tags", t->descs[d].ntags);
+		json_csum(js, "tail", &t->descs[d].tail);
+		json_end_object(js);
+	}
+	json_end_array(js);
+}
+
+static void json_commit(struct json *js, const struct jbd_scan_txn *t)
+{
+	if (!t->committed) {
+		json_null(js, "commit_block");
+		json_null(js, "commit_csum_ok");
+		return;
+	}
+	json_uint(js, "commit_block", t->commit_jblk);
+	json_csum(js, "commit", &t->commit_csum);
+	json_uint(js, "commit_csum_type", t->commit_csum_type);
+	json_uint(js, "commit_csum_size", t->commit_csum_size);
+	json_uint(js, "commit_sec", t->commit_sec);
+	json_uint(js, "commit_nsec", t->commit_nsec);
+}
+
+static void json_txn(struct json *js, const struct logdump *ld, const struct jbd_scan_txn *t)
+{
+	unsigned i;
+
+	json_begin_object(js, NULL);
+	json_uint(js, "sequence", t->sequence);
+	json_uint(js, "first_block", t->first_jblk);
+	json_bool(js, "old", t->old);
+	json_descs(js, t);
+	json_commit(js, t);
+	json_bool(js, "committed", t->committed);
+	json_bool(js, "replayed", !t->old && !ld->s->stop_error && tid_lt(t->sequence, ld->s->stop_end));
+	json_begin_array(js, "blocks");
+	for (i = 0; i < t->nblocks; i++)
+		if (block_shown(ld, &t->blocks[i]))
+			json_block(js, ld, t, &t->blocks[i]);
+	json_end_array(js);
+	json_revokes(js, ld, t);
+	json_end_object(js);
+}
+
+static void json_end(struct json *js, const struct logdump *ld)
+{
+	const struct jbd_scan *s = ld->s;
+
+	json_begin_object(js, "end");
+	json_uint(js, "journal_block", s->end_jblk);
+	json_string(js, "reason", jbd_scan_end_name(s->end_reason));
+	json_uint(js, "sequence", s->end_sequence);
+	json_string(js, "error", s->end_error ? error_message(s->end_error) : NULL);
+	json_end_object(js);
+	json_begin_object(js, "replay");
+	json_uint(js, "stop_end", s->stop_end);
+	if (s->has_failed_commit)
+		json_uint(js, "failed_commit", s->failed_commit);
+	else
+		json_null(js, "failed_commit");
+	json_string(js, "error", s->stop_error ? error_message(s->stop_error) : NULL);
+	json_end_object(js);
+}
+
+static void json_version(const struct logdump *ld, const struct jbd_scan_txn *txn,
+			 const struct jbd_scan_block *b, int final, void *arg)
+{
+	struct json *js = arg;
+	uint32_t revoker = 0;
+	enum fate f = block_fate(ld, txn, b, &revoker);
+
+	json_begin_object(js, NULL);
+	json_uint(js, "sequence", txn->sequence);
+	json_uint(js, "journal_block", b->jblk);
+	json_bool(js, "old", txn->old);
+	json_bool(js, "revoked", f == FATE_REVOKED);
+	if (f == FATE_REVOKED)
+		json_uint(js, "revoked_by", revoker);
+	json_bool(js, "replayed", f == FATE_REPLAYED);
+	json_bool(js, "final", final);
+	json_string(js, "fate", fate_names[f]);
+	json_end_object(js);
+}
+
+static void json_versions(struct json *js, const struct logdump *ld)
+{
+	struct e4r_block_info bi;
+
+	json_begin_object(js, "block");
+	json_uint(js, "fs_block", ld->o.block);
+	if (ld->dec && !e4r_decode_lookup(ld->dec, ld->o.block, &bi))
+		json_block_info(js, &bi);
+	json_begin_array(js, "versions");
+	for_each_version(ld, json_version, js);
+	json_end_array(js);
+	json_end_object(js);
+}
+
+static void json_output(struct logdump *ld)
+{
+	struct json js;
+	unsigned t;
+
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", ld->image);
+	json_super(&js, ld);
+	json_begin_array(&js, "transactions");
+	for (t = 0; t < ld->s->ntxns; t++) {
+		if (!ld->o.all && ld->s->txns[t].old)
+			continue;
+		if (txn_shown(ld, &ld->s->txns[t]))
+			json_txn(&js, ld, &ld->s->txns[t]);
+	}
+	json_end_array(&js);
+	json_end(&js, ld);
+	if (ld->o.have_block)
+		json_versions(&js, ld);
+	json_begin_array(&js, "fast_commit");	/* issue 9 fills this */
+	json_end_array(&js);
+	json_bool(&js, "decode_partial", ld->dec && e4r_decode_partial(ld->dec));
+	json_uint(&js, "problems", ld->problems);
+	json_end_object(&js);
+	json_finish(&js);
+}
+
+/* ---- the command ---- */
+
+static int load(struct logdump *ld, ext2_filsys fs)
+{
+	errcode_t err;
+
+	err = jbd_journal_open(fs, ld->o.journal, &ld->j);
+	if (err) {
+		cli_error(ld->image, err, _("cannot load the journal"));
+		return EXIT_OPERATIONAL;
+	}
+	err = jbd_scan_log(ld->j, ld->o.all ? JBD_SCAN_OLD : 0, &ld->s);
+	if (err) {
+		cli_error(ld->image, err, _("cannot scan the journal"));
+		return EXIT_OPERATIONAL;
+	}
+	err = build_revokes(ld);
+	if (!err && (ld->o.decode || ld->o.have_block))
+		err = build_decoder(ld);
+	if (err) {
+		cli_error(ld->image, err, _("cannot decode the filesystem's blocks"));
+		return EXIT_OPERATIONAL;
+	}
+	return -1;
+}
+
+static int dump(struct logdump *ld)
+{
+	count_problems(ld);
+	if (ld->o.json)
+		json_output(ld);
+	else
+		text_output(ld);
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_error(NULL, errno, _("cannot write the output"));
+		return EXIT_OPERATIONAL;
+	}
+	return ld->problems ? EXIT_PROBLEMS : EXIT_OK;
+}
 
 int cmd_logdump(int argc, const char **argv)
 {
-	int json = 0, all = 0, decode = 0;
-	char *txn = NULL, *block = NULL;
+	struct logdump ld;
+	char *seq = NULL, *block = NULL, *journal = NULL;
 	struct poptOption opts[] = {
-		{ "json", 0, POPT_ARG_NONE, &json, 0, N_("print a JSON document"), NULL },
-		{ "all", 0, POPT_ARG_NONE, &all, 0, N_("also show old transactions past the end of the log"), NULL },
-		{ "decode", 0, POPT_ARG_NONE, &decode, 0, N_("name what each logged block is in the filesystem"), NULL },
-		{ "transaction", 0, POPT_ARG_STRING, &txn, 0, N_("show only transaction SEQ"), N_("SEQ") },
+		{ "json", 0, POPT_ARG_NONE, &ld.o.json, 0, N_("print a JSON document"), NULL },
+		{ "all", 0, POPT_ARG_NONE, &ld.o.all, 0, N_("also show old transactions past the end of the log"), NULL },
+		{ "decode", 0, POPT_ARG_NONE, &ld.o.decode, 0, N_("name what each logged block is in the filesystem"), NULL },
+		{ "transaction", 0, POPT_ARG_STRING, &seq, 0, N_("show only transaction SEQ"), N_("SEQ") },
 		{ "block", 0, POPT_ARG_STRING, &block, 0, N_("show every logged version of filesystem block FSBLK"), N_("FSBLK") },
+		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device"), N_("PATH") },
 		POPT_TABLEEND
 	};
 	const char *image = NULL;
-	ext2_filsys fs;
-	int rc = cli_parse("logdump", "[--json] [--all] [--decode] [--transaction=SEQ] [--block=FSBLK] IMAGE", opts, argc, argv, &image, NULL);
+	ext2_filsys fs = NULL;
+	int rc;
 
+	memset(&ld, 0, sizeof(ld));
+	rc = cli_parse("logdump", "[--json] [--all] [--decode] [--transaction=SEQ] [--block=FSBLK] "
+		       "[--journal=PATH] IMAGE", opts, argc, argv, &image, NULL);
+	if (rc < 0)
+		rc = check_numbers(&ld.o, seq, block);
 	if (rc >= 0)
-		return rc;
+		goto out;
+	ld.image = image;
+	ld.o.journal = journal;
 	fs = cli_open_image(image, 0);
+	if (!fs) {
+		rc = EXIT_OPERATIONAL;
+		goto out;
+	}
+	rc = load(&ld, fs);
+	if (rc < 0)
+		rc = dump(&ld);
+out:
+	e4r_decode_free(ld.dec);
+	free(ld.revokes);
+	if (ld.s)
+		jbd_scan_free(ld.s);
+	if (ld.j)
+		jbd_journal_close(ld.j);
+	if (fs)
+		ext2fs_close_free(&fs);
+	free(seq);
+	free(block);
+	free(journal);
 	free((char *)image);
-	if (!fs)
-		return EXIT_OPERATIONAL;
-	ext2fs_close_free(&fs);
-	return cli_not_built("logdump");
+	return rc;
 }
