@@ -1,32 +1,418 @@
-/* e4recover replay: replay the journal (not built yet: its issue has not landed). */
+/* e4recover replay: replay the journal with a policy for checksum failures; dry run and undo file. */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "describe.h"
+#include "e4r_err.h"
+#include "json.h"
+#include "replay_image.h"
+
+struct replay_cli {
+	const char		*image;
+	int			json;
+	struct e4r_replay_opts	o;
+	struct e4r_replay	*r;
+	struct e4r_decode	*dec;	/* dry run: names of the blocks */
+};
+
+static const char *failure_text(enum jbd_failure_kind k)
+{
+	switch (k) {
+	case JBD_FAIL_COMMIT:		return _("commit checksum does not match");
+	case JBD_FAIL_DESC_TAIL:	return _("descriptor block checksum does not match");
+	case JBD_FAIL_REVOKE_TAIL:	return _("revoke block checksum does not match");
+	case JBD_FAIL_REVOKE_COUNT:	return _("revoke block's record count is larger than the block");
+	case JBD_FAIL_BLOCK:		return _("logged block's checksum does not match");
+	}
+	return "?";
+}
+
+static const char *failure_name(enum jbd_failure_kind k)
+{
+	switch (k) {
+	case JBD_FAIL_COMMIT:		return "commit_checksum";
+	case JBD_FAIL_DESC_TAIL:	return "descriptor_checksum";
+	case JBD_FAIL_REVOKE_TAIL:	return "revoke_checksum";
+	case JBD_FAIL_REVOKE_COUNT:	return "revoke_count";
+	case JBD_FAIL_BLOCK:		return "block_checksum";
+	}
+	return "?";
+}
+
+static const char *decision_name(enum jbd_decision d)
+{
+	switch (d) {
+	case JBD_DECIDE_REFUSE:		return "refused";
+	case JBD_DECIDE_AS_IS:		return "replayed_as_is";
+	case JBD_DECIDE_CORRECTED:	return "replayed_corrected";
+	}
+	return "?";
+}
+
+/* --policy=ask: one question per failure, on the terminal; "no" without one. */
+static enum jbd_decision ask_user(void *arg, const struct jbd_failure *f)
+{
+	char line[64];
+
+	(void)arg;
+	if (f->kind == JBD_FAIL_BLOCK)
+		fprintf(stderr, _("Transaction %" PRIu32 ": %s (fs block %" PRIu64 ", journal block %" PRIu32
+				  "). Replay this block anyway? "), f->sequence, failure_text(f->kind),
+			f->fs_block, f->jblk);
+	else
+		fprintf(stderr, _("Transaction %" PRIu32 ": %s (journal block %" PRIu32
+				  "). Replay this transaction anyway? "), f->sequence, failure_text(f->kind), f->jblk);
+	if (!isatty(STDIN_FILENO)) {
+		fputs(_("no (standard input is not a terminal)\n"), stderr);
+		return JBD_DECIDE_REFUSE;
+	}
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin))
+		return JBD_DECIDE_REFUSE;
+	return (line[0] == 'y' || line[0] == 'Y') ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
+}
+
+/* ---- text ---- */
+
+static void text_block_name(struct replay_cli *c, uint64_t blk, char *buf, size_t len)
+{
+	struct e4r_block_info bi;
+
+	if (c->dec && !e4r_decode_lookup(c->dec, blk, &bi))
+		describe_block(&bi, buf, len);
+	else
+		buf[0] = 0;
+}
+
+static void text_transactions(struct replay_cli *c)
+{
+	const struct e4r_replay *r = c->r;
+
+	for (unsigned t = 0; t < r->s->ntxns; t++) {
+		const struct jbd_scan_txn *x = &r->s->txns[t];
+		enum jbd_txn_fate f = r->p->txn_fate[t];
+		unsigned n = 0;
+
+		for (unsigned b = 0; b < x->nblocks; b++) {
+			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
+			n += bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED;
+		}
+		printf(_("transaction %" PRIu32 ": %s, %u of %u blocks\n"), x->sequence,
+		       jbd_txn_fate_name(f), n, x->nblocks);
+	}
+}
+
+static void text_left_out(struct replay_cli *c)
+{
+	const struct e4r_replay *r = c->r;
+	char name[160];
+
+	for (unsigned t = 0; t < r->s->ntxns; t++) {
+		const struct jbd_scan_txn *x = &r->s->txns[t];
+		if (r->p->txn_fate[t] != JBD_TXN_REPLAYED)
+			continue;
+		for (unsigned b = 0; b < x->nblocks; b++) {
+			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
+			if (bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED)
+				continue;
+			text_block_name(c, x->blocks[b].fs_block, name, sizeof(name));
+			printf(_("  left out: fs block %" PRIu64 " (journal block %" PRIu32 ", transaction %" PRIu32
+				 ")%s%s: %s"), x->blocks[b].fs_block, x->blocks[b].jblk, x->sequence,
+			       name[0] ? ", " : "", name, jbd_block_fate_name(bf));
+			if (bf == JBD_BLK_REVOKED)
+				printf(_(" by transaction %" PRIu32), r->p->blk_revoker[r->p->blk_base[t] + b]);
+			putchar('\n');
+		}
+	}
+}
+
+static void text_writes(struct replay_cli *c)
+{
+	const struct jbd_replay_plan *p = c->r->p;
+	char name[160];
+
+	for (size_t i = 0; i < p->nwrites; i++) {
+		const struct jbd_replay_write *w = &p->writes[i];
+		text_block_name(c, w->fs_block, name, sizeof(name));
+		printf(_("  journal block %" PRIu32 " -> fs block %" PRIu64 "%s%s, from transaction %" PRIu32 "%s\n"),
+		       w->jblk, w->fs_block, name[0] ? ", " : "", name, w->sequence,
+		       w->content ? _(" (corrected)") : "");
+	}
+}
+
+static void text_decisions(struct replay_cli *c)
+{
+	const struct jbd_replay_plan *p = c->r->p;
+
+	for (unsigned i = 0; i < p->ndecisions; i++) {
+		const struct jbd_replay_decision *d = &p->decisions[i];
+		printf(_("transaction %" PRIu32 ": %s: %s\n"), c->r->s->txns[d->failure.txn].sequence,
+		       failure_text(d->failure.kind), decision_name(d->decision));
+	}
+}
+
+static void text_output(struct replay_cli *c, errcode_t err)
+{
+	const struct e4r_replay *r = c->r;
+
+	if (r->nothing_to_do) {
+		printf(_("%s: the journal is clean: nothing to replay\n"), c->image);
+		return;
+	}
+	if (r->resumed) {
+		printf(_("%s: finished an interrupted replay (journal sequence %" PRIu32 ")\n"),
+		       c->image, r->sequence_after);
+		return;
+	}
+	if (!r->p)
+		return;
+	printf(_("%s: policy %s%s\n"), c->image, jbd_policy_name(c->o.policy),
+	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
+	text_transactions(c);
+	text_decisions(c);
+	if (r->p->recovery_error)
+		printf(_("journal recovery fails as a whole: %s\n"), error_message(r->p->recovery_error));
+	if (r->p->has_failed_commit)
+		printf(_("journal transaction %" PRIu32 " was corrupt\n"), r->p->failed_commit);
+	if (c->o.dry_run) {
+		printf(_("would write %zu blocks (%" PRIu64 " older versions superseded):\n"),
+		       r->p->nwrites, r->p->superseded);
+		text_writes(c);
+	}
+	text_left_out(c);
+	if (!c->o.dry_run && c->o.policy != JBD_POLICY_NONE && !err) {
+		printf(_("wrote %" PRIu64 " blocks; journal emptied, sequence %" PRIu32 "\n"),
+		       r->blocks_written, r->sequence_after);
+		if (r->fs_marked_invalid)
+			printf(_("filesystem marked not clean: run a full check\n"));
+		if (r->fs_marked_error)
+			printf(_("filesystem marked with errors\n"));
+	}
+}
+
+/* ---- JSON ---- */
+
+static void json_block_name(struct replay_cli *c, struct json *js, uint64_t blk)
+{
+	struct e4r_block_info bi;
+
+	if (c->dec && !e4r_decode_lookup(c->dec, blk, &bi))
+		json_block_info(js, &bi);
+}
+
+static void json_transactions(struct replay_cli *c, struct json *js)
+{
+	const struct e4r_replay *r = c->r;
+
+	json_begin_array(js, "transactions");
+	for (unsigned t = 0; t < r->s->ntxns; t++) {
+		const struct jbd_scan_txn *x = &r->s->txns[t];
+		unsigned n = 0;
+
+		for (unsigned b = 0; b < x->nblocks; b++) {
+			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
+			n += bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED;
+		}
+		json_begin_object(js, NULL);
+		json_uint(js, "sequence", x->sequence);
+		json_string(js, "fate", jbd_txn_fate_name(r->p->txn_fate[t]));
+		json_uint(js, "blocks", x->nblocks);
+		json_uint(js, "blocks_replayed", n);
+		json_end_object(js);
+	}
+	json_end_array(js);
+}
+
+static void json_left_out(struct replay_cli *c, struct json *js)
+{
+	const struct e4r_replay *r = c->r;
+
+	json_begin_array(js, "left_out");
+	for (unsigned t = 0; t < r->s->ntxns; t++) {
+		const struct jbd_scan_txn *x = &r->s->txns[t];
+		if (r->p->txn_fate[t] != JBD_TXN_REPLAYED)
+			continue;
+		for (unsigned b = 0; b < x->nblocks; b++) {
+			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
+			if (bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED)
+				continue;
+			json_begin_object(js, NULL);
+			json_uint(js, "fs_block", x->blocks[b].fs_block);
+			json_uint(js, "journal_block", x->blocks[b].jblk);
+			json_uint(js, "sequence", x->sequence);
+			json_string(js, "reason", jbd_block_fate_name(bf));
+			if (bf == JBD_BLK_REVOKED)
+				json_uint(js, "revoked_by", r->p->blk_revoker[r->p->blk_base[t] + b]);
+			json_block_name(c, js, x->blocks[b].fs_block);
+			json_end_object(js);
+		}
+	}
+	json_end_array(js);
+}
+
+static void json_writes(struct replay_cli *c, struct json *js)
+{
+	const struct jbd_replay_plan *p = c->r->p;
+
+	json_begin_array(js, "writes");
+	for (size_t i = 0; i < p->nwrites; i++) {
+		json_begin_object(js, NULL);
+		json_uint(js, "fs_block", p->writes[i].fs_block);
+		json_uint(js, "journal_block", p->writes[i].jblk);
+		json_uint(js, "sequence", p->writes[i].sequence);
+		json_bool(js, "corrected", p->writes[i].content != NULL);
+		json_block_name(c, js, p->writes[i].fs_block);
+		json_end_object(js);
+	}
+	json_end_array(js);
+}
+
+static void json_decisions(struct replay_cli *c, struct json *js)
+{
+	const struct jbd_replay_plan *p = c->r->p;
+
+	json_begin_array(js, "decisions");
+	for (unsigned i = 0; i < p->ndecisions; i++) {
+		const struct jbd_replay_decision *d = &p->decisions[i];
+		json_begin_object(js, NULL);
+		json_uint(js, "sequence", c->r->s->txns[d->failure.txn].sequence);
+		json_string(js, "failure", failure_name(d->failure.kind));
+		if (d->failure.kind == JBD_FAIL_BLOCK)
+			json_uint(js, "fs_block", c->r->s->txns[d->failure.txn].blocks[d->failure.index].fs_block);
+		json_string(js, "decision", decision_name(d->decision));
+		json_end_object(js);
+	}
+	json_end_array(js);
+}
+
+static void json_output(struct replay_cli *c, errcode_t err)
+{
+	const struct e4r_replay *r = c->r;
+	struct json js;
+
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", c->image);
+	json_string(&js, "policy", jbd_policy_name(c->o.policy));
+	json_bool(&js, "dry_run", c->o.dry_run);
+	json_bool(&js, "nothing_to_do", r->nothing_to_do);
+	json_bool(&js, "resumed", r->resumed);
+	if (r->p) {
+		json_transactions(c, &js);
+		json_decisions(c, &js);
+		if (c->o.dry_run)
+			json_writes(c, &js);
+		json_left_out(c, &js);
+		json_uint(&js, "blocks_to_write", r->p->nwrites);
+		json_uint(&js, "blocks_superseded", r->p->superseded);
+		json_string(&js, "recovery_error", r->p->recovery_error ? error_message(r->p->recovery_error) : NULL);
+		if (r->p->has_failed_commit)
+			json_uint(&js, "failed_commit", r->p->failed_commit);
+		else
+			json_null(&js, "failed_commit");
+	}
+	json_uint(&js, "blocks_written", r->blocks_written);
+	json_bool(&js, "fs_marked_not_clean", r->fs_marked_invalid);
+	json_bool(&js, "fs_marked_error", r->fs_marked_error);
+	if (!c->o.dry_run && (r->p || r->resumed) && !err)
+		json_uint(&js, "journal_sequence_after", r->sequence_after);
+	json_string(&js, "error", err ? error_message(err) : NULL);
+	json_end_object(&js);
+	json_finish(&js);
+}
+
+/* ---- the command ---- */
+
+static errcode_t build_decoder(struct replay_cli *c)
+{
+	const struct jbd_scan *s = c->r->s;
+	errcode_t err;
+
+	err = e4r_decode_new(c->r->fs, &c->dec);
+	for (unsigned t = 0; t < s->ntxns && !err; t++)
+		for (unsigned b = 0; b < s->txns[t].nblocks && !err; b++)
+			err = e4r_decode_want(c->dec, s->txns[t].blocks[b].fs_block);
+	return err;
+}
+
+static int exit_code(const struct e4r_replay *r, errcode_t err)
+{
+	if (err)
+		return EXIT_OPERATIONAL;
+	if (r->p && (r->p->checksum_failures || r->p->recovery_error || r->p->out_of_fs ||
+		     r->p->csum_skipped))
+		return EXIT_PROBLEMS;
+	return EXIT_OK;
+}
 
 int cmd_replay(int argc, const char **argv)
 {
-	int dry_run = 0, json = 0;
-	char *policy = NULL, *undo = NULL;
+	struct replay_cli c;
+	struct jbd_replay_hooks hooks = { 0 };
+	char *policy = NULL, *undo = NULL, *journal = NULL;
+	int dry_run = 0, rc;
+	errcode_t err;
 	struct poptOption opts[] = {
-		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("what to do when a checksum fails: stop, skip-block, skip-transaction, all, auto, ask, none"), N_("P") },
+		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("what to do when a checksum fails: stop, skip-block, skip-transaction, all, auto (default), ask, none"), N_("P") },
 		{ "dry-run", 0, POPT_ARG_NONE, &dry_run, 0, N_("print what would be written, write nothing"), NULL },
-		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo"), N_("FILE") },
-		{ "json", 0, POPT_ARG_NONE, &json, 0, N_("print a JSON summary"), NULL },
+		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo (must not exist)"), N_("FILE") },
+		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device"), N_("PATH") },
+		{ "json", 0, POPT_ARG_NONE, &c.json, 0, N_("print a JSON summary"), NULL },
 		POPT_TABLEEND
 	};
-	const char *image = NULL;
-	ext2_filsys fs;
-	int rc = cli_parse("replay", "[--policy=P] [--dry-run] [--undo=FILE] [--json] IMAGE", opts, argc, argv, &image, NULL);
 
+	memset(&c, 0, sizeof(c));
+	rc = cli_parse("replay", "[--policy=P] [--dry-run] [--undo=FILE] [--json] [--journal=PATH] IMAGE",
+		       opts, argc, argv, &c.image, NULL);
 	if (rc >= 0)
-		return rc;
-	fs = cli_open_image(image, 0);
-	free((char *)image);
-	if (!fs)
-		return EXIT_OPERATIONAL;
-	ext2fs_close_free(&fs);
-	return cli_not_built("replay");
+		goto out;
+	c.o.policy = JBD_POLICY_AUTO;
+	if (policy && jbd_policy_parse(policy, &c.o.policy)) {
+		cli_usage_error("replay", _("unknown policy '%s' (stop, skip-block, skip-transaction, all, auto, ask, none)"), policy);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	c.o.dry_run = dry_run;
+	c.o.undo_file = undo;
+	c.o.journal_path = journal;
+	if (c.o.policy == JBD_POLICY_ASK) {
+		hooks.decide = ask_user;
+		hooks.arg = &c;
+		c.o.hooks = &hooks;
+	}
+	err = e4r_replay_image(c.image, &c.o, &c.r);
+	if (err && (!c.r || !c.r->j)) {
+		/* Nothing was learnt about the journal: one line naming the image and the reason. */
+		if (err == E4R_UNDO_EXISTS)
+			cli_error(c.image, err, _("undo file %s"), undo);
+		else
+			cli_error(c.image, err, _("cannot replay the journal"));
+		rc = err == E4R_UNDO_EXISTS ? EXIT_USAGE : EXIT_OPERATIONAL;
+		goto out;
+	}
+	if (c.o.dry_run && c.r->fs && c.r->p && build_decoder(&c))
+		c.dec = NULL;
+	if (c.json)
+		json_output(&c, err);
+	else
+		text_output(&c, err);
+	if (err)
+		cli_error(c.image, err, _("journal replay failed"));
+	rc = exit_code(c.r, err);
+out:
+	e4r_decode_free(c.dec);
+	e4r_replay_free(c.r);
+	free(policy);
+	free(undo);
+	free(journal);
+	free((char *)c.image);
+	return rc;
 }

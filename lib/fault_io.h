@@ -1,0 +1,22 @@
+/* An io manager for tests: lets the first N block writes through, then fails every write (a power cut). */
+#ifndef E4R_FAULT_IO_H
+#define E4R_FAULT_IO_H
+
+#include <ext2fs/ext2fs.h>
+
+/*
+ * e4r_fault_io_manager forwards everything to BACKING. Writes are counted
+ * in blocks (a multi-block write counts each block, and is cut part-way
+ * when the budget runs out); once LIMIT blocks have been written, every
+ * later write fails with E4R_INJECTED_FAULT and writes nothing. LIMIT < 0
+ * never fails. The counters are global: they span every channel opened
+ * through the manager, as a real power cut spans every open file.
+ */
+extern io_manager e4r_fault_io_manager;
+
+void e4r_fault_io_setup(io_manager backing, long limit);
+/* Blocks written so far, and whether a write was refused. */
+long e4r_fault_io_written(void);
+int e4r_fault_io_tripped(void);
+
+#endif

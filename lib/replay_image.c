@@ -1,0 +1,214 @@
+/* Replaying an image's journal, with the superblock protocol that makes an interrupted replay resumable. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "replay_image.h"
+#include "image.h"
+#include "e4r_err.h"
+
+/*
+ * Written into the journal superblock's padding (s_padding[0]) between
+ * emptying the journal and clearing needs_recovery: "e4r" + 'F'inishing.
+ * Neither the kernel nor e2fsck read the padding.
+ */
+#define E4R_FINISH_MARK		0x65347246U
+#define JSB_MARK_OFFSET		0x5C
+
+static uint32_t jsb_get(const struct jbd_journal *j, unsigned off)
+{
+	jbd_be32_t v;
+
+	memcpy(&v, j->raw_sb + off, sizeof(v));
+	return jbd_be32(v);
+}
+
+static void jsb_set(struct jbd_journal *j, unsigned off, uint32_t val)
+{
+	jbd_be32_t v = jbd_to_be32(val);
+
+	memcpy(j->raw_sb + off, &v, sizeof(v));
+}
+
+#define JSB_SEQUENCE	0x18
+#define JSB_START	0x1C
+#define JSB_ERRNO	0x20
+
+static errcode_t setup_io(const struct e4r_replay_opts *o, io_manager *io)
+{
+	struct stat st;
+	errcode_t err;
+
+	*io = o->io ? o->io : unix_io_manager;
+	if (!o->undo_file || o->dry_run || o->policy == JBD_POLICY_NONE)
+		return 0;
+	if (stat(o->undo_file, &st) == 0)
+		return E4R_UNDO_EXISTS;
+	if (o->journal_path)
+		return E4R_UNDO_EXTERNAL;
+	err = set_undo_io_backing_manager(*io);
+	if (!err)
+		err = set_undo_io_backup_file((char *)o->undo_file);
+	if (!err)
+		*io = undo_io_manager;
+	return err;
+}
+
+/* Step 2: the fs state bits e2fsck sets after a failed or corrupt recovery. */
+static errcode_t mark_state(ext2_filsys fs, int invalid, int error)
+{
+	uint16_t state = fs->super->s_state;
+
+	if (invalid)
+		state &= ~EXT2_VALID_FS;
+	if (error)
+		state |= EXT2_ERROR_FS;
+	if (state == fs->super->s_state)
+		return 0;
+	fs->super->s_state = state;
+	ext2fs_mark_super_dirty(fs);
+	return ext2fs_flush(fs);
+}
+
+static errcode_t clear_needs_recovery(ext2_filsys fs)
+{
+	if (!ext2fs_has_feature_journal_needs_recovery(fs->super))
+		return 0;
+	ext2fs_clear_feature_journal_needs_recovery(fs->super);
+	ext2fs_mark_super_dirty(fs);
+	return ext2fs_flush(fs);
+}
+
+/* Steps 4-5 (also what a run that finds the mark does). */
+static errcode_t finish(ext2_filsys fs, struct jbd_journal *j)
+{
+	errcode_t err = clear_needs_recovery(fs);
+
+	if (err)
+		return err;
+	jsb_set(j, JSB_MARK_OFFSET, 0);
+	return jbd_journal_write_super(j);
+}
+
+/* Steps 2-5, on the filesystem reopened after the blocks were written. */
+static errcode_t finish_recovery(const char *image, const struct e4r_replay_opts *o, io_manager io,
+				 struct e4r_replay *r)
+{
+	ext2_filsys fs = NULL;
+	struct jbd_journal *j = NULL;
+	errcode_t err;
+
+	/* The replay may have rewritten the superblock and descriptors: read them anew. */
+	err = e4r_image_open(image, E4R_OPEN_RW, io, &fs);
+	if (err)
+		return err;
+	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
+	r->fs_marked_invalid = jbd_plan_fs_invalid(r->p);
+	r->fs_marked_error = r->p->has_failed_commit || r->j->errno_ != 0;
+	err = mark_state(fs, r->fs_marked_invalid, r->fs_marked_error);
+	if (!err)
+		err = jbd_journal_open(fs, o->journal_path, &j);
+	if (!err) {
+		jsb_set(j, JSB_START, 0);
+		jsb_set(j, JSB_SEQUENCE, r->p->new_sequence);
+		/* The error now lives in the fs superblock, as e2fsck moves it. */
+		jsb_set(j, JSB_ERRNO, 0);
+		jsb_set(j, JSB_MARK_OFFSET, E4R_FINISH_MARK);
+		err = jbd_journal_write_super(j);
+	}
+	if (!err)
+		err = finish(fs, j);
+	r->sequence_after = r->p->new_sequence;
+	jbd_journal_close(j);
+	if (err) {
+		ext2fs_free(fs);
+		return err;
+	}
+	return ext2fs_close_free(&fs);
+}
+
+/* The previous run stopped between steps 3 and 5: do 4 and 5 only. */
+static errcode_t resume(ext2_filsys fs, struct e4r_replay *r)
+{
+	r->resumed = 1;
+	r->sequence_after = r->j->sequence;
+	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
+	return finish(fs, r->j);
+}
+
+errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, struct e4r_replay **out)
+{
+	struct e4r_replay *r;
+	ext2_filsys fs = NULL;
+	io_manager io;
+	errcode_t err;
+	int writing = !o->dry_run && o->policy != JBD_POLICY_NONE;
+
+	*out = r = calloc(1, sizeof(*r));
+	if (!r)
+		return EXT2_ET_NO_MEMORY;
+	err = setup_io(o, &io);
+	if (err)
+		return err;
+	err = e4r_image_open(image, writing ? E4R_OPEN_RW : 0, io, &fs);
+	if (err)
+		return err;
+	r->needs_recovery = ext2fs_has_feature_journal_needs_recovery(fs->super);
+	err = jbd_journal_open(fs, o->journal_path, &r->j);
+	if (err)
+		goto out;
+	if (writing && jsb_get(r->j, JSB_MARK_OFFSET) == E4R_FINISH_MARK && r->j->start == 0) {
+		err = resume(fs, r);
+		goto out;
+	}
+	if (r->j->start == 0 && !r->needs_recovery) {
+		r->nothing_to_do = 1;
+		goto out;
+	}
+	err = jbd_scan_log(r->j, 0, &r->s);
+	if (!err)
+		err = jbd_replay_plan(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), o->hooks, &r->p);
+	if (err || !writing)
+		goto out;
+	if (r->j->sb_csum_ok == 0 && r->p->as_stop) {
+		/* e2fsck would reset the journal; we refuse to guess and write nothing. */
+		err = E4R_REPLAY_JSB_CSUM;
+		goto out;
+	}
+	/* Step 1; when recovery fails as a whole the plan writes nothing. */
+	err = jbd_replay_write_blocks(r->j, r->p, fs->io, &r->blocks_written);
+	if (err)
+		goto out;
+	/* Close without flushing anything of ours (nothing was marked dirty), then finish. */
+	err = ext2fs_close_free(&fs);
+	if (!err)
+		err = finish_recovery(image, o, io, r);
+out:
+	if (fs) {
+		if (o->dry_run && !err) {
+			r->fs = fs;
+		} else {
+			/* Never let libext2fs flush a handle after an error: close without writing. */
+			fs->flags &= ~EXT2_FLAG_DIRTY;
+			ext2fs_close_free(&fs);
+		}
+	}
+	return err;
+}
+
+void e4r_replay_free(struct e4r_replay *r)
+{
+	if (!r)
+		return;
+	jbd_replay_plan_free(r->p);
+	if (r->s)
+		jbd_scan_free(r->s);
+	if (r->j)
+		jbd_journal_close(r->j);
+	if (r->fs)
+		ext2fs_close_free(&r->fs);
+	free(r);
+}
