@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "e4r_err.h"
 #include "fs_decode.h"
-#include "jbd_scan.h"
+#include "jbd_replay.h"
 #include "json.h"
 #include "describe.h"
 
@@ -25,20 +25,13 @@ struct logdump_opts {
 	const char	*journal;	/* external journal device, or NULL */
 };
 
-/* The newest revoke of one block among the transactions the stop policy replays. */
-struct revoke_entry {
-	uint64_t	blk;
-	uint32_t	seq;
-};
-
 struct logdump {
 	struct logdump_opts	o;
 	const char		*image;
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
 	struct e4r_decode	*dec;
-	struct revoke_entry	*revokes;
-	size_t			nrevokes;
+	struct jbd_replay_plan	*plan;		/* what the stop policy does with each block */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
 
@@ -50,6 +43,7 @@ enum fate {
 	FATE_PAST_END,		/* its transaction is at or after the replay end */
 	FATE_REVOKED,
 	FATE_CSUM,		/* its own checksum fails: e2fsck skips it */
+	FATE_OUT_OF_FS,		/* its home is outside the filesystem: e4recover refuses it */
 };
 
 static const char *const fate_names[] = {
@@ -59,6 +53,7 @@ static const char *const fate_names[] = {
 	[FATE_PAST_END]		= "past_replay_end",
 	[FATE_REVOKED]		= "revoked",
 	[FATE_CSUM]		= "checksum_bad",
+	[FATE_OUT_OF_FS]	= "outside_filesystem",
 };
 
 static const char *const fate_texts[] = {
@@ -68,6 +63,7 @@ static const char *const fate_texts[] = {
 	[FATE_PAST_END]		= N_("not replayed: after the end of replay"),
 	[FATE_REVOKED]		= N_("not replayed: revoked"),
 	[FATE_CSUM]		= N_("not replayed: its checksum is bad"),
+	[FATE_OUT_OF_FS]	= N_("not replayed: its home is outside the filesystem"),
 };
 
 /* Journal feature bits and their names. */
@@ -87,11 +83,6 @@ static const struct feature_name feature_names[] = {
 	{ 1, JBD_FEATURE_INCOMPAT_FAST_COMMIT,	"fast_commit" },
 };
 
-/* Transaction IDs wrap at 2^32: compare them as the kernel does. */
-static int tid_lt(uint32_t a, uint32_t b)
-{
-	return (int32_t)(a - b) < 0;
-}
 
 static int csum_bad(const struct jbd_csum *c)
 {
@@ -151,75 +142,26 @@ static int check_numbers(struct logdump_opts *o, const char *seq, const char *bl
 
 /* ---- what the stop policy does with each block ---- */
 
-static int cmp_revoke(const void *a, const void *b)
-{
-	const struct revoke_entry *x = a, *y = b;
-
-	return x->blk < y->blk ? -1 : x->blk > y->blk;
-}
-
-/* Collect the revokes e2fsck loads (transactions before the replay end), newest per block. */
-static errcode_t build_revokes(struct logdump *ld)
-{
-	const struct jbd_scan *s = ld->s;
-	size_t n = 0, i, out;
-	unsigned t, r;
-
-	for (t = 0; t < s->nlive; t++)
-		n += s->txns[t].nrevoked;
-	if (!n)
-		return 0;
-	ld->revokes = calloc(n, sizeof(*ld->revokes));
-	if (!ld->revokes)
-		return ENOMEM;
-	for (t = 0; t < s->nlive; t++) {
-		const struct jbd_scan_txn *txn = &s->txns[t];
-		if (!tid_lt(txn->sequence, s->stop_end))
-			continue;
-		for (r = 0; r < txn->nrevoked; r++)
-			ld->revokes[ld->nrevokes++] = (struct revoke_entry){ txn->revoked[r], txn->sequence };
-	}
-	qsort(ld->revokes, ld->nrevokes, sizeof(*ld->revokes), cmp_revoke);
-	for (i = out = 0; i < ld->nrevokes; i++) {
-		if (out && ld->revokes[out - 1].blk == ld->revokes[i].blk) {
-			if (tid_lt(ld->revokes[out - 1].seq, ld->revokes[i].seq))
-				ld->revokes[out - 1].seq = ld->revokes[i].seq;
-		} else {
-			ld->revokes[out++] = ld->revokes[i];
-		}
-	}
-	ld->nrevokes = out;
-	return 0;
-}
-
-static const struct revoke_entry *find_revoke(const struct logdump *ld, uint64_t blk)
-{
-	struct revoke_entry key = { blk, 0 };
-
-	if (!ld->nrevokes)
-		return NULL;
-	return bsearch(&key, ld->revokes, ld->nrevokes, sizeof(key), cmp_revoke);
-}
-
+/* The stop policy's verdict on one logged block version, in logdump's terms. */
 static enum fate block_fate(const struct logdump *ld, const struct jbd_scan_txn *t,
 			    const struct jbd_scan_block *b, uint32_t *revoker)
 {
-	const struct revoke_entry *r;
+	unsigned ti = t - ld->s->txns, bi = b - t->blocks;
 
-	if (t->old)
-		return FATE_OLD;
-	if (ld->s->stop_error)
-		return FATE_RECOVERY_FAILS;
-	if (!tid_lt(t->sequence, ld->s->stop_end))
-		return FATE_PAST_END;
-	r = find_revoke(ld, b->fs_block);
-	if (r && !tid_lt(r->seq, t->sequence)) {
-		*revoker = r->seq;
-		return FATE_REVOKED;
+	switch (ld->plan->txn_fate[ti]) {
+	case JBD_TXN_OLD:		return FATE_OLD;
+	case JBD_TXN_RECOVERY_FAILS:	return FATE_RECOVERY_FAILS;
+	case JBD_TXN_REPLAYED:		break;
+	default:			return FATE_PAST_END;
 	}
-	if (csum_bad(&b->csum))
-		return FATE_CSUM;
-	return FATE_REPLAYED;
+	switch (jbd_plan_block_fate(ld->plan, ti, bi)) {
+	case JBD_BLK_REVOKED:
+		*revoker = ld->plan->blk_revoker[ld->plan->blk_base[ti] + bi];
+		return FATE_REVOKED;
+	case JBD_BLK_CSUM:		return FATE_CSUM;
+	case JBD_BLK_OUT_OF_FS:		return FATE_OUT_OF_FS;
+	default:			return FATE_REPLAYED;
+	}
 }
 
 /* ---- selection and problem counting ---- */
@@ -517,7 +459,7 @@ static void text_end(const struct logdump *ld)
 		printf(_("e2fsck would replay nothing: %s\n"), error_message(s->stop_error));
 		return;
 	}
-	if (s->nlive && tid_lt(s->txns[0].sequence, s->stop_end))
+	if (s->nlive && jbd_tid_lt(s->txns[0].sequence, s->stop_end))
 		printf(_("e2fsck would replay transactions %u to %u\n"), s->txns[0].sequence, s->stop_end - 1);
 	else
 		printf(_("e2fsck would replay no transaction\n"));
@@ -729,7 +671,7 @@ static void json_txn(struct json *js, const struct logdump *ld, const struct jbd
 	json_descs(js, t);
 	json_commit(js, t);
 	json_bool(js, "committed", t->committed);
-	json_bool(js, "replayed", !t->old && !ld->s->stop_error && tid_lt(t->sequence, ld->s->stop_end));
+	json_bool(js, "replayed", !t->old && !ld->s->stop_error && jbd_tid_lt(t->sequence, ld->s->stop_end));
 	json_begin_array(js, "blocks");
 	for (i = 0; i < t->nblocks; i++)
 		if (block_shown(ld, &t->blocks[i]))
@@ -837,7 +779,7 @@ static int load(struct logdump *ld, ext2_filsys fs)
 		cli_error(ld->image, err, _("cannot scan the journal"));
 		return EXIT_OPERATIONAL;
 	}
-	err = build_revokes(ld);
+	err = jbd_replay_plan(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
 	if (!err && (ld->o.decode || ld->o.have_block))
 		err = build_decoder(ld);
 	if (err) {
@@ -897,7 +839,7 @@ int cmd_logdump(int argc, const char **argv)
 		rc = dump(&ld);
 out:
 	e4r_decode_free(ld.dec);
-	free(ld.revokes);
+	jbd_replay_plan_free(ld.plan);
 	if (ld.s)
 		jbd_scan_free(ld.s);
 	if (ld.j)
