@@ -5,6 +5,7 @@
 # Env: BENCH_DIR (scratch dir, default a temp dir), BENCH_TXNS (transactions, default 120),
 #      BENCH_TAGS (blocks per transaction, default 1000). Not part of make check.
 set -eu
+BENCH=$(cd "$(dirname "$0")" && pwd)
 E4R=${1:-recover/e4recover}
 [ -x "$E4R" ] || { echo "no e4recover at $E4R (give its path)" >&2; exit 2; }
 E4R=$(cd "$(dirname "$E4R")" && pwd)/$(basename "$E4R")
@@ -16,23 +17,7 @@ mkdir -p "$dir"
 cd "$dir"
 img=big.img
 
-if [ ! -f "$img.done" ]; then
-	echo "building: 4 GiB sparse image, 512 MiB journal, $TXNS transactions x $TAGS blocks"
-	rm -f "$img"
-	truncate -s 4G "$img"
-	mke2fs -q -F -t ext4 -b 4096 -J size=512 -O metadata_csum "$img"
-	head -c $((TAGS * 4096)) /dev/urandom > data
-	{
-		echo "jo -c"
-		for t in $(seq 0 $((TXNS - 1))); do
-			# distinct, scattered home blocks well inside the filesystem
-			echo "jw -b $(seq -s, $((200000 + t * TAGS)) $((200000 + t * TAGS + TAGS - 1))) $dir/data"
-		done
-		echo "jc"
-	} > script
-	debugfs -w -f script "$img" >/dev/null 2>&1
-	touch "$img.done"
-fi
+"$BENCH/mkjournal.sh" "$dir" "$TXNS" "$TAGS"
 dumpe2fs -h "$img" 2>/dev/null | grep -E '^(Journal (size|start|sequence)|Total journal)' || true
 
 timeit() { # LABEL COMMAND...: wall seconds of the best of 3 runs

@@ -1,0 +1,47 @@
+#!/bin/bash
+# Benchmark: e4recover replay --policy=stop against e2fsck -E journal_only -y on the same image
+# (bench/mkjournal.sh: 512 MiB journal, ~470 MiB of logged blocks). Each run starts from a
+# fresh copy of the image; the copy is not timed. Prints the best of 3 and the ratio.
+# Usage: bench/replay.sh [E4RECOVER]   Env: BENCH_DIR, BENCH_TXNS (120), BENCH_TAGS (1000).
+# Not part of make check.
+set -eu
+BENCH=$(cd "$(dirname "$0")" && pwd)
+E4R=${1:-recover/e4recover}
+[ -x "$E4R" ] || { echo "no e4recover at $E4R (give its path)" >&2; exit 2; }
+E4R=$(cd "$(dirname "$E4R")" && pwd)/$(basename "$E4R")
+export PATH="/sbin:/usr/sbin:$PATH" LC_ALL=C E2FSCK_CONFIG=/dev/null
+TXNS=${BENCH_TXNS:-120}
+TAGS=${BENCH_TAGS:-1000}
+dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/e4r-bench-replay.XXXXXX")}
+mkdir -p "$dir"
+"$BENCH/mkjournal.sh" "$dir" "$TXNS" "$TAGS"
+img=$dir/big.img work=$dir/work.img
+
+timeit() { # LABEL COMMAND...: best wall time of 3 runs, each on a fresh copy
+	local best="" s e t i
+	for i in 1 2 3; do
+		cp --sparse=always "$img" "$work"
+		sync
+		s=$(date +%s.%N)
+		"${@:2}" >/dev/null 2>&1 || true
+		e=$(date +%s.%N)
+		t=$(echo "$e - $s" | bc)
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
+	done
+	printf '%-40s %8.3f s\n' "$1" "$best" >&2
+	echo "$best"
+}
+
+ours=$(timeit "e4recover replay --policy=stop" "$E4R" replay --policy=stop "$work")
+ref=$(timeit "e2fsck -E journal_only -y" e2fsck -E journal_only -y "$work")
+# Both must leave the same image (checked once, outside the timing).
+cp --sparse=always "$img" "$work"; "$E4R" replay --policy=stop "$work" >/dev/null 2>&1 || true
+cp --sparse=always "$img" "$dir/ref.img"; e2fsck -E journal_only -y "$dir/ref.img" >/dev/null 2>&1 || true
+if python3 "$BENCH/../../shared/tools/imgdiff.py" "$dir/ref.img" "$work" >/dev/null 2>&1; then
+	echo "results identical to e2fsck"
+else
+	echo "results differ from e2fsck (or imgdiff.py not found)"
+fi
+printf 'ratio e2fsck / e4recover: %.2fx\n' "$(echo "$ref / $ours" | bc -l)"
+rm -f "$work" "$dir/ref.img"
+[ -n "${BENCH_DIR:-}" ] || rm -rf "$dir"
