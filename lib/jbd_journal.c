@@ -138,7 +138,9 @@ static int backup_inode(ext2_filsys fs, struct ext2_inode *inode)
 	inode->i_links_count = 1;
 	inode->i_mode = LINUX_S_IFREG | 0600;
 	/* The copy of i_block[] is an extent tree when it starts with the extent magic. */
-	if (ext2fs_le16_to_cpu(((uint16_t *)inode->i_block)[0]) == EXT3_EXT_MAGIC)
+	uint16_t magic;
+	memcpy(&magic, inode->i_block, sizeof(magic));
+	if (ext2fs_le16_to_cpu(magic) == EXT3_EXT_MAGIC)
 		inode->i_flags |= EXT4_EXTENTS_FL;
 	return 1;
 }
