@@ -10,10 +10,10 @@ tmp=$(mktemp)
 head -c 4096 /dev/zero | tr '\0' 'e' > "$tmp"
 debugfs -w -f - "$out" >/dev/null 2>&1 <<EOC
 jo -c
-jw -b 300,301,302 $tmp
+jw -b 5000,5001,5002 $tmp
 jc
 jo
-jw -b 310 -r 300 $tmp
+jw -b 5010 -r 5000 $tmp
 jc
 EOC
 rm -f "$tmp"
