@@ -20,18 +20,7 @@ img=big.img
 "$BENCH/mkjournal.sh" "$dir" "$TXNS" "$TAGS"
 dumpe2fs -h "$img" 2>/dev/null | grep -E '^(Journal (size|start|sequence)|Total journal)' || true
 
-timeit() { # LABEL COMMAND...: wall seconds of the best of 3 runs
-	local best="" s e t i
-	for i in 1 2 3; do
-		s=$(date +%s.%N)
-		"${@:2}" >/dev/null 2>&1 || true
-		e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc)
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
-	done
-	printf '%-34s %8.3f s\n' "$1" "$best" >&2
-	echo "$best"
-}
+. "$BENCH/lib.sh"
 
 ours=$(timeit "e4recover logdump --json" "$E4R" logdump --json "$img")
 text=$(timeit "e4recover logdump (text)" "$E4R" logdump "$img")

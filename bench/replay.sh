@@ -17,20 +17,9 @@ mkdir -p "$dir"
 "$BENCH/mkjournal.sh" "$dir" "$TXNS" "$TAGS"
 img=$dir/big.img work=$dir/work.img
 
-timeit() { # LABEL COMMAND...: best wall time of 3 runs, each on a fresh copy
-	local best="" s e t i
-	for i in 1 2 3; do
-		cp --sparse=always "$img" "$work"
-		sync
-		s=$(date +%s.%N)
-		"${@:2}" >/dev/null 2>&1 || true
-		e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc)
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
-	done
-	printf '%-40s %8.3f s\n' "$1" "$best" >&2
-	echo "$best"
-}
+. "$BENCH/lib.sh"
+# every run starts from a fresh copy of the image (not timed)
+BENCH_BEFORE='cp --sparse=always "$img" "$work"; sync'
 
 ours=$(timeit "e4recover replay --policy=stop" "$E4R" replay --policy=stop "$work")
 ref=$(timeit "e2fsck -E journal_only -y" e2fsck -E journal_only -y "$work")

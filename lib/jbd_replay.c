@@ -463,6 +463,17 @@ void jbd_replay_plan_free(struct jbd_replay_plan *p)
 	free(p);
 }
 
+unsigned jbd_plan_txn_replayed(const struct jbd_replay_plan *p, unsigned txn)
+{
+	unsigned n = 0;
+
+	for (unsigned b = 0; b < p->s->txns[txn].nblocks; b++) {
+		enum jbd_block_fate f = jbd_plan_block_fate(p, txn, b);
+		n += f == JBD_BLK_REPLAYED || f == JBD_BLK_CORRECTED;
+	}
+	return n;
+}
+
 int jbd_plan_fs_invalid(const struct jbd_replay_plan *p)
 {
 	return p->recovery_error || p->csum_skipped || p->out_of_fs;

@@ -138,6 +138,9 @@ static inline enum jbd_block_fate jbd_plan_block_fate(const struct jbd_replay_pl
 	return (enum jbd_block_fate)p->blk_fate[p->blk_base[txn] + blk];
 }
 
+/* How many of transaction TXN's logged blocks the plan writes (or supersedes). */
+unsigned jbd_plan_txn_replayed(const struct jbd_replay_plan *p, unsigned txn);
+
 /* 1 when the plan's result should mark the filesystem not valid (a full check is needed). */
 int jbd_plan_fs_invalid(const struct jbd_replay_plan *p);
 

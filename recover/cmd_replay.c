@@ -98,40 +98,49 @@ static void text_transactions(struct replay_cli *c)
 
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
 		const struct jbd_scan_txn *x = &r->s->txns[t];
-		enum jbd_txn_fate f = r->p->txn_fate[t];
-		unsigned n = 0;
-
-		for (unsigned b = 0; b < x->nblocks; b++) {
-			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
-			n += bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED;
-		}
 		printf(_("transaction %" PRIu32 ": %s, %u of %u blocks\n"), x->sequence,
-		       jbd_txn_fate_name(f), n, x->nblocks);
+		       jbd_txn_fate_name(r->p->txn_fate[t]), jbd_plan_txn_replayed(r->p, t), x->nblocks);
 	}
 }
 
-static void text_left_out(struct replay_cli *c)
+/* A block version of a replayed transaction that the plan leaves out, and why. */
+struct left_out {
+	const struct jbd_scan_txn	*txn;
+	const struct jbd_scan_block	*blk;
+	enum jbd_block_fate		fate;
+	uint32_t			revoker;	/* for JBD_BLK_REVOKED */
+};
+
+static void for_each_left_out(struct replay_cli *c, void (*fn)(struct replay_cli *, const struct left_out *, void *),
+			      void *arg)
 {
 	const struct e4r_replay *r = c->r;
-	char name[160];
 
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
 		const struct jbd_scan_txn *x = &r->s->txns[t];
 		if (r->p->txn_fate[t] != JBD_TXN_REPLAYED)
 			continue;
 		for (unsigned b = 0; b < x->nblocks; b++) {
-			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
-			if (bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED)
-				continue;
-			text_block_name(c, x->blocks[b].fs_block, name, sizeof(name));
-			printf(_("  left out: fs block %" PRIu64 " (journal block %" PRIu32 ", transaction %" PRIu32
-				 ")%s%s: %s"), x->blocks[b].fs_block, x->blocks[b].jblk, x->sequence,
-			       name[0] ? ", " : "", name, jbd_block_fate_name(bf));
-			if (bf == JBD_BLK_REVOKED)
-				printf(_(" by transaction %" PRIu32), r->p->blk_revoker[r->p->blk_base[t] + b]);
-			putchar('\n');
+			struct left_out lo = { x, &x->blocks[b], jbd_plan_block_fate(r->p, t, b),
+					       r->p->blk_revoker[r->p->blk_base[t] + b] };
+			if (lo.fate != JBD_BLK_REPLAYED && lo.fate != JBD_BLK_CORRECTED)
+				fn(c, &lo, arg);
 		}
 	}
+}
+
+static void text_one_left_out(struct replay_cli *c, const struct left_out *lo, void *arg)
+{
+	char name[160];
+
+	(void)arg;
+	text_block_name(c, lo->blk->fs_block, name, sizeof(name));
+	printf(_("  left out: fs block %" PRIu64 " (journal block %" PRIu32 ", transaction %" PRIu32 ")%s%s: %s"),
+	       lo->blk->fs_block, lo->blk->jblk, lo->txn->sequence, name[0] ? ", " : "", name,
+	       jbd_block_fate_name(lo->fate));
+	if (lo->fate == JBD_BLK_REVOKED)
+		printf(_(" by transaction %" PRIu32), lo->revoker);
+	putchar('\n');
 }
 
 static void text_writes(struct replay_cli *c)
@@ -187,7 +196,7 @@ static void text_output(struct replay_cli *c, errcode_t err)
 		       r->p->nwrites, r->p->superseded);
 		text_writes(c);
 	}
-	text_left_out(c);
+	for_each_left_out(c, text_one_left_out, NULL);
 	if (!c->o.dry_run && c->o.policy != JBD_POLICY_NONE && !err) {
 		printf(_("wrote %" PRIu64 " blocks; journal emptied, sequence %" PRIu32 "\n"),
 		       r->blocks_written, r->sequence_after);
@@ -215,47 +224,30 @@ static void json_transactions(struct replay_cli *c, struct json *js)
 	json_begin_array(js, "transactions");
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
 		const struct jbd_scan_txn *x = &r->s->txns[t];
-		unsigned n = 0;
 
-		for (unsigned b = 0; b < x->nblocks; b++) {
-			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
-			n += bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED;
-		}
 		json_begin_object(js, NULL);
 		json_uint(js, "sequence", x->sequence);
 		json_string(js, "fate", jbd_txn_fate_name(r->p->txn_fate[t]));
 		json_uint(js, "blocks", x->nblocks);
-		json_uint(js, "blocks_replayed", n);
+		json_uint(js, "blocks_replayed", jbd_plan_txn_replayed(r->p, t));
 		json_end_object(js);
 	}
 	json_end_array(js);
 }
 
-static void json_left_out(struct replay_cli *c, struct json *js)
+static void json_one_left_out(struct replay_cli *c, const struct left_out *lo, void *arg)
 {
-	const struct e4r_replay *r = c->r;
+	struct json *js = arg;
 
-	json_begin_array(js, "left_out");
-	for (unsigned t = 0; t < r->s->ntxns; t++) {
-		const struct jbd_scan_txn *x = &r->s->txns[t];
-		if (r->p->txn_fate[t] != JBD_TXN_REPLAYED)
-			continue;
-		for (unsigned b = 0; b < x->nblocks; b++) {
-			enum jbd_block_fate bf = jbd_plan_block_fate(r->p, t, b);
-			if (bf == JBD_BLK_REPLAYED || bf == JBD_BLK_CORRECTED)
-				continue;
-			json_begin_object(js, NULL);
-			json_uint(js, "fs_block", x->blocks[b].fs_block);
-			json_uint(js, "journal_block", x->blocks[b].jblk);
-			json_uint(js, "sequence", x->sequence);
-			json_string(js, "reason", jbd_block_fate_name(bf));
-			if (bf == JBD_BLK_REVOKED)
-				json_uint(js, "revoked_by", r->p->blk_revoker[r->p->blk_base[t] + b]);
-			json_block_name(c, js, x->blocks[b].fs_block);
-			json_end_object(js);
-		}
-	}
-	json_end_array(js);
+	json_begin_object(js, NULL);
+	json_uint(js, "fs_block", lo->blk->fs_block);
+	json_uint(js, "journal_block", lo->blk->jblk);
+	json_uint(js, "sequence", lo->txn->sequence);
+	json_string(js, "reason", jbd_block_fate_name(lo->fate));
+	if (lo->fate == JBD_BLK_REVOKED)
+		json_uint(js, "revoked_by", lo->revoker);
+	json_block_name(c, js, lo->blk->fs_block);
+	json_end_object(js);
 }
 
 static void json_writes(struct replay_cli *c, struct json *js)
@@ -310,7 +302,9 @@ static void json_output(struct replay_cli *c, errcode_t err)
 		json_decisions(c, &js);
 		if (c->o.dry_run)
 			json_writes(c, &js);
-		json_left_out(c, &js);
+		json_begin_array(&js, "left_out");
+		for_each_left_out(c, json_one_left_out, &js);
+		json_end_array(&js);
 		json_uint(&js, "blocks_to_write", r->p->nwrites);
 		json_uint(&js, "blocks_superseded", r->p->superseded);
 		json_string(&js, "recovery_error", r->p->recovery_error ? error_message(r->p->recovery_error) : NULL);
