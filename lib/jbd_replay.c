@@ -476,7 +476,12 @@ unsigned jbd_plan_txn_replayed(const struct jbd_replay_plan *p, unsigned txn)
 
 int jbd_plan_fs_invalid(const struct jbd_replay_plan *p)
 {
-	return p->recovery_error || p->csum_skipped || p->out_of_fs;
+	/*
+	 * e2fsck -y answers "Ignore error?" for a home outside the device and
+	 * leaves the filesystem valid; stop matches that (we still refuse the
+	 * write and report it). The other policies ask for a full check.
+	 */
+	return p->recovery_error || p->csum_skipped || (p->out_of_fs && !p->as_stop);
 }
 
 /* ---- writing home ---- */
