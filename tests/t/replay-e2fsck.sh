@@ -30,6 +30,9 @@ for v in v3 v2 v1 none; do
 	damage cases/$v-desc $v.img 1 900	# T1's descriptor (unused space: the tail checksum)
 	damage cases/$v-revoke $v.img 8 900	# T2's revoke block
 done
+# Without checksums a flipped high word of a tag's block number sends the block outside the
+# filesystem: e2fsck fails that one write and goes on; we refuse it and go on.
+damage cases/none-outside none.img 1 23
 # A revoke count larger than the block: e2fsck refuses the whole journal.
 cp v3.img cases/v3-rcount.img
 python3 -c 'import sys; f=open(sys.argv[1],"r+b"); f.seek(int(sys.argv[2])+12); f.write((60000).to_bytes(4,"big"))' \
