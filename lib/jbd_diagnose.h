@@ -54,7 +54,7 @@ struct jbd_candidate {
 	int		verified;	/* the real checksum over the corrected bytes matches */
 };
 
-#define JBD_DIAG_MAX_CAND	8
+#define JBD_DIAG_MAX_CAND	CRC_MAX_CANDIDATES
 #define JBD_LEAK_MAX_BITS	64
 
 /* The unjournaled-modification evidence (cause JBD_CAUSE_UNJOURNALED). */
