@@ -490,6 +490,8 @@ static errcode_t search_linear(struct search *se)
 	finish_weight(se, 1, n + mask_bits(q->mask));
 	if (se->r->count)
 		goto out;
+	if (q->skip_pairs)
+		goto out;
 	stored_only(se, 2);
 	for (unsigned j = 0; j < 32; j++)
 		if (q->mask & (1U << j))
@@ -527,7 +529,7 @@ static errcode_t search_dlog(struct search *se)
 	dlog_single(se, &b, se->s, 0);
 	se->r->searched = CRC_SEARCHED_1;
 	finish_weight(se, 1, (double)se->n + 32);
-	if (se->r->count)
+	if (se->r->count || q->skip_pairs)
 		goto out;
 	stored_only(se, 2);
 	for (unsigned j = 0; j < 32; j++)

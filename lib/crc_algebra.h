@@ -52,6 +52,7 @@ struct crc_search {
 	uint64_t	max_gap;	/* two bits at most this many bits apart; 0 = anywhere */
 	uint64_t	pair_segment;	/* if not 0: both bits in the same PAIR_SEGMENT-byte piece */
 	unsigned	max_burst;	/* burst search up to this span (<= 32); 0 = none */
+	int		skip_pairs;	/* no weight-2 search (it could not be conclusive) */
 };
 
 /* Searches done (crc_result.searched). */

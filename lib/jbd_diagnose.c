@@ -9,6 +9,10 @@
 
 /* A unique fit is taken as the intended content when fewer chance fits are expected. */
 #define AUTO_MAX_CHANCE		0.2
+/* Fits are evidence of flips only when fewer than this many are expected by chance. */
+#define FLIP_MAX_CHANCE		1.0
+/* Skip the pair search where more chance fits than this are expected. */
+#define MAX_PAIR_FITS		16.0
 /* Bursts are evidence only when this unlikely by chance. */
 #define BURST_MAX_CHANCE	1e-3
 /* Sequences tried around a tag's own when asking whether its block is stale. */
@@ -114,7 +118,7 @@ static void map_stored(const struct msg *m, unsigned sbit, struct jbd_flip *f)
 
 /* Turn a crc pattern into journal places, and prove it by recomputing. */
 static errcode_t make_candidate(struct diag *dg, const struct msg *m, const struct crc_pattern *p,
-				struct jbd_candidate *c)
+				struct jbd_candidate *c, int verify)
 {
 	uint32_t crc;
 	errcode_t err;
@@ -127,6 +131,8 @@ static errcode_t make_candidate(struct diag *dg, const struct msg *m, const stru
 			map_stored(m, b, &c->flip[c->nflips++]);
 	c->weight = p->weight;
 	c->span = p->span;
+	if (!verify)
+		return 0;
 	err = msg_crc(dg, m, p->bit, p->nbits, &crc);
 	if (err)
 		return err;
@@ -171,6 +177,14 @@ static errcode_t new_finding(struct diag *dg, enum jbd_diag_object obj, unsigned
 
 /* ---- the bit-flip search ---- */
 
+/* Pairs of bits in one journal block. */
+static double j_pairs_per_block(const struct jbd_journal *j)
+{
+	double bits = (double)j->blocksize * 8;
+
+	return bits * bits / 2;
+}
+
 static errcode_t search_flips(struct diag *dg, struct jbd_finding *f, const struct msg *m, uint32_t computed)
 {
 	struct crc_search q = { 0 };
@@ -187,7 +201,10 @@ static errcode_t search_flips(struct diag *dg, struct jbd_finding *f, const stru
 	q.hole_len = m->hole_len;
 	q.max_gap = (uint64_t)dg->j->blocksize * 8;
 	q.pair_segment = m->nblocks > 1 ? dg->j->blocksize : 0;
-	q.max_burst = CRC_PATTERN_MAX_BITS;
+	/* Past ~2 Mbit even a 3-bit burst fits by chance more often than BURST_MAX_CHANCE. */
+	q.max_burst = q.nbytes * 8 * 2 / 4294967296.0 < BURST_MAX_CHANCE ? CRC_PATTERN_MAX_BITS : 0;
+	/* Pairs within a block of a long v1 transaction fit any syndrome many times over. */
+	q.skip_pairs = (double)m->nblocks * j_pairs_per_block(dg->j) / 4294967296.0 > MAX_PAIR_FITS;
 	err = crc_locate(&q, r);
 	if (err)
 		goto out;
@@ -196,8 +213,10 @@ static errcode_t search_flips(struct diag *dg, struct jbd_finding *f, const stru
 	f->burst = r->burst;
 	f->nfits = r->count;
 	f->chance = r->chance;
+	/* Each proof rereads the message: only worth it when the fits can mean something. */
 	for (unsigned i = 0; i < r->ncand && i < JBD_DIAG_MAX_CAND; i++) {
-		err = make_candidate(dg, m, &r->cand[i], &f->cand[f->ncand]);
+		err = make_candidate(dg, m, &r->cand[i], &f->cand[f->ncand],
+				     r->chance < FLIP_MAX_CHANCE || m->nblocks <= 1);
 		if (err)
 			goto out;
 		f->ncand++;
@@ -209,10 +228,13 @@ out:
 	return err;
 }
 
-/* Light fits that are evidence of flipped bits (not what any syndrome gets). */
+/*
+ * Light fits that are evidence of flipped bits: not what any syndrome gets
+ * (pairs in a long v1 transaction, or with 16 bits, fit almost anything).
+ */
 static int flips_found(const struct jbd_finding *f)
 {
-	return f->weight && (!f->burst || f->chance < BURST_MAX_CHANCE);
+	return f->weight && f->chance < FLIP_MAX_CHANCE && (!f->burst || f->chance < BURST_MAX_CHANCE);
 }
 
 /* Keep the corrected block of a proven fit (all its flips in one content block). */

@@ -62,7 +62,9 @@ static void text_flips(const struct jbd_candidate *c)
 static void text_search(const struct jbd_finding *f)
 {
 	if (!f->weight) {
-		printf(_("  no pattern of 1 or 2 bits or a short burst fits\n"));
+		printf(_("  no fit among: single bits%s%s\n"),
+		       (f->searched & CRC_SEARCHED_2) ? _(", bit pairs") : _(" (pairs not searched: too many fit by chance)"),
+		       (f->searched & CRC_SEARCHED_BURST) ? _(", bursts up to 32 bits") : "");
 		return;
 	}
 	printf(_("  %" PRIu64 " pattern(s) of weight %u fit%s (%g expected by chance); %s\n"), f->nfits, f->weight,
