@@ -652,11 +652,28 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	return err;
 }
 
+/* One v2/v3 block checksummed whole, with its own 4-byte checksum at HOLE_OFF counted as zero. */
+static void hole_msg(const struct jbd_journal *j, struct msg *m, uint32_t *jblk, unsigned hole_off,
+		     uint32_t stored)
+{
+	memset(m, 0, sizeof(*m));
+	m->alg = CRC_ALG_CRC32C;
+	m->init = j->csum_seed;
+	m->jblks = jblk;
+	m->nblocks = 1;
+	m->hole_off = hole_off;
+	m->hole_len = 4;
+	m->stored = stored;
+	m->mask = 0xFFFFFFFFU;
+	m->stored_jblk = *jblk;
+	m->stored_off = hole_off;
+	m->stored_len = 4;
+}
+
 /* A v2/v3 descriptor or revoke tail: the whole block with the tail counted as zero. */
 static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object obj, uint32_t jblk,
 			   const struct jbd_csum *cs)
 {
-	struct jbd_journal *j = dg->j;
 	struct jbd_finding *f;
 	struct msg m = { 0 };
 	errcode_t err;
@@ -664,17 +681,7 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object ob
 	err = new_finding(dg, obj, ti, -1, jblk, cs, &f);
 	if (err)
 		return err;
-	m.alg = CRC_ALG_CRC32C;
-	m.init = j->csum_seed;
-	m.jblks = &jblk;
-	m.nblocks = 1;
-	m.hole_off = j->blocksize - JBD_TAIL_SIZE;
-	m.hole_len = JBD_TAIL_SIZE;
-	m.stored = cs->stored;
-	m.mask = 0xFFFFFFFFU;
-	m.stored_jblk = jblk;
-	m.stored_off = m.hole_off;
-	m.stored_len = 4;
+	hole_msg(dg->j, &m, &jblk, dg->j->blocksize - JBD_TAIL_SIZE, cs->stored);
 	err = search_flips(dg, f, &m, cs->computed);
 	if (err)
 		return err;
@@ -690,7 +697,6 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object ob
 /* A v2/v3 commit block: the whole block with h_chksum[0] counted as zero. */
 static errcode_t diag_commit(struct diag *dg, unsigned ti)
 {
-	struct jbd_journal *j = dg->j;
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
 	uint32_t jblk = t->commit_jblk;
 	struct jbd_finding *f;
@@ -700,17 +706,7 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 	err = new_finding(dg, JBD_OBJ_COMMIT, ti, -1, jblk, &t->commit_csum, &f);
 	if (err)
 		return err;
-	m.alg = CRC_ALG_CRC32C;
-	m.init = j->csum_seed;
-	m.jblks = &jblk;
-	m.nblocks = 1;
-	m.hole_off = COMMIT_CSUM_OFFSET;
-	m.hole_len = 4;
-	m.stored = t->commit_csum.stored;
-	m.mask = 0xFFFFFFFFU;
-	m.stored_jblk = jblk;
-	m.stored_off = COMMIT_CSUM_OFFSET;
-	m.stored_len = 4;
+	hole_msg(dg->j, &m, &jblk, COMMIT_CSUM_OFFSET, t->commit_csum.stored);
 	err = search_flips(dg, f, &m, t->commit_csum.computed);
 	if (err)
 		return err;
