@@ -61,6 +61,13 @@ check_leak v3.img "$IB" 14
 cp v3.img oracle.img
 e2fsck -E journal_only -y oracle.img 2>&1 | grep -q "checksum error" || fail "e2fsck does not see the v3 leak"
 
+# logdump --diagnose shows the same findings as diagnose.
+run "$E4R" logdump --json --diagnose v3.img
+expect_rc 1 "logdump: a bad checksum"
+printf '%s\n' "$OUT" > v3-logdump.json
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["diagnosis"]; b=json.load(open(sys.argv[2]))["findings"]; sys.exit(0 if a == b else 1)' \
+	v3-logdump.json v3.img.json || fail "logdump --diagnose differs from diagnose"
+
 # Two leaked inodes (14 and 16): no single flip explains it, the leak does.
 leak v3b.img "-O metadata_csum" "jo -c" 13,15
 check_leak v3b.img "$IB" 14,16
