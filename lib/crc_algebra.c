@@ -264,69 +264,137 @@ static void add_pattern(struct search *se, const uint64_t *dist, unsigned nd, ui
 
 /* ---- weight 1 and 2 by walking every position (short messages, any mask) ---- */
 
+/*
+ * The syndromes of every position, grouped for O(1) lookups: sorted by a
+ * scrambled key (an odd multiplier is a bijection, so equal keys mean equal
+ * syndromes) and indexed by the key's top 16 bits. It depends only on the
+ * message's shape, so a crc_cache keeps it from one search to the next.
+ */
+#define KEY_MULT	0x9E3779B1U
+#define NBUCKETS	65536
+
 struct pos_syn {
-	uint32_t syn;	/* masked syndrome of the bit at distance d */
-	uint32_t d;
+	uint32_t key;	/* masked syndrome * KEY_MULT */
+	uint32_t d;	/* distance from the end */
 };
+
+struct crc_table {
+	enum crc_alg	alg;
+	uint64_t	n;
+	uint32_t	mask;
+	struct pos_syn	*t;
+	uint32_t	*bucket;	/* NBUCKETS + 1 start indexes */
+};
+
+struct crc_cache {
+	struct crc_table tab;
+};
+
+static inline uint32_t key_of(uint32_t syn)
+{
+	return syn * KEY_MULT;
+}
 
 static int cmp_pos_syn(const void *a, const void *b)
 {
 	const struct pos_syn *x = a, *y = b;
 
-	if (x->syn != y->syn)
-		return x->syn < y->syn ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	return x->d < y->d ? -1 : x->d > y->d;
 }
 
-/* First index in the sorted table with syndrome >= SYN. */
-static size_t lower_bound(const struct pos_syn *t, size_t n, uint32_t syn)
+static void table_free(struct crc_table *tab)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t[mid].syn < syn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	free(tab->t);
+	free(tab->bucket);
+	memset(tab, 0, sizeof(*tab));
 }
 
-static errcode_t linear_table(struct search *se, struct pos_syn **out)
+static errcode_t table_build(struct crc_table *tab, enum crc_alg alg, uint64_t n, uint32_t mask)
 {
-	struct pos_syn *t = malloc(se->n * sizeof(*t));
-	uint32_t v = reg_poly(se->q->alg);	/* x^32: the last bit */
+	uint32_t v = reg_poly(alg);	/* x^32: the last bit */
+	size_t k = 0;
 
-	if (!t)
+	tab->t = malloc(n * sizeof(*tab->t));
+	tab->bucket = malloc((NBUCKETS + 1) * sizeof(*tab->bucket));
+	if (!tab->t || !tab->bucket) {
+		table_free(tab);
 		return EXT2_ET_NO_MEMORY;
-	for (uint64_t d = 0; d < se->n; d++) {
-		t[d].syn = v & se->q->mask;
-		t[d].d = (uint32_t)d;
-		v = mulx(se->q->alg, v);
 	}
-	qsort(t, se->n, sizeof(*t), cmp_pos_syn);
-	*out = t;
+	for (uint64_t d = 0; d < n; d++) {
+		tab->t[d].key = key_of(v & mask);
+		tab->t[d].d = (uint32_t)d;
+		v = mulx(alg, v);
+	}
+	qsort(tab->t, n, sizeof(*tab->t), cmp_pos_syn);
+	for (uint32_t b = 0; b <= NBUCKETS; b++) {
+		while (k < n && (tab->t[k].key >> 16) < b)
+			k++;
+		tab->bucket[b] = (uint32_t)k;
+	}
+	tab->alg = alg;
+	tab->n = n;
+	tab->mask = mask;
 	return 0;
 }
 
-/* Every single bit whose syndrome is TARGET (masked); STORED is carried along. */
-static void linear_single(struct search *se, const struct pos_syn *t, uint32_t target, uint32_t stored)
+errcode_t crc_cache_new(struct crc_cache **out)
 {
-	for (size_t i = lower_bound(t, se->n, target); i < se->n && t[i].syn == target; i++) {
-		uint64_t d = t[i].d;
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : EXT2_ET_NO_MEMORY;
+}
+
+void crc_cache_free(struct crc_cache *c)
+{
+	if (!c)
+		return;
+	table_free(&c->tab);
+	free(c);
+}
+
+/* The table for this search: the cached one if it has the same shape. */
+static errcode_t get_table(struct search *se, struct crc_table *own, const struct crc_table **out)
+{
+	struct crc_table *tab = se->q->cache ? &se->q->cache->tab : own;
+	errcode_t err;
+
+	if (!tab->t || tab->alg != se->q->alg || tab->n != se->n || tab->mask != se->q->mask) {
+		table_free(tab);
+		err = table_build(tab, se->q->alg, se->n, se->q->mask);
+		if (err)
+			return err;
+	}
+	*out = tab;
+	return 0;
+}
+
+/* Loops with I over the table entries whose masked syndrome is TARGET. */
+#define FOR_EACH_WITH(tab, target, i) \
+	for (uint32_t _k = key_of(target), i = (tab)->bucket[_k >> 16]; \
+	     i < (tab)->bucket[(_k >> 16) + 1]; i++) \
+		if ((tab)->t[i].key == _k)
+
+/* Every single bit whose syndrome is TARGET (masked); STORED is carried along. */
+static void linear_single(struct search *se, const struct crc_table *tab, uint32_t target, uint32_t stored)
+{
+	FOR_EACH_WITH(tab, target, i) {
+		uint64_t d = tab->t[i].d;
 		add_pattern(se, &d, 1, stored, 0);
 	}
 }
 
-static void linear_pairs(struct search *se, const struct pos_syn *t)
+static void linear_pairs(struct search *se, const struct crc_table *tab)
 {
 	uint64_t gap = se->q->max_gap ? se->q->max_gap : se->n;
+	enum crc_alg alg = se->q->alg;
+	uint32_t v = reg_poly(alg);
 
-	for (size_t i = 0; i < se->n; i++) {
-		uint32_t target = t[i].syn ^ se->s;
-		for (size_t k = lower_bound(t, se->n, target); k < se->n && t[k].syn == target; k++) {
-			uint64_t d[2] = { t[i].d, t[k].d };
+	/* Walk the positions in order, recomputing each syndrome: the table holds only keys. */
+	for (uint64_t d0 = 0; d0 < se->n; d0++, v = mulx(alg, v)) {
+		uint32_t target = (v & se->q->mask) ^ se->s;
+		FOR_EACH_WITH(tab, target, k) {
+			uint64_t d[2] = { d0, tab->t[k].d };
 			if (d[1] > d[0] && d[1] - d[0] <= gap)
 				add_pattern(se, d, 2, 0, 0);
 		}
@@ -478,9 +546,10 @@ static void finish_weight(struct search *se, unsigned weight, double positions)
 static errcode_t search_linear(struct search *se)
 {
 	const struct crc_search *q = se->q;
-	struct pos_syn *t;
+	struct crc_table own = { 0 };
+	const struct crc_table *t;
 	double n = (double)se->n, gap = q->max_gap ? (double)q->max_gap : n;
-	errcode_t err = linear_table(se, &t);
+	errcode_t err = get_table(se, &own, &t);
 
 	if (err)
 		return err;
@@ -500,7 +569,7 @@ static errcode_t search_linear(struct search *se)
 	se->r->searched |= CRC_SEARCHED_2;
 	finish_weight(se, 2, n * (gap < n ? gap : n / 2) + n * 32 + 496);
 out:
-	free(t);
+	table_free(&own);
 	return 0;
 }
 

@@ -41,6 +41,14 @@ struct crc_pattern {
 	unsigned	span;		/* bursts: bits from first to last flip, in CRC order */
 };
 
+/*
+ * Optional: tables reused between searches of the same shape (algorithm,
+ * length, mask), e.g. every tag of a journal. Not thread-safe.
+ */
+struct crc_cache;
+errcode_t crc_cache_new(struct crc_cache **out);
+void crc_cache_free(struct crc_cache *c);
+
 /* What to search. */
 struct crc_search {
 	enum crc_alg	alg;
@@ -53,6 +61,7 @@ struct crc_search {
 	uint64_t	pair_segment;	/* if not 0: both bits in the same PAIR_SEGMENT-byte piece */
 	unsigned	max_burst;	/* burst search up to this span (<= 32); 0 = none */
 	int		skip_pairs;	/* no weight-2 search (it could not be conclusive) */
+	struct crc_cache *cache;	/* NULL, or tables to reuse */
 };
 
 /* Searches done (crc_result.searched). */

@@ -47,6 +47,8 @@ struct diag {
 	unsigned		cap;
 	unsigned char		*buf;		/* one block */
 	struct e4r_decode	*dec;
+	struct crc_cache	*cache;		/* syndrome tables: every tag has the same shape */
+	uint32_t		seq_syn[32];	/* tag checksums: syndrome of each bit of the sequence */
 };
 
 static uint64_t msg_bytes(const struct jbd_journal *j, const struct msg *m)
@@ -203,6 +205,7 @@ static errcode_t search_flips(struct diag *dg, struct jbd_finding *f, const stru
 	q.pair_segment = m->nblocks > 1 ? dg->j->blocksize : 0;
 	/* Past ~2 Mbit even a 3-bit burst fits by chance more often than BURST_MAX_CHANCE. */
 	q.max_burst = q.nbytes * 8 * 2 / 4294967296.0 < BURST_MAX_CHANCE ? CRC_PATTERN_MAX_BITS : 0;
+	q.cache = dg->cache;
 	/* Pairs within a block of a long v1 transaction fit any syndrome many times over. */
 	q.skip_pairs = (double)m->nblocks * j_pairs_per_block(dg->j) / 4294967296.0 > MAX_PAIR_FITS;
 	err = crc_locate(&q, r);
@@ -310,24 +313,37 @@ static void txn_stale_evidence(struct diag *dg, struct jbd_finding *f)
 	}
 }
 
-/* Does the tag checksum match the block under another sequence (an older tag)? */
+/*
+ * Does the tag checksum match the block under another sequence (an older
+ * tag)? Changing the sequence by DELTA changes the checksum by the XOR of
+ * the syndromes of DELTA's bits: no block needs rereading.
+ */
 static void tag_stale_sequence(struct diag *dg, struct jbd_finding *f, uint32_t full_computed)
 {
-	uint32_t shift = crc_xpow(CRC_ALG_CRC32C, (uint64_t)dg->j->blocksize * 8);
-
 	if (f->csum_bits != 32)
 		return;	/* 16 bits would match thousands of sequences by chance */
 	for (int64_t k = -STALE_SEQ_WINDOW; k <= STALE_SEQ_WINDOW; k++) {
-		uint32_t seq2 = f->sequence + (uint32_t)k, delta = jbd_to_be32(f->sequence ^ seq2);
+		uint32_t seq2 = f->sequence + (uint32_t)k, delta = f->sequence ^ seq2, c = full_computed;
 		if (!k)
 			continue;
-		uint32_t c = full_computed ^ crc_mulmod(CRC_ALG_CRC32C, e4r_crc32c(0, &delta, 4), shift);
+		for (unsigned b = 0; b < 32; b++)
+			if (delta & (1U << b))
+				c ^= dg->seq_syn[b];
 		if (c == f->csum.stored) {
 			f->has_stale_sequence = 1;
 			f->stale_sequence = seq2;
 			return;
 		}
 	}
+}
+
+/* Bit B of the (host-order) sequence is message bit (3 - B/8) * 8 + B%8 of a tag's checksum. */
+static void init_seq_syndromes(struct diag *dg)
+{
+	uint64_t nbytes = 4 + (uint64_t)dg->j->blocksize;
+
+	for (unsigned b = 0; b < 32; b++)
+		dg->seq_syn[b] = crc_bit_syndrome(CRC_ALG_CRC32C, nbytes, (3 - b / 8) * 8 + b % 8);
 }
 
 /* ---- torn commits ---- */
@@ -894,6 +910,11 @@ errcode_t jbd_diagnose(struct jbd_journal *j, const struct jbd_scan *s, struct j
 		goto out;
 	}
 	dg.d->ntxns = s->ntxns;
+	err = crc_cache_new(&dg.cache);
+	if (err)
+		goto out;
+	if (j->csum == JBD_CSUM_V2 || j->csum == JBD_CSUM_V3)
+		init_seq_syndromes(&dg);
 	/* Without names for the blocks, everything but the leak test still works. */
 	if (build_decoder(&dg)) {
 		e4r_decode_free(dg.dec);
@@ -905,6 +926,7 @@ errcode_t jbd_diagnose(struct jbd_journal *j, const struct jbd_scan *s, struct j
 	for (unsigned i = 0; i < dg.d->nfindings; i++)
 		dg.d->problems += dg.d->findings[i].problem;
 out:
+	crc_cache_free(dg.cache);
 	e4r_decode_free(dg.dec);
 	free(dg.buf);
 	if (err) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crc.h"
 #include "image.h"
 #include "jbd_diagnose.h"
 #include "e4r_err.h"
@@ -22,6 +23,38 @@ static int sh(const char *cmd)
 
 	snprintf(buf, sizeof(buf), "cd %s && PATH=/sbin:/usr/sbin:$PATH %s >/dev/null 2>&1", dir, cmd);
 	return system(buf);
+}
+
+/* Journal block JBLK's block in IMG (debugfs's block map of the journal inode). */
+static unsigned long jblk_phys(const char *img, unsigned jblk)
+{
+	char cmd[512];
+	unsigned long phys = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "PATH=/sbin:/usr/sbin:$PATH debugfs -R 'bmap <8> %u' %s/%s 2>/dev/null",
+		 jblk, dir, img);
+	p = popen(cmd, "r");
+	CHECK(p && fscanf(p, "%lu", &phys) == 1);
+	if (p)
+		pclose(p);
+	return phys;
+}
+
+static void write_jblk(const char *img, unsigned jblk, const unsigned char *buf)
+{
+	char path[256];
+	unsigned long phys = jblk_phys(img, jblk);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, img);
+	f = fopen(path, "r+b");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fseek(f, (long)(phys * BS), SEEK_SET);
+	CHECK(fwrite(buf, 1, BS, f) == BS);
+	fclose(f);
 }
 
 /* Flip BIT of BYTE in journal block JBLK of IMG (through debugfs's block map). */
@@ -135,6 +168,42 @@ int main(void)
 		CHECK_EQ(l.d->findings[0].cause, JBD_CAUSE_UNEXPLAINED);
 		CHECK_EQ(jbd_diagnosis_txn_action(l.d, 1), JBD_AUTO_STOP);
 		CHECK(jbd_diagnosis_block(l.d, l.s, 1, 0) == NULL);
+	}
+	unload(&l);
+
+	/*
+	 * A stale tag: T2's tag for journal block 7 rewritten with the checksum
+	 * the block would have had in transaction 1 (and the descriptor's tail
+	 * fixed to match), as if the descriptor came from an older lap.
+	 */
+	CHECK(sh("cp fs.img stale.img") == 0);
+	CHECK(load("stale.img", &l) == 0);
+	if (l.j) {
+		unsigned char desc[BS], blk[BS];
+		uint32_t seq = jbd_to_be32(1), c, tail;
+
+		CHECK(jbd_journal_read(l.j, 6, 1, desc) == 0);
+		CHECK(jbd_journal_read(l.j, 7, 1, blk) == 0);
+		c = e4r_crc32c(e4r_crc32c(l.j->csum_seed, &seq, 4), blk, BS);
+		c = jbd_to_be32(c);
+		memcpy(desc + JBD_HEADER_SIZE + 12, &c, 4);	/* tag 0's t_checksum (tag3) */
+		memset(desc + BS - 4, 0, 4);
+		tail = jbd_to_be32(e4r_crc32c(l.j->csum_seed, desc, BS));
+		memcpy(desc + BS - 4, &tail, 4);
+		write_jblk("stale.img", 6, desc);
+	}
+	unload(&l);
+	CHECK(load("stale.img", &l) == 0);
+	if (l.d && l.d->nfindings == 1) {
+		const struct jbd_finding *f = &l.d->findings[0];
+		CHECK_EQ(f->object, JBD_OBJ_DATA);
+		CHECK_EQ(f->jblk, 7);
+		CHECK_EQ(f->has_stale_sequence, 1);
+		CHECK_EQ(f->stale_sequence, 1);
+		CHECK_EQ(f->cause, JBD_CAUSE_STALE);
+		CHECK_EQ(f->action, JBD_AUTO_STOP);
+	} else {
+		CHECK(!"one finding for the stale tag");
 	}
 	unload(&l);
 
