@@ -6,6 +6,7 @@
 
 #include "jbd_diagnose.h"
 #include "crc.h"
+#include "e4r_err.h"
 
 /* A unique fit is taken as the intended content when fewer chance fits are expected. */
 #define AUTO_MAX_CHANCE		0.2
@@ -209,7 +210,9 @@ static errcode_t search_flips(struct diag *dg, struct jbd_finding *f, const stru
 	/* Pairs within a block of a long v1 transaction fit any syndrome many times over. */
 	q.skip_pairs = (double)m->nblocks * j_pairs_per_block(dg->j) / 4294967296.0 > MAX_PAIR_FITS;
 	err = crc_locate(&q, r);
-	if (err)
+	if (err == E4R_LIMIT)
+		err = 0;	/* a transaction too long to search: no fit, said by searched = 0 */
+	if (err || !r->searched)
 		goto out;
 	f->searched = (int)r->searched;
 	f->weight = r->weight;
@@ -240,7 +243,10 @@ static int flips_found(const struct jbd_finding *f)
 	return f->weight && f->chance < FLIP_MAX_CHANCE && (!f->burst || f->chance < BURST_MAX_CHANCE);
 }
 
-/* Keep the corrected block of a proven fit (all its flips in one content block). */
+/*
+ * Keep the corrected block of a proven fit. A fit whose flips span two
+ * blocks has no one block to hand over: then auto stops instead.
+ */
 static errcode_t keep_correction(struct diag *dg, struct jbd_finding *f)
 {
 	const struct jbd_candidate *c = &f->cand[0];
@@ -249,12 +255,12 @@ static errcode_t keep_correction(struct diag *dg, struct jbd_finding *f)
 	errcode_t err;
 
 	for (unsigned i = 0; i < c->nflips; i++) {
-		if (c->flip[i].place == JBD_FLIP_SEQUENCE)
-			return 0;
 		if (c->flip[i].place != JBD_FLIP_CONTENT)
 			continue;
-		if (have && c->flip[i].jblk != jblk)
+		if (have && c->flip[i].jblk != jblk) {
+			f->action = JBD_AUTO_STOP;
 			return 0;
+		}
 		jblk = c->flip[i].jblk;
 		have = 1;
 	}
@@ -504,8 +510,8 @@ static errcode_t try_leak(struct diag *dg, struct jbd_finding *f, const struct m
 	if (((crc ^ m->stored) & m->mask) == 0) {
 		*found = 1;
 		f->leak.before_from_home = v.before_home;
-		if (f->block < 0)
-			f->fs_block = t->blocks[bi].fs_block;
+		f->block = (int)bi;
+		f->fs_block = t->blocks[bi].fs_block;
 		f->info = info;
 	} else {
 		memset(&f->leak, 0, sizeof(f->leak));
@@ -788,6 +794,25 @@ static int v1_header_flip(struct diag *dg, struct jbd_finding *f, const struct j
 	return 1;
 }
 
+/* v1: the failing object is the transaction; name the data block the located flips are in. */
+static void name_located_block(struct diag *dg, struct jbd_finding *f, const struct jbd_scan_txn *t)
+{
+	const struct jbd_candidate *c = &f->cand[0];
+
+	if (f->block >= 0 || !f->ncand || !c->nflips || c->flip[0].place != JBD_FLIP_CONTENT)
+		return;
+	for (unsigned i = 1; i < c->nflips; i++)
+		if (c->flip[i].place != JBD_FLIP_CONTENT || c->flip[i].jblk != c->flip[0].jblk)
+			return;
+	for (unsigned b = 0; b < t->nblocks; b++)
+		if (t->blocks[b].jblk == c->flip[0].jblk) {
+			f->block = (int)b;
+			f->fs_block = t->blocks[b].fs_block;
+			if (dg->dec)
+				e4r_decode_lookup(dg->dec, f->fs_block, &f->info);
+		}
+}
+
 static errcode_t diag_v1(struct diag *dg, unsigned ti)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
@@ -821,6 +846,8 @@ static errcode_t diag_v1(struct diag *dg, unsigned ti)
 	if (!err) {
 		txn_stale_evidence(dg, f);
 		decide(dg, f, leak);
+		if (f->cause == JBD_CAUSE_BIT_FLIP)
+			name_located_block(dg, f, t);
 		if (f->action == JBD_AUTO_REPLAY_CORRECTED)
 			err = keep_correction(dg, f);
 	}

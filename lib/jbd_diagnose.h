@@ -71,9 +71,10 @@ struct jbd_finding {
 	enum jbd_diag_object	object;
 	unsigned		txn;		/* index in scan->txns */
 	uint32_t		sequence;
-	int			block;		/* JBD_OBJ_DATA: index in txn->blocks; else -1 */
+	int			block;		/* index in txn->blocks of the block at fault (JBD_OBJ_DATA;
+						   v1: where the flips or the leak are), else -1 */
 	uint32_t		jblk;		/* the failing block (v1: the commit block) */
-	uint64_t		fs_block;	/* JBD_OBJ_DATA: its home; else 0 */
+	uint64_t		fs_block;	/* the home of that block (block >= 0), else 0 */
 	struct e4r_block_info	info;		/* what fs_block is (kind UNKNOWN if not decoded) */
 	struct jbd_csum		csum;		/* stored and computed, as the scan found them */
 	unsigned		csum_bits;	/* bits stored: 32, or 16 for v2 tags */
@@ -107,7 +108,7 @@ struct jbd_finding {
 
 	struct jbd_leak		leak;
 
-	/* A proven correction: the fixed journal block (NULL when none). */
+	/* A proven correction: the fixed journal block, as logged (escaped), NULL when none. */
 	unsigned char		*corrected;
 	uint32_t		corrected_jblk;
 };
@@ -135,7 +136,8 @@ void jbd_diagnosis_free(struct jbd_diagnosis *d);
  * scan->txns): the strongest of its findings' (STOP wins), REPLAY if none.
  * jbd_diagnosis_block: the proven corrected content of block BLOCK of TXN
  * (blocksize bytes, owned by D), or NULL: then replay the journal copy as is
- * (if the transaction's action allows replay at all).
+ * (if the transaction's action allows replay at all). The content is the
+ * journal copy corrected: still escaped if its tag says ESCAPE.
  */
 enum jbd_auto_action jbd_diagnosis_txn_action(const struct jbd_diagnosis *d, unsigned txn);
 const unsigned char *jbd_diagnosis_block(const struct jbd_diagnosis *d, const struct jbd_scan *s,

@@ -89,7 +89,7 @@ static void text_finding(const struct jbd_finding *f)
 	printf(_("transaction %" PRIu32 ", journal block %" PRIu32 ": %s BAD (stored %#" PRIx32
 		 ", computed %#" PRIx32 ", %u bits)\n"),
 	       f->sequence, f->jblk, _(object_texts[f->object]), f->csum.stored, f->csum.computed, f->csum_bits);
-	if (f->object == JBD_OBJ_DATA || f->leak.nbits)
+	if (f->block >= 0)
 		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, e4r_block_kind_name(f->info.kind));
 	printf(_("  cause: %s\n"), _(cause_texts[f->cause]));
 	if (f->searched || f->weight)
@@ -181,7 +181,7 @@ static void json_finding(struct json *js, const struct jbd_finding *f)
 	json_uint(js, "sequence", f->sequence);
 	json_string(js, "object", jbd_object_name(f->object));
 	json_uint(js, "journal_block", f->jblk);
-	if (f->object == JBD_OBJ_DATA || f->leak.nbits) {
+	if (f->block >= 0) {
 		json_uint(js, "fs_block", f->fs_block);
 		json_string(js, "kind", e4r_block_kind_name(f->info.kind));
 	} else {

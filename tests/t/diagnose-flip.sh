@@ -104,6 +104,7 @@ damage v1d v1.img "8 1000 3"
 expect_field v1d 'f["object"], f["sequence"], f["journal_block"]' "('transaction', 2, 9)"
 expect_field v1d "$CANDS" "8:1000:3:content"
 expect_field v1d 'f["action"]' replay_corrected
+expect_field v1d 'f["fs_block"]' 201
 e2fsck_says v1d.img | grep -q "transaction 2 was corrupt" || fail "e2fsck does not see the v1 transaction as corrupt"
 
 # v1: two bits in one block.
