@@ -585,8 +585,14 @@ static errcode_t search_dlog(struct search *se)
 		return E4R_LIMIT;	/* truncated checksums only ever cover a block */
 	if (gap > DLOG_PAIR_MAX_GAP)
 		gap = DLOG_PAIR_MAX_GAP;
-	/* Balance the table against the giant steps of ~gap logarithms. */
-	m = isqrt(se->n * (gap + 33));
+	/*
+	 * Balance the table against the giant steps: one logarithm, or ~gap
+	 * of them when pairs will be searched.
+	 */
+	if (q->skip_pairs || q->alg != CRC_ALG_CRC32_BE)
+		m = isqrt(se->n * 33) + 1;
+	else
+		m = isqrt(se->n * (gap + 33));
 	if (m > (1U << 20))
 		m = 1U << 20;
 	if (m > se->n)
