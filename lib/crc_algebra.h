@@ -89,8 +89,12 @@ struct crc_result {
  * (one message bit, or one stored bit), else weight 2 (two message bits
  * no more than max_gap apart, a message bit and a stored bit, two stored
  * bits), else the shortest bursts up to max_burst (32-bit checksums only).
- * Fast for long messages: the single bit is a discrete logarithm
- * (baby-step giant-step), pairs one per gap. A syndrome of 0 gives
+ * Messages up to 2^20 bits are searched by walking every position (any
+ * mask; pairs anywhere). Longer ones (v1 transactions) by discrete
+ * logarithms (baby-step giant-step): one for a single bit, one per gap for
+ * pairs (crc32_be only: Castagnoli's polynomial has the factor x+1, so
+ * 1 + x^k has no inverse; its checksums never cover more than a block).
+ * Bursts are walked position by position. A syndrome of 0 gives
  * weight 0 and no candidate. Errors: EXT2_ET_NO_MEMORY, E4R_LIMIT (a message
  * longer than 2^31 bits), E4R_BAD_ARGUMENT.
  */
