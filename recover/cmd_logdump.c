@@ -16,9 +16,10 @@
 #include "jbd_replay.h"
 #include "json.h"
 #include "describe.h"
+#include "diag_print.h"
 
 struct logdump_opts {
-	int		json, all, decode;
+	int		json, all, decode, diagnose;
 	int		have_seq, have_block;
 	uint32_t	seq;
 	uint64_t	block;
@@ -32,6 +33,7 @@ struct logdump {
 	struct jbd_scan		*s;
 	struct e4r_decode	*dec;
 	struct jbd_replay_plan	*plan;		/* what the stop policy does with each block */
+	struct jbd_diagnosis	*diag;		/* --diagnose */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
 
@@ -560,6 +562,10 @@ static void text_output(struct logdump *ld)
 	text_end(ld);
 	if (ld->o.have_block)
 		text_versions(ld);
+	if (ld->diag) {
+		printf(_("Diagnosis of the checksum failures:\n"));
+		diag_print_text(ld->diag);
+	}
 }
 
 /* ---- transactions, JSON ---- */
@@ -758,6 +764,8 @@ static void json_output(struct logdump *ld)
 	json_begin_array(&js, "fast_commit");	/* issue 9 fills this */
 	json_end_array(&js);
 	json_bool(&js, "decode_partial", ld->dec && e4r_decode_partial(ld->dec));
+	if (ld->diag)
+		diag_print_json(&js, "diagnosis", ld->diag);
 	json_uint(&js, "problems", ld->problems);
 	json_end_object(&js);
 	json_finish(&js);
@@ -786,6 +794,13 @@ static int load(struct logdump *ld, ext2_filsys fs)
 		cli_error(ld->image, err, _("cannot decode the filesystem's blocks"));
 		return EXIT_OPERATIONAL;
 	}
+	if (ld->o.diagnose) {
+		err = jbd_diagnose(ld->j, ld->s, &ld->diag);
+		if (err) {
+			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
+			return EXIT_OPERATIONAL;
+		}
+	}
 	return -1;
 }
 
@@ -811,6 +826,7 @@ int cmd_logdump(int argc, const char **argv)
 		{ "json", 0, POPT_ARG_NONE, &ld.o.json, 0, N_("print a JSON document"), NULL },
 		{ "all", 0, POPT_ARG_NONE, &ld.o.all, 0, N_("also show old transactions past the end of the log"), NULL },
 		{ "decode", 0, POPT_ARG_NONE, &ld.o.decode, 0, N_("name what each logged block is in the filesystem"), NULL },
+		{ "diagnose", 0, POPT_ARG_NONE, &ld.o.diagnose, 0, N_("explain each checksum failure (as diagnose does)"), NULL },
 		{ "transaction", 0, POPT_ARG_STRING, &seq, 0, N_("show only transaction SEQ"), N_("SEQ") },
 		{ "block", 0, POPT_ARG_STRING, &block, 0, N_("show every logged version of filesystem block FSBLK"), N_("FSBLK") },
 		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device"), N_("PATH") },
@@ -821,7 +837,7 @@ int cmd_logdump(int argc, const char **argv)
 	int rc;
 
 	memset(&ld, 0, sizeof(ld));
-	rc = cli_parse("logdump", "[--json] [--all] [--decode] [--transaction=SEQ] [--block=FSBLK] "
+	rc = cli_parse("logdump", "[--json] [--all] [--decode] [--diagnose] [--transaction=SEQ] [--block=FSBLK] "
 		       "[--journal=PATH] IMAGE", opts, argc, argv, &image, NULL);
 	if (rc < 0)
 		rc = check_numbers(&ld.o, seq, block);
@@ -838,6 +854,7 @@ int cmd_logdump(int argc, const char **argv)
 	if (rc < 0)
 		rc = dump(&ld);
 out:
+	jbd_diagnosis_free(ld.diag);
 	e4r_decode_free(ld.dec);
 	jbd_replay_plan_free(ld.plan);
 	if (ld.s)

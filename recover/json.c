@@ -112,6 +112,21 @@ void json_int(struct json *j, const char *key, int64_t value)
 	fprintf(j->out, "%" PRId64, value);
 }
 
+void json_double(struct json *j, const char *key, double value)
+{
+	member(j, key);
+	if (value != value || value > 1e300 || value < -1e300)
+		fputs("null", j->out);	/* JSON has no NaN or infinity */
+	else {
+		char buf[32];
+		snprintf(buf, sizeof(buf), "%.6g", value);
+		for (char *c = buf; *c; c++)
+			if (*c == ',')
+				*c = '.';	/* a locale's decimal comma is not JSON */
+		fputs(buf, j->out);
+	}
+}
+
 void json_bool(struct json *j, const char *key, int value)
 {
 	member(j, key);

@@ -31,6 +31,7 @@ void json_end_array(struct json *j);
 void json_string(struct json *j, const char *key, const char *value);	/* NULL writes null */
 void json_uint(struct json *j, const char *key, uint64_t value);
 void json_int(struct json *j, const char *key, int64_t value);
+void json_double(struct json *j, const char *key, double value);	/* %.6g; null if not finite */
 void json_bool(struct json *j, const char *key, int value);
 void json_null(struct json *j, const char *key);
 /* true, false, or null for a negative STATE (a checksum that does not apply). */

@@ -1,0 +1,216 @@
+/* Printing a journal diagnosis (text and JSON), shared by diagnose and logdump --diagnose. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "diag_print.h"
+#include "i18n.h"
+
+static const char *const cause_texts[] = {
+	[JBD_CAUSE_BIT_FLIP]	= N_("flipped bits"),
+	[JBD_CAUSE_STALE]	= N_("stale: left from an earlier use of the journal"),
+	[JBD_CAUSE_TORN_COMMIT]	= N_("torn commit: the commit reached the disk, not all of its blocks"),
+	[JBD_CAUSE_UNJOURNALED]	= N_("unjournaled modification: bits set outside the transaction"),
+	[JBD_CAUSE_UNEXPLAINED]	= N_("unexplained"),
+};
+
+static const char *const object_texts[] = {
+	[JBD_OBJ_DATA]		= N_("data block tag checksum"),
+	[JBD_OBJ_DESCRIPTOR]	= N_("descriptor block checksum"),
+	[JBD_OBJ_REVOKE]	= N_("revoke block checksum"),
+	[JBD_OBJ_COMMIT]	= N_("commit block checksum"),
+	[JBD_OBJ_TRANSACTION]	= N_("transaction checksum (v1)"),
+};
+
+static const char *const action_texts[] = {
+	[JBD_AUTO_REPLAY]			= N_("replay"),
+	[JBD_AUTO_REPLAY_CORRECTED]		= N_("replay the corrected content"),
+	[JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK]	= N_("replay as is (the extra bits are set by a later transaction anyway)"),
+	[JBD_AUTO_STOP]				= N_("stop here, as e2fsck does"),
+};
+
+static const char *const place_texts[] = {
+	[JBD_FLIP_CONTENT]	= N_("content"),
+	[JBD_FLIP_STORED]	= N_("stored checksum"),
+	[JBD_FLIP_SEQUENCE]	= N_("sequence"),
+};
+
+/* ---- text ---- */
+
+static void text_flips(const struct jbd_candidate *c)
+{
+	for (unsigned i = 0; i < c->nflips; i++)
+		printf(_("%s journal block %" PRIu32 ", byte %" PRIu32 ", bit %u (%s)"), i ? ";" : "",
+		       c->flip[i].jblk, c->flip[i].byte, c->flip[i].bit, _(place_texts[c->flip[i].place]));
+}
+
+static void text_search(const struct jbd_finding *f)
+{
+	if (!f->weight) {
+		printf(_("  no fit among: single bits%s%s\n"),
+		       (f->searched & CRC_SEARCHED_2) ? _(", bit pairs") : _(" (pairs not searched: too many fit by chance)"),
+		       (f->searched & CRC_SEARCHED_BURST) ? _(", bursts up to 32 bits") : "");
+		return;
+	}
+	printf(_("  %" PRIu64 " pattern(s) of weight %u fit%s (%g expected by chance); %s\n"), f->nfits, f->weight,
+	       f->burst ? _(" as a burst") : "", f->chance,
+	       f->proven ? _("proven: the only fit, and the checksum matches once corrected") : _("not proven"));
+	for (unsigned i = 0; i < f->ncand; i++) {
+		printf(_("  candidate %u%s:"), i + 1, f->cand[i].verified ? _(" (verified)") : "");
+		text_flips(&f->cand[i]);
+		printf("\n");
+	}
+}
+
+static void text_evidence(const struct jbd_finding *f)
+{
+	if (f->uuid_mismatch)
+		printf(_("  a descriptor names another journal UUID\n"));
+	if (f->has_stale_sequence)
+		printf(_("  the tag checksum matches this block as logged by transaction %" PRIu32 "\n"),
+		       f->stale_sequence);
+	if (f->time_backwards)
+		printf(_("  commit time %" PRIu64 " is earlier than the previous commit's, %" PRIu64 "\n"),
+		       f->commit_sec, f->prev_commit_sec);
+	if (f->partial_commit)
+		printf(_("  only the commit header checks out (a torn commit block)\n"));
+	if (f->cause == JBD_CAUSE_TORN_COMMIT && f->async_commit)
+		printf(_("  async commit, last commit in the log, %u tag(s) failing\n"), f->bad_tags);
+	for (unsigned i = 0; i < f->leak.nbits; i++)
+		printf(_("  bit %" PRIu32 " (%s %" PRIu64 ") is set here and by transaction %" PRIu32
+			 "; clearing it makes the checksum match\n"),
+		       f->leak.bit[i], f->info.kind == E4R_KIND_INODE_BITMAP ? _("inode") : _("block"),
+		       f->leak.object[i], f->leak.set_by[i]);
+}
+
+static void text_finding(const struct jbd_finding *f)
+{
+	printf(_("transaction %" PRIu32 ", journal block %" PRIu32 ": %s BAD (stored %#" PRIx32
+		 ", computed %#" PRIx32 ", %u bits)\n"),
+	       f->sequence, f->jblk, _(object_texts[f->object]), f->csum.stored, f->csum.computed, f->csum_bits);
+	if (f->block >= 0)
+		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, e4r_block_kind_name(f->info.kind));
+	printf(_("  cause: %s\n"), _(cause_texts[f->cause]));
+	if (f->searched || f->weight)
+		text_search(f);
+	text_evidence(f);
+	printf(_("  auto: %s\n"), _(action_texts[f->action]));
+}
+
+/* ---- JSON ---- */
+
+static void json_candidate(struct json *js, const struct jbd_candidate *c)
+{
+	json_begin_object(js, NULL);
+	json_uint(js, "weight", c->weight);
+	if (c->span)
+		json_uint(js, "span", c->span);
+	json_bool(js, "verified", c->verified);
+	json_begin_array(js, "flips");
+	for (unsigned i = 0; i < c->nflips; i++) {
+		json_begin_object(js, NULL);
+		json_uint(js, "journal_block", c->flip[i].jblk);
+		json_uint(js, "byte", c->flip[i].byte);
+		json_uint(js, "bit", c->flip[i].bit);
+		json_string(js, "place", jbd_flip_place_name(c->flip[i].place));
+		json_end_object(js);
+	}
+	json_end_array(js);
+	json_end_object(js);
+}
+
+static void json_search(struct json *js, const struct jbd_finding *f)
+{
+	json_begin_object(js, "search");
+	json_bool(js, "single_bits", f->searched & CRC_SEARCHED_1);
+	json_bool(js, "bit_pairs", f->searched & CRC_SEARCHED_2);
+	json_bool(js, "bursts", f->searched & CRC_SEARCHED_BURST);
+	json_uint(js, "weight", f->weight);
+	json_bool(js, "burst", f->burst);
+	json_uint(js, "fits", f->nfits);
+	json_double(js, "chance", f->chance);
+	json_bool(js, "proven", f->proven);
+	json_begin_array(js, "candidates");
+	for (unsigned i = 0; i < f->ncand; i++)
+		json_candidate(js, &f->cand[i]);
+	json_end_array(js);
+	json_end_object(js);
+}
+
+static void json_leak(struct json *js, const struct jbd_finding *f)
+{
+	json_begin_object(js, "leak");
+	json_bool(js, "before_from_home", f->leak.before_from_home);
+	json_uint(js, "later_versions", f->leak.later_versions);
+	json_begin_array(js, "bits");
+	for (unsigned i = 0; i < f->leak.nbits; i++) {
+		json_begin_object(js, NULL);
+		json_uint(js, "bit", f->leak.bit[i]);
+		json_uint(js, f->info.kind == E4R_KIND_INODE_BITMAP ? "inode" : "block", f->leak.object[i]);
+		json_uint(js, "set_by", f->leak.set_by[i]);
+		json_end_object(js);
+	}
+	json_end_array(js);
+	json_end_object(js);
+}
+
+static void json_evidence(struct json *js, const struct jbd_finding *f)
+{
+	json_begin_object(js, "evidence");
+	json_bool(js, "uuid_mismatch", f->uuid_mismatch);
+	if (f->has_stale_sequence)
+		json_uint(js, "stale_sequence", f->stale_sequence);
+	else
+		json_null(js, "stale_sequence");
+	json_bool(js, "time_backwards", f->time_backwards);
+	json_uint(js, "commit_time", f->commit_sec);
+	json_uint(js, "previous_commit_time", f->prev_commit_sec);
+	json_bool(js, "async_commit", f->async_commit);
+	json_bool(js, "last_commit", f->last_commit);
+	json_bool(js, "partial_commit", f->partial_commit);
+	json_uint(js, "bad_tags", f->bad_tags);
+	if (f->leak.nbits)
+		json_leak(js, f);
+	json_end_object(js);
+}
+
+static void json_finding(struct json *js, const struct jbd_finding *f)
+{
+	json_begin_object(js, NULL);
+	json_uint(js, "sequence", f->sequence);
+	json_string(js, "object", jbd_object_name(f->object));
+	json_uint(js, "journal_block", f->jblk);
+	if (f->block >= 0) {
+		json_uint(js, "fs_block", f->fs_block);
+		json_string(js, "kind", e4r_block_kind_name(f->info.kind));
+	} else {
+		json_null(js, "fs_block");
+		json_null(js, "kind");
+	}
+	json_uint(js, "stored", f->csum.stored);
+	json_uint(js, "computed", f->csum.computed);
+	json_uint(js, "checksum_bits", f->csum_bits);
+	json_string(js, "cause", jbd_cause_name(f->cause));
+	json_bool(js, "problem", f->problem);
+	json_string(js, "action", jbd_auto_action_name(f->action));
+	json_search(js, f);
+	json_evidence(js, f);
+	json_end_object(js);
+}
+
+/* ---- the whole diagnosis ---- */
+
+void diag_print_text(const struct jbd_diagnosis *d)
+{
+	for (unsigned i = 0; i < d->nfindings; i++)
+		text_finding(&d->findings[i]);
+}
+
+void diag_print_json(struct json *js, const char *key, const struct jbd_diagnosis *d)
+{
+	json_begin_array(js, key);
+	for (unsigned i = 0; i < d->nfindings; i++)
+		json_finding(js, &d->findings[i]);
+	json_end_array(js);
+}

@@ -1,0 +1,14 @@
+/* Printing a journal diagnosis (text and JSON), shared by diagnose and logdump --diagnose. */
+#ifndef E4R_DIAG_PRINT_H
+#define E4R_DIAG_PRINT_H
+
+#include "jbd_diagnose.h"
+#include "json.h"
+
+/* Each finding: the failing object, the cause, the evidence, and what auto does. */
+void diag_print_text(const struct jbd_diagnosis *d);
+
+/* The findings as an array member KEY (NULL inside an array) of the document. */
+void diag_print_json(struct json *js, const char *key, const struct jbd_diagnosis *d);
+
+#endif

@@ -1,0 +1,25 @@
+# diagnose's exit codes (DESIGN.md): 0 nothing wrong, 8 operational errors with the image
+# and the reason named; a filesystem without a journal, as dumpe2fs sees it, is an error.
+. "$E4R_TESTS_SRCDIR/lib.sh"
+
+run "$E4R" diagnose no-such.img
+expect_rc 8 "a missing image"
+expect_out "no-such.img" "the image is named"
+
+mkimg nojournal.img 8M -O ^has_journal
+dumpe2fs -h nojournal.img 2>/dev/null | grep -q has_journal && fail "mke2fs made a journal anyway"
+run "$E4R" diagnose nojournal.img
+expect_rc 8 "no journal"
+expect_out "nojournal.img.*journal" "the reason is named"
+
+# A clean journal (s_start 0, as e2fsck leaves it): nothing to diagnose.
+mkimg clean.img 8M
+e2fsck -fn clean.img >/dev/null 2>&1 || fail "e2fsck does not find the fresh image clean"
+run "$E4R" diagnose clean.img
+expect_rc 0 "clean journal"
+expect_out "every journal checksum matches" "says so"
+run "$E4R" diagnose --json clean.img
+expect_rc 0 "clean journal, JSON"
+printf '%s\n' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d["findings"] == [] and d["problems"] == 0 else 1)' ||
+	fail "JSON: no findings"
+exit 0
