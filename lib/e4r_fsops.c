@@ -9,12 +9,30 @@
 
 #define E4R_MAX_PATH	4096
 
+/* libext2fs's own allocations (extent tree blocks) take our allocator too. */
+static errcode_t alloc_block_cb(ext2_filsys fs, blk64_t goal, blk64_t *ret)
+{
+	struct jbd_writer *w = fs->priv_data;
+	struct e4r_fs *f = w->owner;
+
+	/* ext2fs_alloc_block marks the block itself. */
+	return e4r_bpick(&f->alloc, goal, ret);
+}
+
 errcode_t e4r_fs_init(struct e4r_fs *f, struct jbd_writer *w)
 {
+	errcode_t err;
+
 	memset(f, 0, sizeof(*f));
 	f->w = w;
 	f->fs = w->fs;
-	return ext2fs_get_mem(f->fs->blocksize, &f->blockbuf) ?: e4r_alloc_init(&f->alloc, w);
+	w->owner = f;
+	err = ext2fs_get_mem(f->fs->blocksize, &f->blockbuf);
+	if (!err)
+		err = e4r_alloc_init(&f->alloc, w);
+	if (!err)
+		ext2fs_set_alloc_block_callback(f->fs, alloc_block_cb, NULL);
+	return err;
 }
 
 void e4r_fs_free(struct e4r_fs *f)

@@ -62,6 +62,8 @@ void e4r_ifree(struct e4r_alloc *a, ext2_ino_t ino, int is_dir);
 blk64_t e4r_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg);
 /* Allocate one block, the first free one at or after GOAL (mballoc's choice on a quiet group). */
 errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
+/* The block e4r_balloc would take, without taking it (libext2fs marks it itself). */
+errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
 /* Account blocks freed by libext2fs (ext2fs_punch) in the counters. */
 void e4r_bfreed(struct e4r_alloc *a, blk64_t count);
 

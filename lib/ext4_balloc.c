@@ -43,7 +43,7 @@ static blk64_t first_usable(struct e4r_alloc *a, blk64_t from, blk64_t to)
 	return 0;
 }
 
-errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
+errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
 {
 	ext2_filsys fs = a->fs;
 	blk64_t first = fs->super->s_first_data_block, last = ext2fs_blocks_count(fs->super) - 1, b;
@@ -55,9 +55,18 @@ errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
 		b = first_usable(a, first, goal - 1);
 	if (!b)
 		return E4R_WRITE_NO_SPACE;
-	ext2fs_block_alloc_stats2(fs, b, +1);
-	e4r_pcounter_add(a, &a->free_clusters, -1);
 	*out = b;
+	return 0;
+}
+
+errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
+{
+	errcode_t err = e4r_bpick(a, goal, out);
+
+	if (err)
+		return err;
+	ext2fs_block_alloc_stats2(a->fs, *out, +1);
+	e4r_pcounter_add(a, &a->free_clusters, -1);
 	return 0;
 }
 

@@ -604,7 +604,9 @@ static errcode_t txn_committed(struct jbd_writer *w, struct jw_txn *t)
 	for (i = 0; i < t->nfreed; i++) {
 		struct jw_buf *b = jw_buf_lookup(w, t->freed[i]);
 
-		if (b && !b->dirty_tid) {
+		/* Still free (not reallocated since): the revoke covers it, no checkpoint needed. */
+		if (b && !b->dirty_tid && !b->inflight &&
+		    !ext2fs_test_block_bitmap2(w->fs->block_map, t->freed[i])) {
 			ext2fs_free_mem(&b->ckpt);	/* revoked: never written home */
 			jw_buf_drop(w, t->freed[i]);
 		}

@@ -38,6 +38,7 @@ struct jbd_writer {
 	unsigned	blocksize;
 	int		direct;		/* 1: writes through the io manager go home, not to the journal */
 	struct jw_options opt;
+	void		*owner;		/* the filesystem layer using this writer */
 
 	struct jw_buf	**hash;		/* the block cache */
 	unsigned	hash_size;
