@@ -175,13 +175,18 @@ static errcode_t map_new_block(struct e4r_fs *f, ext2_ino_t ino, struct ext2_ino
 	return err;
 }
 
-/* Write the deterministic content of PATH into bytes [from, to) of the file (data=ordered). */
+/*
+ * Write the deterministic content of PATH into bytes [from, to) of the file
+ * (data=ordered). *end is where the written bytes end, short of TO after an
+ * error (ENOSPC): like write(2), the file then keeps what was written.
+ */
 static errcode_t write_range(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
-			     const char *path, uint64_t from, uint64_t to)
+			     const char *path, uint64_t from, uint64_t to, uint64_t *end)
 {
 	unsigned bs = f->fs->blocksize;
 	errcode_t err = 0;
 
+	*end = from;
 	for (uint64_t lblk = from / bs; !err && lblk * bs < to; lblk++) {
 		uint64_t start = lblk * bs, lo = from > start ? from : start;
 		uint64_t hi = to < start + bs ? to : start + bs;
@@ -200,6 +205,8 @@ static errcode_t write_range(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode
 			break;
 		e4r_content_fill(path, lo, f->blockbuf + (lo - start), hi - lo);
 		err = jw_write_data(f->w, pblk, f->blockbuf);
+		if (!err)
+			*end = hi;
 	}
 	return err;
 }
@@ -378,7 +385,8 @@ errcode_t e4r_op_create(struct e4r_fs *f, const char *path, uint64_t size, ext2_
 	char name[EXT2_NAME_LEN + 1];
 	struct ext2_inode inode;
 	ext2_ino_t dir, ino;
-	errcode_t err = resolve_new(f, path, &dir, name);
+	uint64_t end;
+	errcode_t err2, err = resolve_new(f, path, &dir, name);
 
 	if (!err)
 		err = e4r_ialloc(&f->alloc, dir, 0, name, &ino);
@@ -389,15 +397,15 @@ errcode_t e4r_op_create(struct e4r_fs *f, const char *path, uint64_t size, ext2_
 	err = ext2fs_write_new_inode(f->fs, ino, &inode);
 	if (!err)
 		err = dir_link(f, dir, name, ino, EXT2_FT_REG_FILE);
-	if (!err)
-		err = write_range(f, ino, &inode, path, 0, size);
-	if (!err)
-		err = ext2fs_inode_size_set(f->fs, &inode, size);
-	if (!err)
-		err = ext2fs_write_inode(f->fs, ino, &inode);
+	if (err)
+		return err;
+	err = write_range(f, ino, &inode, path, 0, size, &end);
+	err2 = ext2fs_inode_size_set(f->fs, &inode, end);
+	if (!err2)
+		err2 = ext2fs_write_inode(f->fs, ino, &inode);
 	if (!err && out)
 		*out = ino;
-	return err;
+	return err ? err : err2;
 }
 
 static errcode_t open_regular(struct e4r_fs *f, const char *path, ext2_ino_t *ino, struct ext2_inode *inode)
@@ -415,19 +423,18 @@ errcode_t e4r_op_append(struct e4r_fs *f, const char *path, uint64_t size)
 {
 	struct ext2_inode inode;
 	ext2_ino_t ino;
-	uint64_t old;
-	errcode_t err = open_regular(f, path, &ino, &inode);
+	uint64_t old, end;
+	errcode_t err2, err = open_regular(f, path, &ino, &inode);
 
 	if (err)
 		return err;
 	old = EXT2_I_SIZE(&inode);
-	err = write_range(f, ino, &inode, path, old, old + size);
-	if (!err)
-		err = ext2fs_inode_size_set(f->fs, &inode, old + size);
+	err = write_range(f, ino, &inode, path, old, old + size, &end);
+	err2 = ext2fs_inode_size_set(f->fs, &inode, end);
 	inode.i_mtime = inode.i_ctime = (uint32_t)time(NULL);
-	if (!err)
-		err = ext2fs_write_inode(f->fs, ino, &inode);
-	return err;
+	if (!err2)
+		err2 = ext2fs_write_inode(f->fs, ino, &inode);
+	return err ? err : err2;
 }
 
 /* ext4_block_truncate_page: zero the rest of the block that now holds EOF. */

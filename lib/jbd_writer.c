@@ -815,7 +815,6 @@ errcode_t jw_close_clean(struct jbd_writer *w)
 	}
 	if (!err)
 		err = e4r_bdev_flush(&w->bdev);
-	jw_abandon(w);
 	return err;
 }
 

@@ -67,9 +67,10 @@ extern io_manager jbd_txn_io_manager;
 
 /* Open IMAGE for writing through the journal. Refuses images needing recovery. */
 errcode_t jw_open(const char *image, const struct jw_options *opt, struct jbd_writer **out);
-/* Clean finish: commit, checkpoint everything, mark the journal empty, clear needs_recovery. */
+/* Clean finish: commit, checkpoint everything, mark the journal empty, clear needs_recovery.
+ * The writer stays allocated (its statistics): jw_abandon() frees it. */
 errcode_t jw_close_clean(struct jbd_writer *w);
-/* Free everything without writing anything more (after a simulated crash). */
+/* Free everything without writing anything more (after jw_close_clean, or a simulated crash). */
 void jw_abandon(struct jbd_writer *w);
 
 /*

@@ -150,19 +150,17 @@ static int run_session(const char *image, const struct write_args *a, struct e4r
 	} else if (err) {
 		cli_error(image, err, _("journal commit"));
 	}
-	report(image, w, &f, &run, wl);
-	e4r_fs_free(&f);
-	if (run.crashed || run.in_flight_end) {
-		jw_abandon(w);
-		return err ? EXIT_OPERATIONAL : EXIT_OK;
-	}
-	{
+	if (!run.crashed && !run.in_flight_end) {
 		errcode_t cerr = jw_close_clean(w);
 
 		if (cerr)
 			cli_error(image, cerr, _("final commit and checkpoint"));
-		return err || cerr ? EXIT_OPERATIONAL : EXIT_OK;
+		err = err ? err : cerr;
 	}
+	report(image, w, &f, &run, wl);
+	e4r_fs_free(&f);
+	jw_abandon(w);
+	return err ? EXIT_OPERATIONAL : EXIT_OK;
 }
 
 int cmd_write(int argc, const char **argv)

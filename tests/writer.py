@@ -3,7 +3,8 @@
 
 kernel IMAGE SCRIPT   perform SCRIPT (e4recover write's format) on IMAGE with the kernel
                       (loop mount; `commit` is sync(2); contents from DESIGN.md's rule)
-tree DIR [--no-ino]   one line per entry under DIR: path, type, inode, links, size, sha256/target
+tree DIR [--no-ino] [--no-links]
+                      one line per entry under DIR: path, type, inode, links, size, sha256/target
 """
 import hashlib, os, subprocess, sys, tempfile
 
@@ -65,7 +66,7 @@ def kernel(image, script):
         os.rmdir(mnt)
 
 
-def tree(top, with_ino):
+def tree(top, with_ino, with_links=True):
     out = []
     for d, dirs, files in os.walk(top):
         dirs.sort()
@@ -84,7 +85,7 @@ def tree(top, with_ino):
                     kind, what = 'f', hashlib.sha256(f.read()).hexdigest()[:16]
             ino = st.st_ino if with_ino else 0
             size = st.st_size if kind != 'd' else 0
-            out.append('%s %s ino=%d links=%d size=%d %s' % (rel, kind, ino, st.st_nlink, size, what))
+            out.append('%s %s ino=%d links=%d size=%d %s' % (rel, kind, ino, st.st_nlink if with_links else 0, size, what))
     print('\n'.join(out))
 
 
@@ -92,6 +93,6 @@ if __name__ == '__main__':
     if sys.argv[1] == 'kernel':
         kernel(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == 'tree':
-        tree(sys.argv[2], '--no-ino' not in sys.argv)
+        tree(sys.argv[2], '--no-ino' not in sys.argv, '--no-links' not in sys.argv)
     else:
         raise SystemExit(__doc__)
