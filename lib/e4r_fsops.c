@@ -140,7 +140,7 @@ static errcode_t resolve_old(struct e4r_fs *f, const char *path, ext2_ino_t *dir
 
 static void new_inode_init(struct e4r_fs *f, struct ext2_inode *inode, uint16_t mode, int extents)
 {
-	uint32_t now = (uint32_t)time(NULL);
+	uint32_t now = (uint32_t)f->fs->now;
 
 	memset(inode, 0, sizeof(*inode));
 	inode->i_mode = mode;
@@ -239,7 +239,7 @@ static errcode_t free_inode(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode 
 	inode->i_links_count = 0;
 	inode->i_size = 0;
 	inode->i_size_high = 0;
-	inode->i_dtime = (uint32_t)time(NULL);
+	inode->i_dtime = (uint32_t)f->fs->now;
 	err = ext2fs_write_inode(f->fs, ino, inode);
 	if (!err)
 		e4r_ifree(&f->alloc, ino, is_dir);
@@ -293,7 +293,7 @@ static errcode_t adjust_links(struct e4r_fs *f, ext2_ino_t ino, int delta)
 	if (err)
 		return err;
 	inode.i_links_count += delta;
-	inode.i_ctime = inode.i_mtime = (uint32_t)time(NULL);
+	inode.i_ctime = inode.i_mtime = (uint32_t)f->fs->now;
 	return ext2fs_write_inode(f->fs, ino, &inode);
 }
 
@@ -431,7 +431,7 @@ errcode_t e4r_op_append(struct e4r_fs *f, const char *path, uint64_t size)
 	old = EXT2_I_SIZE(&inode);
 	err = write_range(f, ino, &inode, path, old, old + size, &end);
 	err2 = ext2fs_inode_size_set(f->fs, &inode, end);
-	inode.i_mtime = inode.i_ctime = (uint32_t)time(NULL);
+	inode.i_mtime = inode.i_ctime = (uint32_t)f->fs->now;
 	if (!err2)
 		err2 = ext2fs_write_inode(f->fs, ino, &inode);
 	return err ? err : err2;
@@ -473,7 +473,7 @@ errcode_t e4r_op_truncate(struct e4r_fs *f, const char *path, uint64_t size)
 	}
 	if (!err)
 		err = ext2fs_inode_size_set(f->fs, &inode, size);
-	inode.i_mtime = inode.i_ctime = (uint32_t)time(NULL);
+	inode.i_mtime = inode.i_ctime = (uint32_t)f->fs->now;
 	if (!err)
 		err = ext2fs_write_inode(f->fs, ino, &inode);
 	return err;

@@ -743,6 +743,10 @@ static errcode_t jw_setup(struct jbd_writer *w)
 	if (ext2fs_has_feature_journal_needs_recovery(fs->super))
 		return E4R_WRITE_NEEDS_RECOVERY;
 	w->blocksize = fs->blocksize;
+	/* One clock per session: the superblock's s_wtime then changes only once, and
+	 * the same operations log the same blocks on every run (--crash-after repeats). */
+	if (!fs->now)
+		fs->now = time(NULL);
 	err = io_channel_set_blksize(w->raw, fs->blocksize);
 	if (!err)
 		err = ext2fs_read_bitmaps(fs);
