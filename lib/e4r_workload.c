@@ -31,7 +31,7 @@ static const struct {
 	{ "crash", E4R_OP_CRASH, 0, "" },
 };
 
-static errcode_t wl_add(struct e4r_workload *wl, const struct e4r_op *op)
+errcode_t e4r_workload_add(struct e4r_workload *wl, const struct e4r_op *op)
 {
 	if (wl->n == wl->cap) {
 		unsigned ncap = wl->cap ? wl->cap * 2 : 64;
@@ -107,7 +107,7 @@ static errcode_t parse_line(char *line, unsigned lineno, struct e4r_workload *wl
 		free(op.b);
 		return ENOMEM;
 	}
-	return wl_add(wl, &op);
+	return e4r_workload_add(wl, &op);
 }
 
 errcode_t e4r_workload_parse(FILE *in, struct e4r_workload *wl, unsigned *bad_line)

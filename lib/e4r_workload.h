@@ -23,6 +23,8 @@ struct e4r_workload {
 	unsigned	n, cap;
 };
 
+/* Append OP (its strings now belong to the list). */
+errcode_t e4r_workload_add(struct e4r_workload *wl, const struct e4r_op *op);
 /* Parse a script; *bad_line is set to the offending line on E4R_WRITE_SCRIPT. */
 errcode_t e4r_workload_parse(FILE *in, struct e4r_workload *wl, unsigned *bad_line);
 /*

@@ -1,6 +1,7 @@
 /* Seeded random workloads that stay valid: a model of the tree decides what can be done. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,23 +45,13 @@ static unsigned gen_below(struct gen *g, unsigned n)
 static errcode_t emit(struct gen *g, enum e4r_op_kind kind, const char *a, const char *b, uint64_t size)
 {
 	struct e4r_op op = { kind, a ? strdup(a) : NULL, b ? strdup(b) : NULL, size, 0 };
+	errcode_t err = (a && !op.a) || (b && !op.b) ? ENOMEM : e4r_workload_add(g->wl, &op);
 
-	if ((a && !op.a) || (b && !op.b)) {
+	if (err) {
 		free(op.a);
 		free(op.b);
-		return ENOMEM;
 	}
-	if (g->wl->n == g->wl->cap) {
-		unsigned ncap = g->wl->cap ? g->wl->cap * 2 : 64;
-		errcode_t err = ext2fs_resize_mem(g->wl->cap * sizeof(struct e4r_op),
-						  ncap * sizeof(struct e4r_op), &g->wl->ops);
-
-		if (err)
-			return err;
-		g->wl->cap = ncap;
-	}
-	g->wl->ops[g->wl->n++] = op;
-	return 0;
+	return err;
 }
 
 /* A random entry of TYPE, or -1. */
