@@ -49,6 +49,8 @@ errcode_t e4r_workload_run(struct e4r_fs *f, const struct e4r_workload *wl, stru
 			err = run_op(f, op);
 			if (!err)
 				err = jw_commit_finish(w);
+			if (!err && jw_running_full(w))
+				err = jw_commit_start(w);
 		}
 		if (!err)
 			run->done++;

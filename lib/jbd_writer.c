@@ -545,6 +545,14 @@ errcode_t jw_commit_start(struct jbd_writer *w)
 	return txn_new(w);
 }
 
+int jw_running_full(const struct jbd_writer *w)
+{
+	uint32_t len = w->journal->last - w->journal->first;
+
+	/* j_max_transaction_buffers: a handle that would pass it forces a commit first. */
+	return w->running->n + w->running->nrev / 128 + 32 > len / 4;
+}
+
 static errcode_t write_txn_log(struct jbd_writer *w, struct jw_txn *t)
 {
 	unsigned char *commit;

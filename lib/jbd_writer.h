@@ -86,6 +86,9 @@ errcode_t jw_commit_finish(struct jbd_writer *w);
 /* Both, as sync(2) would. */
 errcode_t jw_commit_sync(struct jbd_writer *w);
 
+/* 1 when the running transaction reached jbd2's limit (a quarter of the log) and must commit. */
+int jw_running_full(const struct jbd_writer *w);
+
 /* Checkpoint every committed transaction and move the log tail. */
 errcode_t jw_checkpoint(struct jbd_writer *w);
 

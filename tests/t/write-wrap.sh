@@ -22,5 +22,13 @@ for k in 1 3 5 6 7 8 9; do
 	run e2fsck -fn c.img; expect_rc 0 "clean after replaying a cut at $n of $total"
 done
 [ $wrapped -ge 3 ] || fail "the log tail never moved ($wrapped cuts with s_start > 1)"
+
+# A script without commit lines whose single transaction would overflow the log: like jbd2,
+# the writer commits when the running transaction reaches a quarter of the journal.
+mkimg many.img 32M -b 1024 -J size=1 -N 8192
+seq 1 4000 | sed 's|.*|create /m& 0|' > many.txt
+run "$E4R" write --script=many.txt many.img; expect_rc 0 "4000 creates without a commit line"
+run e2fsck -fn many.img; expect_rc 0 "clean after 4000 creates"
+expect_out "^many.img: 4011/" "e2fsck counts the 4000 new inodes"
 note "$wrapped of 7 cut points had the log tail moved by checkpoints"
 exit 0
