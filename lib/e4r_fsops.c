@@ -168,8 +168,9 @@ static errcode_t map_new_block(struct e4r_fs *f, ext2_ino_t ino, struct ext2_ino
 	else
 		goal = e4r_inode_goal(&f->alloc, ino, is_reg);
 	err = e4r_balloc(&f->alloc, goal, pblk);
+	/* BMAP_ALLOC: a block-mapped (ext3) file may need a new indirect block for it. */
 	if (!err)
-		err = ext2fs_bmap2(f->fs, ino, inode, NULL, BMAP_SET, lblk, NULL, pblk);
+		err = ext2fs_bmap2(f->fs, ino, inode, NULL, BMAP_SET | BMAP_ALLOC, lblk, NULL, pblk);
 	if (!err)
 		err = ext2fs_iblk_add_blocks(f->fs, inode, 1);
 	return err;

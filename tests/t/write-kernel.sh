@@ -1,6 +1,6 @@
 # write: random workloads on fresh images (1k/4k blocks, with and without metadata_csum,
-# flex_bg, 64bit, a 1 MiB journal that wraps) leave images e2fsck -fn finds clean, and the
-# kernel, running the same operations on a copy of the same image, ends with the same tree:
+# flex_bg, 64bit, a 1 MiB journal that wraps, block-mapped files without extents) leave
+# images e2fsck -fn finds clean, and the kernel, running the same operations on a copy of the same image, ends with the same tree:
 # names, types, sizes, contents, link counts and, for the scripted case, inode numbers.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
@@ -75,6 +75,7 @@ done <<'CONFIGS'
 4 4096 -O ^flex_bg,^metadata_csum,^64bit
 5 1024 -J size=1
 6 4096 -O ^flex_bg
+7 1024 -O ^extent,^flex_bg,^metadata_csum,^64bit
 CONFIGS
 note "random workloads: $n of $n agree with the kernel on contents; inode numbers agree for $ino_same of $ino_total entries"
 exit 0
