@@ -386,7 +386,7 @@ static errcode_t plan_descriptors(struct jbd_writer *w, struct jw_txn *t)
 {
 	unsigned csum_size = csum_v23(w) ? JBD_TAIL_SIZE : 0;
 	unsigned per_first = (w->blocksize - JBD_HEADER_SIZE - csum_size - JBD_UUID_SIZE) / w->tag_bytes;
-	unsigned max = t->nlogged + 1, i = 0, d = 0;
+	unsigned max, i = 0, d = 0;
 	errcode_t err;
 
 	/* Generous: every descriptor holds at least per_first - 1 tags. */
@@ -607,7 +607,6 @@ static errcode_t txn_committed(struct jbd_writer *w, struct jw_txn *t)
 			memcpy(b->ckpt, b->data, 4);
 		b->inflight = NULL;
 		b->in_log = 1;
-		w->ckpt_pending = 1;
 	}
 	for (i = 0; i < t->nfreed; i++) {
 		struct jw_buf *b = jw_buf_lookup(w, t->freed[i]);
@@ -683,7 +682,6 @@ errcode_t jw_checkpoint(struct jbd_writer *w)
 		err = e4r_bdev_flush(&w->bdev);
 	if (err)
 		return err;
-	w->ckpt_pending = 0;
 	w->tail = w->head;
 	w->tail_tid = w->running->tid;
 	w->checkpoints++;
@@ -851,6 +849,5 @@ void jw_abandon(struct jbd_writer *w)
 			jw_buf_free(b);
 		}
 	ext2fs_free_mem(&w->hash);
-	ext2fs_free_mem(&w->pending_free);
 	ext2fs_free_mem(&w);
 }

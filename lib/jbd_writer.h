@@ -50,16 +50,12 @@ struct jbd_writer {
 	uint32_t	tail;		/* first log block of the oldest un-checkpointed transaction */
 	uint32_t	tail_tid;
 	int		log_live;	/* the journal superblock has s_start != 0 */
-	int		ckpt_pending;	/* committed blocks not written home yet */
 	uint32_t	incompat, compat;	/* journal features as written */
 	uint32_t	csum_seed;
 	unsigned	tag_bytes;
 
-	blk64_t		*pending_free;	/* freed blocks not reusable until their transaction commits */
-	unsigned	npending, cappending;
-
 	/* statistics */
-	unsigned long	commits, checkpoints, revokes_written, journal_blocks_written;
+	unsigned long	commits, checkpoints, journal_blocks_written;
 };
 
 /* The io manager libext2fs must be opened with; jw_open() sets it up. */
