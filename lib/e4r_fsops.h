@@ -1,0 +1,35 @@
+/* File operations the way ext4 performs them, logged through the journal writer. */
+#ifndef E4R_FSOPS_H
+#define E4R_FSOPS_H
+
+#include <stdint.h>
+#include <ext2fs/ext2fs.h>
+#include "ext4_alloc.h"
+#include "jbd_writer.h"
+
+struct e4r_fs {
+	struct jbd_writer *w;
+	ext2_filsys	fs;
+	struct e4r_alloc alloc;
+	unsigned char	*blockbuf;
+};
+
+errcode_t e4r_fs_init(struct e4r_fs *f, struct jbd_writer *w);
+void e4r_fs_free(struct e4r_fs *f);
+
+/* The deterministic content of byte OFFSET of a file created or appended to as PATH. */
+unsigned char e4r_content_byte(const char *path, uint64_t offset);
+void e4r_content_fill(const char *path, uint64_t offset, unsigned char *buf, size_t len);
+
+/* Paths are absolute, from the root directory. Errors: E4R_WRITE_*, EXT2_ET_*. */
+errcode_t e4r_op_mkdir(struct e4r_fs *f, const char *path, ext2_ino_t *ino);
+errcode_t e4r_op_create(struct e4r_fs *f, const char *path, uint64_t size, ext2_ino_t *ino);
+errcode_t e4r_op_append(struct e4r_fs *f, const char *path, uint64_t size);
+errcode_t e4r_op_truncate(struct e4r_fs *f, const char *path, uint64_t size);
+errcode_t e4r_op_unlink(struct e4r_fs *f, const char *path);
+errcode_t e4r_op_rmdir(struct e4r_fs *f, const char *path);
+errcode_t e4r_op_rename(struct e4r_fs *f, const char *from, const char *to);
+errcode_t e4r_op_link(struct e4r_fs *f, const char *from, const char *to);
+errcode_t e4r_op_symlink(struct e4r_fs *f, const char *target, const char *path, ext2_ino_t *ino);
+
+#endif

@@ -1,0 +1,70 @@
+/* ext4's inode and block allocation decisions, reproduced over libext2fs's bitmaps. */
+#ifndef E4R_EXT4_ALLOC_H
+#define E4R_EXT4_ALLOC_H
+
+#include <ext2fs/ext2fs.h>
+#include "jbd_writer.h"
+
+/*
+ * A percpu_counter as one CPU sees it: the global count only moves when the
+ * local delta reaches the batch, which is what find_group_orlov reads
+ * (percpu_counter_read_positive) for its averages.
+ */
+struct e4r_pcounter {
+	long long	count;
+	long long	local;
+};
+
+struct e4r_alloc {
+	ext2_filsys	fs;
+	struct jbd_writer *w;
+	unsigned	flex_size;	/* groups per flex group (1 without flex_bg) */
+	unsigned	log_flex;
+	long long	batch;
+	struct e4r_pcounter free_inodes, free_clusters, dirs;
+	/* i_last_alloc_group of the directories this session touched */
+	ext2_ino_t	*lag_ino;
+	dgrp_t		*lag_group;
+	unsigned	nlag, caplag;
+	int		bug_ialloc34;	/* 3.4 order: bitmap bit set before journal write access */
+	unsigned long	leaks;		/* bits that leaked into a committing transaction */
+};
+
+static inline void e4r_pcounter_add(struct e4r_alloc *a, struct e4r_pcounter *c, long long v)
+{
+	c->local += v;
+	if (c->local >= a->batch || -c->local >= a->batch) {
+		c->count += c->local;
+		c->local = 0;
+	}
+}
+
+static inline long long e4r_pcounter_read_positive(const struct e4r_pcounter *c)
+{
+	return c->count > 0 ? c->count : 0;
+}
+
+errcode_t e4r_alloc_init(struct e4r_alloc *a, struct jbd_writer *w);
+void e4r_alloc_free(struct e4r_alloc *a);
+
+/*
+ * __ext4_new_inode: pick the inode the kernel would give a new inode in
+ * directory PARENT (Orlov for directories, NAME hashed for top-level ones;
+ * find_group_other for the rest), mark it in use (bitmap, group descriptor,
+ * itable_unused, uninit flags, checksums) and return it.
+ */
+errcode_t e4r_ialloc(struct e4r_alloc *a, ext2_ino_t parent, int is_dir,
+		     const char *name, ext2_ino_t *out);
+/* Free inode INO (bitmap and counts). */
+void e4r_ifree(struct e4r_alloc *a, ext2_ino_t ino, int is_dir);
+
+/* ext4_inode_to_goal_block: the first block of the inode's (flex) group. */
+blk64_t e4r_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg);
+/* Allocate one block, the first free one at or after GOAL (mballoc's choice on a quiet group). */
+errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
+/* The block e4r_balloc would take, without taking it (libext2fs marks it itself). */
+errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
+/* Account blocks freed by libext2fs (ext2fs_punch) in the counters. */
+void e4r_bfreed(struct e4r_alloc *a, blk64_t count);
+
+#endif
