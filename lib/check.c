@@ -122,7 +122,8 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 	    (err = ext2fs_allocate_block_bitmap(fs, "multiply claimed", &c->dup)) ||
 	    (err = ext2fs_allocate_block_bitmap(fs, "xattr", &c->ea)) ||
 	    (err = ext2fs_allocate_inode_bitmap(fs, "in use", &c->inode_used)) ||
-	    (err = ext2fs_allocate_inode_bitmap(fs, "bad", &c->inode_bad)))
+	    (err = ext2fs_allocate_inode_bitmap(fs, "bad", &c->inode_bad)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "xattr inodes", &c->inode_ea)))
 		return err;
 	c->kind = calloc(n, sizeof(*c->kind));
 	c->links_disk = calloc(n, sizeof(*c->links_disk));
@@ -141,6 +142,7 @@ static void ctx_free(struct check_ctx *c)
 	if (c->ea) ext2fs_free_block_bitmap(c->ea);
 	if (c->inode_used) ext2fs_free_inode_bitmap(c->inode_used);
 	if (c->inode_bad) ext2fs_free_inode_bitmap(c->inode_bad);
+	if (c->inode_ea) ext2fs_free_inode_bitmap(c->inode_ea);
 	free(c->kind);
 	free(c->links_disk);
 	free(c->links_found);

@@ -37,6 +37,7 @@ struct check_ctx {
 	ext2fs_block_bitmap	ea;		/* extended attribute blocks (shared legitimately) */
 	ext2fs_inode_bitmap	inode_used;	/* in use per pass 1 */
 	ext2fs_inode_bitmap	inode_bad;	/* pass 1 found it broken */
+	ext2fs_inode_bitmap	inode_ea;	/* EA inodes: referenced by xattrs, not by entries */
 
 	uint8_t			*kind;		/* [inodes + 1] KIND_* */
 	uint16_t		*links_disk;	/* [inodes + 1] i_links_count */

@@ -143,6 +143,17 @@ static int bad_name(const struct dir_walk *d, const char *name, int len)
 	return 0;
 }
 
+/* Names in a casefolded directory must be valid in the filesystem's encoding. */
+static int bad_encoding(const struct dir_walk *d, const char *name, int len)
+{
+	char *pos = NULL;
+	ext2_filsys fs = d->c->fs;
+
+	if (!(d->flags & EXT4_CASEFOLD_FL) || !fs->encoding || (d->flags & EXT4_ENCRYPT_FL))
+		return 0;
+	return ext2fs_check_encoded_name(fs->encoding, (char *)name, len, &pos) > 0;
+}
+
 /* '.' and '..' must open block 0; N is the entry's index in the block. */
 static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, const char *name,
 			     int len, int n)
@@ -197,9 +208,12 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 			if (n == 1)
 				count_dotdot(c, de->inode);
 		} else if (de->inode) {
+			/* A bad name still names its inode: count the link. */
 			if (bad_name(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
-			else if (is_dot(name, name_len) || is_dotdot(name, name_len))
+			else if (bad_encoding(d, name, name_len))
+				entry_problem(d, E4R_PR_ENTRY_ENCODING, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+			if (is_dot(name, name_len) || is_dotdot(name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
 			else
 				check_entry_target(d, de, name, name_len);

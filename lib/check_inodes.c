@@ -80,6 +80,12 @@ static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
 
 	if (out_of_fs(fs, blk, 1))
 		return w->dup_pass ? 0 : illegal_block(w, blk, lblk, E4R_PR_BLOCK_ILLEGAL);
+	if (!w->dup_pass && lblk >= 0) {
+		if (lblk > w->last_lblk)
+			w->last_lblk = lblk;
+		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))
+			return w->bad = 1;
+	}
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
 		blk64_t cl = EXT2FS_B2C(fs, blk);
 		if (cl == w->last_cluster)
@@ -92,17 +98,11 @@ static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
 		return 0;
 	}
 	w->nblocks++;
-	if (lblk >= 0) {
-		if (lblk > w->last_lblk)
-			w->last_lblk = lblk;
-		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))
-			return w->bad = 1;
-	}
 	if (!ext2fs_test_block_bitmap2(c->used, blk)) {
 		ext2fs_mark_block_bitmap2(c->used, blk);
 	} else if (ext2fs_test_block_bitmap2(c->meta, blk)) {
 		return illegal_block(w, blk, lblk, E4R_PR_BLOCK_METADATA);
-	} else {
+	} else if (!ext2fs_has_feature_shared_blocks(fs->super)) {
 		ext2fs_mark_block_bitmap2(c->dup, blk);
 		c->have_dups = 1;
 	}
@@ -290,6 +290,20 @@ static void walk_blocks(struct inode_walk *w, char *buf)
 		check_xattr_block(w, buf);
 }
 
+static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)
+{
+	unsigned isize = EXT2_INODE_SIZE(fs->super);
+	uint32_t magic;
+
+	if (ext2fs_file_acl_block(fs, (const struct ext2_inode *)in))
+		return 1;
+	if (isize <= EXT2_GOOD_OLD_INODE_SIZE ||
+	    EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize + sizeof(magic) > isize)
+		return 0;
+	memcpy(&magic, (const char *)in + EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize, sizeof(magic));
+	return magic == XATTR_MAGIC;
+}
+
 /* i_blocks as the inode counts it, in the units of its flags. */
 static void check_i_blocks(struct inode_walk *w)
 {
@@ -298,6 +312,9 @@ static void check_i_blocks(struct inode_walk *w)
 	uint64_t found = ext2fs_inode_i_blocks(fs, in);
 	uint64_t want = w->nblocks * EXT2FS_CLUSTER_RATIO(fs);
 
+	/* An xattr value in an EA inode is charged to its owner's i_blocks: not counted here. */
+	if (ext2fs_has_feature_ea_inode(fs->super) && has_xattrs(fs, w->inode))
+		return;
 	if (!(ext2fs_has_feature_huge_file(fs->super) && (in->i_flags & EXT4_HUGE_FILE_FL)))
 		want *= fs->blocksize / 512;
 	if (found != want)
@@ -473,6 +490,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		return;
 	ext2fs_mark_inode_bitmap2(c->inode_used, ino);
 	c->links_disk[ino] = in->i_links_count;
+	if (in->i_flags & EXT4_EA_INODE_FL)
+		ext2fs_mark_inode_bitmap2(c->inode_ea, ino);
 	if (reserved) {
 		c->kind[ino] = KIND_REG;
 		if (reserved_walks(c, ino, in, 1))

@@ -140,7 +140,8 @@ errcode_t check_links(struct check_ctx *c)
 		if (ino < c->first_ino && ino != EXT2_ROOT_INO)
 			continue;
 		if (!c->kind[ino] || c->kind[ino] == KIND_BAD ||
-		    ext2fs_test_inode_bitmap2(c->inode_bad, ino))
+		    ext2fs_test_inode_bitmap2(c->inode_bad, ino) ||
+		    ext2fs_test_inode_bitmap2(c->inode_ea, ino))
 			continue;
 		found = c->links_found[ino];
 		if (found == 0) {

@@ -28,6 +28,9 @@ enum e4r_problem {
 	E4R_PR_GD_META_OVERLAP,
 	E4R_PR_GD_UNUSED_INODES,
 	E4R_PR_GD_UNINIT_NO_CSUM,
+	E4R_PR_SB_FIRST_META_BG,
+	E4R_PR_JOURNAL_BAD,
+	E4R_PR_JOURNAL_SB_CSUM,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
 	E4R_PR_INODE_BAD_MODE,
@@ -73,6 +76,7 @@ enum e4r_problem {
 	E4R_PR_HTREE_NODE,
 	E4R_PR_HTREE_NO_FEATURE,
 	E4R_PR_DIR_HOLE,
+	E4R_PR_ENTRY_ENCODING,
 	/* Pass 3: connectivity */
 	E4R_PR_NO_ROOT,
 	E4R_PR_UNCONNECTED_DIR,
@@ -119,7 +123,7 @@ enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE }
  * gettext; translated by the printer) with these fields:
  *   %i inode  %b block  %g group  %d directory inode  %n entry name
  *   %e expected value  %f found value
- *   %o found value in octal (modes)
+ *   %o found value in octal (modes)  %x found value as an error code's message
  */
 struct e4r_problem_info {
 	enum e4r_problem	code;

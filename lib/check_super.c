@@ -1,9 +1,12 @@
 /* Checker pass 0: the superblock and the group descriptors, and the clean/forced decision. */
 #include "config.h"
 
+#include <errno.h>
 #include <time.h>
 
 #include "check_ctx.h"
+#include "e4r_err.h"
+#include "jbd_journal.h"
 
 static void check_sb_fields(struct check_ctx *c)
 {
@@ -14,6 +17,9 @@ static void check_sb_fields(struct check_ctx *c)
 
 	if (ext2fs_has_feature_metadata_csum(sb) && !ext2fs_superblock_csum_verify(fs, sb))
 		check_report_group(c, E4R_PR_SB_CSUM, E4R_NONE, 0, E4R_NONE, sb->s_checksum);
+	if (ext2fs_has_feature_meta_bg(sb) && sb->s_first_meta_bg > fs->desc_blocks)
+		check_report_group(c, E4R_PR_SB_FIRST_META_BG, E4R_NONE, E4R_NONE, fs->desc_blocks,
+				   sb->s_first_meta_bg);
 	if (sb->s_inodes_count != want_inodes)
 		check_report_group(c, E4R_PR_SB_INODES_COUNT, E4R_NONE, E4R_NONE, want_inodes,
 				   sb->s_inodes_count);
@@ -47,7 +53,8 @@ static int in_group_range(ext2_filsys fs, dgrp_t g, blk64_t b, blk64_t len)
 /* Mark B..B+LEN-1 as metadata; report an overlap with metadata marked before. */
 static void mark_meta(struct check_ctx *c, dgrp_t g, blk64_t b, blk64_t len)
 {
-	if (!ext2fs_test_block_bitmap_range2(c->meta, b, len))
+	/* With bigalloc the map is per cluster: neighbours in one cluster are not overlaps. */
+	if (EXT2FS_CLUSTER_RATIO(c->fs) == 1 && !ext2fs_test_block_bitmap_range2(c->meta, b, len))
 		check_report_group(c, E4R_PR_GD_META_OVERLAP, g, b, E4R_NONE, E4R_NONE);
 	ext2fs_mark_block_bitmap_range2(c->meta, b, len);
 }
@@ -84,6 +91,28 @@ static void check_group(struct check_ctx *c, dgrp_t g)
 	}
 }
 
+/* The journal must be loadable even when a read-only check does not replay it. */
+static void check_journal(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	struct jbd_journal *j = NULL;
+	errcode_t err;
+
+	if (!ext2fs_has_feature_journal(sb))
+		return;
+	err = jbd_journal_open(c->fs, NULL, &j);
+	if (err == E4R_JOURNAL_EXTERNAL_NEEDED || err == ENOMEM)
+		return;	/* an external journal is not ours to check without its device */
+	if (err) {
+		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
+		return;
+	}
+	if (j->sb_csum_ok == 0)
+		check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum, E4R_NONE,
+				 j->sb_csum_computed, j->sb_csum_stored);
+	jbd_journal_close(j);
+}
+
 errcode_t check_mark_metadata(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
@@ -112,6 +141,7 @@ errcode_t check_super(struct check_ctx *c)
 	if (sb->s_state & EXT2_ERROR_FS)
 		check_report_group(c, E4R_PR_ERRORS_FLAG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 	check_sb_fields(c);
+	check_journal(c);
 	check_mark_metadata(c);
 	check_progress(c, E4R_PASS_SUPER, 1, 1);
 	return 0;

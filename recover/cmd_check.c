@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <et/com_err.h>
+
 #include "check.h"
+#include "image.h"
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
@@ -68,6 +71,22 @@ static void progress_cb(void *arg, int pass, uint64_t done, uint64_t total)
 	p->last_step = step;
 }
 
+/* A name as bytes from the disk: anything not printable ASCII as \xNN. Returns chars written. */
+static size_t escape_name(const char *name, char *out, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)(name ? name : "");
+	size_t n = 0;
+
+	for (; *s && n + 5 < size; s++) {
+		if (*s < 0x20 || *s >= 0x7f || *s == '\\')
+			n += (size_t)snprintf(out + n, size - n, "\\x%02x", *s);
+		else
+			out[n++] = (char)*s;
+	}
+	out[n] = '\0';
+	return n;
+}
+
 /* Expand a problem's message template (check_problem.h) for one finding. */
 static void format_finding(const struct e4r_finding *f, char *out, size_t size)
 {
@@ -90,9 +109,12 @@ static void format_finding(const struct e4r_finding *f, char *out, size_t size)
 		case 'd': v = f->dir; break;
 		case 'e': v = f->expected; break;
 		case 'f': case 'o': v = f->found; break;
-		case 'n':
-			w = snprintf(out + n, size - n, "%s", f->name ? f->name : "");
+		case 'x':
+			w = snprintf(out + n, size - n, "%s", error_message((errcode_t)f->found));
 			n += w > 0 ? (size_t)w : 0;
+			continue;
+		case 'n':
+			n += escape_name(f->name, out + n, size - n);
 			continue;
 		default:
 			out[n++] = *t;
@@ -267,9 +289,14 @@ int cmd_check(int argc, const char **argv)
 	}
 	rc = EXIT_OPERATIONAL;
 	/* Repairs (and so the journal policy and the undo file) come with issue 8: never write. */
-	fs = cli_open_image(image, 0);
-	if (!fs)
+	err = e4r_image_open(image, 0, NULL, &fs);
+	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
+	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
+		err = e4r_image_open(image, E4R_OPEN_IGNORE_SB_ERRORS, NULL, &fs);
+	if (err) {
+		cli_error(image, err, _("cannot open the filesystem"));
 		goto out;
+	}
 	o.force = force;
 	if (progress_fd >= 0 && !json) {
 		prog.fd = progress_fd;
