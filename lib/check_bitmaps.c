@@ -57,7 +57,12 @@ static unsigned popcount_bytes(const unsigned char *b, size_t n)
 
 static int bit(const unsigned char *b, uint64_t i) { return (b[i / 8] >> (i % 8)) & 1; }
 
-/* Compare one group's clusters (computed vs on disk); returns the clusters in use. */
+/*
+ * Compare one group's clusters (computed vs on disk); returns the clusters the
+ * on-disk bitmap marks in use. Like e2fsck -n, the descriptor's free count is
+ * checked against the bitmap on disk: a wrong bitmap bit is one problem (a
+ * difference), a count that disagrees with its own bitmap another.
+ */
 static uint64_t compare_block_group(struct check_ctx *c, dgrp_t g, unsigned char *ours,
 				    unsigned char *disk, struct diff_run *plus, struct diff_run *minus)
 {
@@ -85,7 +90,7 @@ static uint64_t compare_block_group(struct check_ctx *c, dgrp_t g, unsigned char
 				run_add(minus, blk, blk + EXT2FS_CLUSTER_RATIO(fs) - 1);
 		}
 	}
-	return popcount_bytes(ours, bytes);
+	return popcount_bytes(disk, bytes);
 }
 
 static void check_block_bitmap_csum(struct check_ctx *c, dgrp_t g, unsigned char *disk)
@@ -133,7 +138,7 @@ static void check_blocks(struct check_ctx *c)
 	run_flush(&plus);
 	run_flush(&minus);
 	total_free = EXT2FS_C2B(fs, total_free);
-	c->res->blocks_used = ext2fs_blocks_count(fs->super) - total_free;
+	c->res->blocks_used = ext2fs_blocks_count(fs->super) - total_free;	/* as the bitmaps say */
 	if (total_free != ext2fs_free_blocks_count(fs->super))
 		check_report_group(c, E4R_PR_SB_FREE_BLOCKS, E4R_NONE, E4R_NONE, total_free,
 				   ext2fs_free_blocks_count(fs->super));
@@ -185,7 +190,7 @@ static void check_inode_group(struct check_ctx *c, dgrp_t g, unsigned char *ours
 	for (i = 0; i < ipg && first + i <= c->inodes; i++)
 		if (c->kind[first + i] == KIND_DIR)
 			dirs++;
-	used = popcount_bytes(ours, bytes);
+	used = popcount_bytes(disk, bytes);
 	*total_free += ipg - used;
 	if (ipg - used != ext2fs_bg_free_inodes_count(fs, g))
 		check_report_group(c, E4R_PR_GROUP_FREE_INODES, g, E4R_NONE, ipg - used,

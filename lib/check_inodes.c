@@ -174,7 +174,8 @@ static void walk_extents(struct inode_walk *w, char *buf)
 		if (err == EXT2_ET_EXTENT_NO_NEXT)
 			break;
 		if (err) {
-			extent_problem(w, E4R_PR_EXTENT_HEADER, node, E4R_NONE, E4R_NONE);
+			extent_problem(w, node == E4R_NONE ? E4R_PR_EXTENT_HEADER : E4R_PR_EXTENT_NODE,
+				       node, E4R_NONE, E4R_NONE);
 			w->bad = 1;
 			break;
 		}

@@ -41,6 +41,7 @@ enum e4r_problem {
 	E4R_PR_RESERVED_MODE,
 	E4R_PR_EXTENTS_NO_FEATURE,
 	E4R_PR_EXTENT_HEADER,
+	E4R_PR_EXTENT_NODE,
 	E4R_PR_EXTENT_CSUM,
 	E4R_PR_EXTENT_BAD,
 	E4R_PR_EXTENT_ORDER,
@@ -124,6 +125,7 @@ enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE }
  *   %i inode  %b block  %g group  %d directory inode  %n entry name
  *   %e expected value  %f found value
  *   %o found value in octal (modes)  %x found value as an error code's message
+ *   %r blocks %b..%e (one number when they are equal)  %R inodes %i..%e likewise
  */
 struct e4r_problem_info {
 	enum e4r_problem	code;

@@ -109,6 +109,14 @@ static void format_finding(const struct e4r_finding *f, char *out, size_t size)
 		case 'd': v = f->dir; break;
 		case 'e': v = f->expected; break;
 		case 'f': case 'o': v = f->found; break;
+		case 'r': case 'R':
+			v = *t == 'r' ? f->blk : f->ino;
+			if (f->expected != E4R_NONE && f->expected != v)
+				w = snprintf(out + n, size - n, "%" PRIu64 "-%" PRIu64, v, f->expected);
+			else
+				w = snprintf(out + n, size - n, "%" PRIu64, v);
+			n += w > 0 ? (size_t)w : 0;
+			continue;
 		case 'x':
 			w = snprintf(out + n, size - n, "%s", error_message((errcode_t)f->found));
 			n += w > 0 ? (size_t)w : 0;
