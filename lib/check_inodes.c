@@ -27,6 +27,8 @@ struct inode_walk {
 	int			bad;		/* broken: stop walking it */
 	uint64_t		ndup;
 	blk64_t			first_dup;
+	uint64_t		nmeta;		/* claims on filesystem metadata */
+	blk64_t			first_meta;
 };
 
 static int illegal_block(struct inode_walk *w, blk64_t blk, int64_t lblk, enum e4r_problem code)
@@ -36,8 +38,6 @@ static int illegal_block(struct inode_walk *w, blk64_t blk, int64_t lblk, enum e
 		f.ino = w->ino;
 		f.blk = blk;
 		f.expected = lblk < 0 ? E4R_NONE : (uint64_t)lblk;
-		if (code == E4R_PR_BLOCK_METADATA)
-			f.group = ext2fs_group_of_blk2(w->c->fs, blk);
 		check_report(w->c, &f);
 	}
 	if (++w->illegal == MAX_ILLEGAL_BLOCKS) {
@@ -101,7 +101,9 @@ static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
 	if (!ext2fs_test_block_bitmap2(c->used, blk)) {
 		ext2fs_mark_block_bitmap2(c->used, blk);
 	} else if (ext2fs_test_block_bitmap2(c->meta, blk)) {
-		return illegal_block(w, blk, lblk, E4R_PR_BLOCK_METADATA);
+		if (w->nmeta++ == 0)
+			w->first_meta = blk;
+		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
 	} else if (!ext2fs_has_feature_shared_blocks(fs->super)) {
 		ext2fs_mark_block_bitmap2(c->dup, blk);
 		c->have_dups = 1;
@@ -289,6 +291,14 @@ static void walk_blocks(struct inode_walk *w, char *buf)
 		walk_block_map(w, buf);
 	if (!w->bad)
 		check_xattr_block(w, buf);
+	if (w->nmeta) {
+		struct e4r_finding f = e4r_finding_init(E4R_PR_BLOCK_METADATA);
+		f.ino = w->ino;
+		f.blk = w->first_meta;
+		f.group = ext2fs_group_of_blk2(fs, w->first_meta);
+		f.found = w->nmeta;
+		check_report(w->c, &f);
+	}
 }
 
 static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)

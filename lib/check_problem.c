@@ -85,7 +85,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_BLOCK_ILLEGAL, "block_illegal", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i claims illegal block %b (outside the filesystem) at logical block %e")),
 	ROW(E4R_PR_BLOCK_METADATA, "block_metadata", P1, ERR, E4R_ANS_CLEAR, 0,
-	    N_("inode %i claims block %b, which holds filesystem metadata (group %g)")),
+	    N_("inode %i claims %f block(s) of filesystem metadata, the first block %b (group %g)")),
 	ROW(E4R_PR_BLOCK_DUP, "block_dup", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i claims block %b, which another inode also claims (%f multiply-claimed blocks in this inode)")),
 	ROW(E4R_PR_TOO_MANY_BAD_BLOCKS, "too_many_bad_blocks", P1, ERR, E4R_ANS_CLEAR, 0,
