@@ -203,6 +203,9 @@ errcode_t e4r_check_run(ext2_filsys fs, const struct e4r_check_opts *o,
 		}
 	}
 done:
+	/* The summary line's numbers, from the superblock like e2fsck's. */
+	r->inodes_used = fs->super->s_inodes_count - fs->super->s_free_inodes_count;
+	r->blocks_used = ext2fs_blocks_count(fs->super) - ext2fs_free_blocks_count(fs->super);
 	if (r->dropped) {
 		struct e4r_finding f = e4r_finding_init(E4R_PR_TOO_MANY);
 		size_t max = r->max_findings;

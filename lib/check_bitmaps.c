@@ -138,7 +138,6 @@ static void check_blocks(struct check_ctx *c)
 	run_flush(&plus);
 	run_flush(&minus);
 	total_free = EXT2FS_C2B(fs, total_free);
-	c->res->blocks_used = ext2fs_blocks_count(fs->super) - total_free;	/* as the bitmaps say */
 	if (total_free != ext2fs_free_blocks_count(fs->super))
 		check_report_group(c, E4R_PR_SB_FREE_BLOCKS, E4R_NONE, E4R_NONE, total_free,
 				   ext2fs_free_blocks_count(fs->super));
@@ -224,7 +223,6 @@ static void check_inodes_bitmap(struct check_ctx *c)
 	}
 	run_flush(&plus);
 	run_flush(&minus);
-	c->res->inodes_used = c->inodes - total_free;
 	if (total_free != fs->super->s_free_inodes_count)
 		check_report_group(c, E4R_PR_SB_FREE_INODES, E4R_NONE, E4R_NONE, total_free,
 				   fs->super->s_free_inodes_count);

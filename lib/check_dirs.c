@@ -374,9 +374,8 @@ errcode_t check_dirs(struct check_ctx *c)
 		d.flags = in->i_flags;
 		/* the directory's own '.' counts once toward its links */
 		count_dotdot(c, d.ino);
-		if (ext2fs_test_inode_bitmap2(c->inode_bad, d.ino))
-			;	/* pass 1 found its map broken: its blocks are not trusted */
-		else if (in->i_flags & EXT4_INLINE_DATA_FL)
+		/* A directory pass 1 found broken still has the blocks it collected before. */
+		if (in->i_flags & EXT4_INLINE_DATA_FL)
 			check_inline_dir(&d, in);
 		else
 			check_one_dir(&d, bi, end, buf);

@@ -72,6 +72,14 @@ static errcode_t add_dir_block(struct check_ctx *c, ext2_ino_t ino, blk64_t blk,
 	return 0;
 }
 
+/* Directories stop at 2 GiB (2^21 KiB) unless the filesystem has largedir. */
+static int64_t dir_max_blocks(ext2_filsys fs)
+{
+	if (ext2fs_has_feature_largedir(fs->super))
+		return INT64_MAX;
+	return (int64_t)1 << (21 - fs->super->s_log_block_size);
+}
+
 /* One block claimed by the inode: data (LBLK >= 0) or map metadata (LBLK < 0). */
 static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
 {
@@ -81,6 +89,11 @@ static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
 	if (out_of_fs(fs, blk, 1))
 		return w->dup_pass ? 0 : illegal_block(w, blk, lblk, E4R_PR_BLOCK_ILLEGAL);
 	if (!w->dup_pass && lblk >= 0) {
+		if (w->kind == KIND_DIR && lblk >= dir_max_blocks(fs)) {
+			check_report_ino(c, E4R_PR_DIR_TOO_BIG, w->ino, blk, lblk, E4R_NONE);
+			ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
+			return w->bad = 1;
+		}
 		if (lblk > w->last_lblk)
 			w->last_lblk = lblk;
 		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))

@@ -106,6 +106,8 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("inode %i has inline data, but the filesystem has no inline_data feature")),
 	ROW(E4R_PR_INODE_SCAN, "inode_scan", P1, ERR, E4R_ANS_NONE, 0,
 	    N_("could not read inodes of group %g (the inode table at block %b)")),
+	ROW(E4R_PR_DIR_TOO_BIG, "dir_too_big", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("directory inode %i has logical block %e, past the largest size a directory may have")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    N_("directory inode %d block %b (logical %e) checksum does not match")),

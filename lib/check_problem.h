@@ -57,6 +57,7 @@ enum e4r_problem {
 	E4R_PR_EA_BLOCK,
 	E4R_PR_INLINE_DATA,
 	E4R_PR_INODE_SCAN,
+	E4R_PR_DIR_TOO_BIG,
 	/* Pass 2: directories */
 	E4R_PR_DIR_CSUM,
 	E4R_PR_DIR_CORRUPT,

@@ -166,9 +166,5 @@ errcode_t check_clean_skip(struct check_ctx *c)
 		r->reason = E4R_REASON_INTERVAL;
 	else
 		r->reason = E4R_REASON_CLEAN_SKIPPED;
-	if (r->reason == E4R_REASON_CLEAN_SKIPPED) {
-		r->inodes_used = sb->s_inodes_count - sb->s_free_inodes_count;
-		r->blocks_used = ext2fs_blocks_count(sb) - ext2fs_free_blocks_count(sb);
-	}
 	return 0;
 }
