@@ -75,6 +75,34 @@ errcode_t check_connectivity(struct check_ctx *c);
 errcode_t check_links(struct check_ctx *c);
 errcode_t check_bitmaps(struct check_ctx *c);
 
+/* An htree directory's index as pass 2 reads it (check_htree.c). */
+enum { HTREE_NONE = 0, HTREE_ROOT, HTREE_NODE, HTREE_LEAF, HTREE_BAD };
+
+struct htree_range {
+	uint32_t	lo, hi;		/* hashes the block may hold (inclusive) */
+	uint8_t		kind;		/* HTREE_* */
+};
+
+struct htree_map {
+	ext2_ino_t			dir;
+	const struct check_dir_block	*blocks;	/* the directory's blocks, logical order */
+	size_t				nblocks;
+	struct htree_range		*range;		/* [logical block] */
+	uint32_t			nrange;
+	unsigned			blocksize;
+	int				csum, casefold;
+	int				hash_version;
+	int				usable;		/* the index is sound: check leaf hashes */
+};
+
+errcode_t check_htree_setup(struct check_ctx *c, ext2_ino_t dir, uint32_t flags,
+			    const struct check_dir_block *blocks, size_t n, struct htree_map *m);
+int check_htree_kind(const struct htree_map *m, uint32_t lblk);
+/* 1 when NAME's hash lies in the range the index gives leaf LBLK (or nothing is known); *hash set. */
+int check_htree_hash_ok(struct check_ctx *c, const struct htree_map *m, uint32_t lblk,
+			const char *name, int len, uint32_t *hash);
+void check_htree_free(struct htree_map *m);
+
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);
 errcode_t check_mark_metadata(struct check_ctx *c);

@@ -11,15 +11,8 @@
 #define DIRENT_MIN		12
 #define DIRENT_TAIL_SIZE	12
 #define DIRENT_TAIL_FT		0xDE
-#define DX_ROOT_INFO_OFFSET	24	/* after '.' (12) and the header of '..' (12) */
-#define DX_ROOT_INFO_LEN	8
-#define DX_NODE_OFFSET		8	/* after the fake empty entry */
-#define DX_ENTRY_SIZE		8
-#define DX_TAIL_SIZE		8
-#define DX_HASH_MAX		6	/* legacy .. siphash */
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
 #define INLINE_PARENT_SIZE	4
-#define MAX_DX_NODES		4096
 
 /* What pass 2 knows about the directory whose blocks it is reading. */
 struct dir_walk {
@@ -28,8 +21,8 @@ struct dir_walk {
 	struct check_dir	*dir;
 	uint32_t		flags;		/* the directory's i_flags */
 	int			csum;		/* metadata_csum: blocks carry tails */
-	uint32_t		*dx_nodes;	/* logical blocks that are htree interior nodes */
-	size_t			ndx;
+	struct htree_map	*ht;		/* the index of an htree directory, or NULL */
+	int			hash_reported;	/* one bad-hash finding per block */
 	blk64_t			blk;		/* the block being read, for findings */
 	uint32_t		lblk;
 };
@@ -182,6 +175,17 @@ static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
 		c->links_found[ino]++;
 }
 
+/* In an htree leaf, every name must hash into the range the index gives the block. */
+static void check_hash(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
+{
+	uint32_t hash = 0;
+
+	if (!d->ht || d->hash_reported || check_htree_hash_ok(d->c, d->ht, d->lblk, name, len, &hash))
+		return;
+	entry_problem(d, E4R_PR_HTREE_HASH, de->inode, name, len, d->lblk, hash);
+	d->hash_reported = 1;
+}
+
 /*
  * Parse the entries in BUF[0..LEN) (a block without its tail, or an inline
  * area). DOTS: 2 when the region must start with '.' and '..', else 0.
@@ -213,6 +217,7 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 				entry_problem(d, E4R_PR_ENTRY_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
 			else if (bad_encoding(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_ENCODING, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+			check_hash(d, de, name, name_len);
 			if (is_dot(name, name_len) || is_dotdot(name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
 			else
@@ -233,62 +238,19 @@ static int has_dirent_tail(ext2_filsys fs, const char *buf)
 	       t->det_reserved_name_len == (DIRENT_TAIL_FT << 8);
 }
 
-static int is_dx_node(const struct dir_walk *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->ndx; i++)
-		if (d->dx_nodes[i] == d->lblk)
-			return 1;
-	return 0;
-}
-
-/* Check a count/limit header and remember the child blocks (interior nodes when LEVELS > 0). */
-static int check_dx_entries(struct dir_walk *d, char *buf, unsigned off, int levels)
-{
-	ext2_filsys fs = d->c->fs;
-	struct ext2_dx_countlimit *cl = (struct ext2_dx_countlimit *)(buf + off);
-	unsigned limit = (fs->blocksize - off - (d->csum ? DX_TAIL_SIZE : 0)) / DX_ENTRY_SIZE;
-	unsigned i, count = cl->count;
-
-	if (cl->limit != limit || count == 0 || count > limit)
-		return 0;
-	for (i = 0; levels > 0 && i < count && d->ndx < MAX_DX_NODES; i++) {
-		struct ext2_dx_entry *e = (struct ext2_dx_entry *)(buf + off) + i;
-		d->dx_nodes[d->ndx++] = e->block & 0x0fffffff;
-	}
-	return 1;
-}
-
-static void check_dx_root(struct dir_walk *d, char *buf)
-{
-	ext2_filsys fs = d->c->fs;
-	struct ext2_dx_root_info *ri = (struct ext2_dx_root_info *)(buf + DX_ROOT_INFO_OFFSET);
-	int max_levels = ext2fs_has_feature_largedir(fs->super) ? 3 : 2;
-
-	if (ri->reserved_zero || ri->info_length != DX_ROOT_INFO_LEN || ri->hash_version > DX_HASH_MAX ||
-	    ri->indirect_levels >= max_levels ||
-	    !check_dx_entries(d, buf, DX_ROOT_INFO_OFFSET + DX_ROOT_INFO_LEN, ri->indirect_levels))
-		dir_problem(d, E4R_PR_HTREE_ROOT, E4R_NONE, E4R_NONE);
-}
-
 static void check_dir_block(struct dir_walk *d, char *buf)
 {
 	ext2_filsys fs = d->c->fs;
 	unsigned len = fs->blocksize;
-	int htree = (d->flags & EXT2_INDEX_FL) && ext2fs_has_feature_dir_index(fs->super);
+	int kind = d->ht ? check_htree_kind(d->ht, d->lblk) : HTREE_NONE;
 
 	if (d->csum && !ext2fs_dir_block_csum_verify(fs, d->ino, (struct ext2_dir_entry *)buf))
 		dir_problem(d, E4R_PR_DIR_CSUM, d->lblk, E4R_NONE);
-	if (htree && d->lblk == 0)
-		check_dx_root(d, buf);
-	if (htree && d->lblk && is_dx_node(d)) {
-		if (!check_dx_entries(d, buf, DX_NODE_OFFSET, 0))
-			dir_problem(d, E4R_PR_HTREE_NODE, E4R_NONE, E4R_NONE);
-		return;
-	}
+	if (kind == HTREE_NODE || (kind == HTREE_BAD && d->lblk))
+		return;		/* interior index nodes hold no entries */
+	d->hash_reported = 0;
 	/* An htree root's '..' spans the block (its dx tail may look like a dirent tail). */
-	if (d->csum && !(htree && d->lblk == 0) && has_dirent_tail(fs, buf))
+	if (d->csum && kind != HTREE_ROOT && has_dirent_tail(fs, buf))
 		len -= DIRENT_TAIL_SIZE;
 	parse_entries(d, buf, len, d->lblk == 0 ? 2 : 0);
 }
@@ -349,20 +311,19 @@ errcode_t check_dirs(struct check_ctx *c)
 	ext2_filsys fs = c->fs;
 	int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in = calloc(1, isize < (int)sizeof(*in) ? sizeof(*in) : (size_t)isize);
-	uint32_t *dx = calloc(MAX_DX_NODES, sizeof(*dx));
 	char *buf = malloc(fs->blocksize);
 	size_t di, bi = 0;
 	errcode_t err = 0;
 
-	if (!in || !dx || !buf) {
+	if (!in || !buf) {
 		err = ENOMEM;
 		goto out;
 	}
 	check_progress(c, E4R_PASS_DIRS, 0, c->ndirs);
 	for (di = 0; di < c->ndirs; di++) {
 		struct dir_walk d = { .c = c, .ino = c->dirs[di].ino, .dir = &c->dirs[di],
-				      .csum = ext2fs_has_feature_metadata_csum(fs->super),
-				      .dx_nodes = dx };
+				      .csum = ext2fs_has_feature_metadata_csum(fs->super) };
+		struct htree_map ht;
 		size_t end;
 
 		while (bi < c->ndblocks && c->dblocks[bi].ino < d.ino)
@@ -377,8 +338,16 @@ errcode_t check_dirs(struct check_ctx *c)
 		/* A directory pass 1 found broken still has the blocks it collected before. */
 		if (in->i_flags & EXT4_INLINE_DATA_FL)
 			check_inline_dir(&d, in);
-		else
+		else if ((in->i_flags & EXT2_INDEX_FL) && ext2fs_has_feature_dir_index(fs->super)) {
+			err = check_htree_setup(c, d.ino, in->i_flags, c->dblocks + bi, end - bi, &ht);
+			if (err)
+				goto out;
+			d.ht = &ht;
 			check_one_dir(&d, bi, end, buf);
+			check_htree_free(&ht);
+		} else {
+			check_one_dir(&d, bi, end, buf);
+		}
 		bi = end;
 		if (di % 1024 == 0)
 			check_progress(c, E4R_PASS_DIRS, di, c->ndirs);
@@ -386,7 +355,6 @@ errcode_t check_dirs(struct check_ctx *c)
 	check_progress(c, E4R_PASS_DIRS, c->ndirs, c->ndirs);
 out:
 	free(in);
-	free(dx);
 	free(buf);
 	return err;
 }

@@ -38,4 +38,31 @@ expect_out "Directory inode 2, block #0: directory passes checks but fails check
 run "$E4R" check -n -f t.img
 expect_rc 4 "check -n -f on a bad directory checksum"
 expect_out "directory inode 2 block $rblk \(logical 0\) checksum does not match" "check names the block"
+
+# An htree directory (e2fsck -D indexes it) whose root gives a leaf the wrong hash range.
+cp base.img h.img
+{ echo "mkdir big"; for i in $(seq 1 12); do echo "expand_dir big"; done; for i in $(seq 1 300); do echo "ln f1 big/a-rather-long-name-$i"; done; } > cmds
+debugfs -w -f cmds h.img >/dev/null 2>&1 || fail "debugfs ln"
+e2fsck -fyD h.img >/dev/null 2>&1
+run e2fsck -fn h.img
+expect_rc 0 "oracle: the indexed directory is clean"
+run "$E4R" check -n -f h.img
+expect_rc 0 "check -n -f on a clean htree directory"
+ibig=$(debugfs -R "stat big" h.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+leaf=$(debugfs -R "htree big" h.img 2>/dev/null | sed -n 's/^Entry #1: Hash 0x[0-9a-f]*, block \([0-9]*\)$/\1/p' | head -1)
+[ -n "$leaf" ] || fail "debugfs htree: no second index entry"
+root=$(debugfs -R "bmap big 0" h.img 2>/dev/null)
+python3 - "$((root * bs + 40))" h.img <<'PY' || fail "editing the htree root"
+import struct, sys
+off, path = int(sys.argv[1]), sys.argv[2]
+with open(path, "r+b") as f:
+    f.seek(off); h = struct.unpack("<I", f.read(4))[0]
+    f.seek(off); f.write(struct.pack("<I", (h + 0x08000000) & 0xfffffffe))
+PY
+run e2fsck -fn h.img
+expect_rc 4 "oracle: e2fsck -fn on a bad htree hash range"
+expect_out "Problem in HTREE directory inode $ibig: block #$leaf has bad min hash" "oracle names the leaf"
+run "$E4R" check -n -f h.img
+expect_rc 4 "check -n -f on a bad htree hash range"
+expect_out "in htree directory inode $ibig, logical block $leaf \(block [0-9]+\), has hash" "check names the leaf"
 exit 0
