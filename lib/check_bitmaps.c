@@ -242,6 +242,11 @@ errcode_t check_bitmaps(struct check_ctx *c)
 		check_report_group(c, E4R_PR_BITMAP_READ, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
+	/* Bits past the group's end in a bitmap block must be set; libext2fs notes it while loading. */
+	if (fs->flags & EXT2_FLAG_BBITMAP_TAIL_PROBLEM)
+		check_report_group(c, E4R_PR_BLOCK_BITMAP_PADDING, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	if (fs->flags & EXT2_FLAG_IBITMAP_TAIL_PROBLEM)
+		check_report_group(c, E4R_PR_INODE_BITMAP_PADDING, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 	check_blocks(c);
 	check_inodes_bitmap(c);
 	check_progress(c, E4R_PASS_BITMAPS, fs->group_desc_count * 2ULL, fs->group_desc_count * 2ULL);

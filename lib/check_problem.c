@@ -198,6 +198,10 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("inode bitmap of group %g (block %b) does not match its checksum")),
 	ROW(E4R_PR_BITMAP_READ, "bitmap_read", P5, ERR, E4R_ANS_NONE, 0,
 	    N_("could not read the on-disk bitmaps; bitmap differences were not checked")),
+	ROW(E4R_PR_INODE_BITMAP_PADDING, "inode_bitmap_padding", P5, ERR, E4R_ANS_FIX, PREEN,
+	    N_("padding at end of an inode bitmap block is not set")),
+	ROW(E4R_PR_BLOCK_BITMAP_PADDING, "block_bitmap_padding", P5, ERR, E4R_ANS_FIX, PREEN,
+	    N_("padding at end of a block bitmap block is not set")),
 
 	ROW(E4R_PR_TOO_MANY, "too_many_findings", P0, INFO, E4R_ANS_NONE, 0,
 	    N_("too many problems: %f more were found but not listed")),

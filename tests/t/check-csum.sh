@@ -11,6 +11,10 @@ damage "sif f1 checksum 0x1234" "Inode $i1 passes checks, but checksum does not 
 	"inode $i1 passes checks, but its checksum does not match"
 damage "set_bg 0 checksum 0x1234" "Group descriptor 0 checksum is 0x1234, should be" \
 	"group 0 descriptor checksum does not match \(stored 4660, computed" 0
+# Group 1's descriptor no longer vouches for its uninit flags: its never-written inode
+# bitmap block is read, and its padding bits are not set.
+damage "set_bg 1 checksum 0x1234" "Padding at end of inode bitmap is not set" \
+	"padding at end of an inode bitmap block is not set"
 
 # A file with an extent tree of depth 1: a flipped bit in its index block's checksum.
 mkimg deep.img 16M
