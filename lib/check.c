@@ -128,8 +128,7 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 	c->kind = calloc(n, sizeof(*c->kind));
 	c->links_disk = calloc(n, sizeof(*c->links_disk));
 	c->links_found = calloc(n, sizeof(*c->links_found));
-	c->group_used_blocks = calloc(fs->group_desc_count, sizeof(*c->group_used_blocks));
-	if (!c->kind || !c->links_disk || !c->links_found || !c->group_used_blocks)
+	if (!c->kind || !c->links_disk || !c->links_found)
 		return ENOMEM;
 	return 0;
 }
@@ -146,7 +145,6 @@ static void ctx_free(struct check_ctx *c)
 	free(c->kind);
 	free(c->links_disk);
 	free(c->links_found);
-	free(c->group_used_blocks);
 	free(c->dirs);
 	free(c->dblocks);
 }

@@ -35,7 +35,6 @@ enum e4r_check_reason {
 	E4R_REASON_ERRORS,		/* marked as having errors */
 	E4R_REASON_MOUNT_COUNT,		/* mounted too many times without a check */
 	E4R_REASON_INTERVAL,		/* the check interval has passed */
-	E4R_REASON_NEEDS_RECOVERY,	/* journal not replayed (read-only check) */
 };
 
 struct e4r_check_result {

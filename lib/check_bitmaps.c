@@ -127,7 +127,6 @@ static void check_blocks(struct check_ctx *c)
 		uint64_t used = compare_block_group(c, g, ours, disk, &plus, &minus);
 		uint64_t free_c = n - used;
 
-		c->group_used_blocks[g] = used;
 		total_free += free_c;
 		if (free_c != ext2fs_bg_free_blocks_count(fs, g))
 			check_report_group(c, E4R_PR_GROUP_FREE_BLOCKS, g, E4R_NONE, free_c,

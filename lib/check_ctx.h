@@ -42,7 +42,6 @@ struct check_ctx {
 	uint8_t			*kind;		/* [inodes + 1] KIND_* */
 	uint16_t		*links_disk;	/* [inodes + 1] i_links_count */
 	uint32_t		*links_found;	/* [inodes + 1] entries naming it (pass 2) */
-	uint64_t		*group_used_blocks;	/* per group, computed (pass 5 fills) */
 
 	struct check_dir	*dirs;		/* sorted by ino (pass 1 scans in order) */
 	size_t			ndirs, dirs_cap;
@@ -102,6 +101,29 @@ int check_htree_kind(const struct htree_map *m, uint32_t lblk);
 int check_htree_hash_ok(struct check_ctx *c, const struct htree_map *m, uint32_t lblk,
 			const char *name, int len, uint32_t *hash);
 void check_htree_free(struct htree_map *m);
+
+/* What one inode's walk over its blocks has seen so far. */
+struct inode_walk {
+	struct check_ctx	*c;
+	ext2_ino_t		ino;
+	struct ext2_inode_large	*inode;
+	int			kind;
+	int			dup_pass;	/* pass 1b: only look for blocks in c->dup */
+	uint64_t		nblocks;	/* blocks (clusters with bigalloc) for i_blocks */
+	int64_t			last_lblk;	/* highest mapped logical block, -1: none */
+	int64_t			last_init_lblk;	/* same, initialized extents only */
+	blk64_t			last_cluster;	/* bigalloc: blocks of one cluster count once */
+	unsigned		illegal;
+	int			bad;		/* broken: stop walking it */
+	uint64_t		ndup;
+	blk64_t			first_dup;
+	uint64_t		nmeta;		/* claims on filesystem metadata */
+	blk64_t			first_meta;
+};
+
+/* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
+void check_walk_blocks(struct inode_walk *w, char *buf);
+int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
 
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);

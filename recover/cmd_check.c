@@ -37,7 +37,6 @@ static const char *const reason_texts[] = {
 	[E4R_REASON_ERRORS]		= N_("contains a file system with errors, check forced."),
 	[E4R_REASON_MOUNT_COUNT]	= N_("has been mounted too many times without being checked, check forced."),
 	[E4R_REASON_INTERVAL]		= N_("has gone too long without being checked, check forced."),
-	[E4R_REASON_NEEDS_RECOVERY]	= NULL,
 };
 
 static const char *const severity_names[] = { "error", "warning", "info" };
@@ -214,7 +213,6 @@ static const char *const reason_names[] = {
 	[E4R_REASON_FORCED] = "forced", [E4R_REASON_CLEAN_SKIPPED] = "clean_skipped",
 	[E4R_REASON_NOT_CLEAN] = "not_clean", [E4R_REASON_ERRORS] = "errors",
 	[E4R_REASON_MOUNT_COUNT] = "mount_count", [E4R_REASON_INTERVAL] = "interval",
-	[E4R_REASON_NEEDS_RECOVERY] = "needs_recovery",
 };
 
 static int print_json(const char *image, const struct e4r_check_result *r)
