@@ -76,6 +76,8 @@ errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsy
 
 	if (flags & E4R_OPEN_RW)
 		oflags |= EXT2_FLAG_RW;
+	if (flags & E4R_OPEN_IGNORE_SB_ERRORS)
+		oflags |= EXT2_FLAG_IGNORE_SB_ERRORS;
 	err = ext2fs_open2(image, NULL, oflags, 0, 0, io ? io : unix_io_manager, &fs);
 	if (err)
 		return explain_open_error(err);

@@ -7,6 +7,7 @@
 /* Flags for e4r_image_open(). */
 #define E4R_OPEN_RW		0x1	/* open for writing */
 #define E4R_OPEN_NO_SIZE_CHECK	0x2	/* do not reject images shorter than the superblock says */
+#define E4R_OPEN_IGNORE_SB_ERRORS 0x4	/* open despite superblock values libext2fs rejects (checker) */
 
 /*
  * Open IMAGE through libext2fs. On failure *fs is NULL and the error is one

@@ -1,10 +1,262 @@
-/* e4recover check: check a filesystem like e2fsck (not built yet: its issue has not landed). */
+/* e4recover check: check a filesystem like e2fsck -n and print what is wrong with it. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include <et/com_err.h>
+
+#include "check.h"
+#include "image.h"
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
+
+#define BAR_WIDTH	40
+
+static const char *const pass_titles[E4R_PASS_COUNT] = {
+	N_("Checking the superblock and group descriptors"),
+	N_("Pass 1: Checking inodes, blocks, and sizes"),
+	N_("Pass 2: Checking directory structure"),
+	N_("Pass 3: Checking directory connectivity"),
+	N_("Pass 4: Checking reference counts"),
+	N_("Pass 5: Checking group summary information"),
+};
+
+static const char *const policies[] = {
+	"stop", "skip-block", "skip-transaction", "all", "auto", "ask", "none", NULL,
+};
+
+static const char *const reason_texts[] = {
+	[E4R_REASON_FORCED]		= NULL,
+	[E4R_REASON_CLEAN_SKIPPED]	= NULL,
+	[E4R_REASON_NOT_CLEAN]		= N_("was not cleanly unmounted, check forced."),
+	[E4R_REASON_ERRORS]		= N_("contains a file system with errors, check forced."),
+	[E4R_REASON_MOUNT_COUNT]	= N_("has been mounted too many times without being checked, check forced."),
+	[E4R_REASON_INTERVAL]		= N_("has gone too long without being checked, check forced."),
+};
+
+static const char *const severity_names[] = { "error", "warning", "info" };
+
+/* Progress: a bar on a terminal (-C 0), or e2fsck's "pass done total device" lines to FD. */
+struct progress {
+	int		fd;
+	int		bar;
+	const char	*image;
+	int		last_pass, last_step;
+};
+
+static void progress_cb(void *arg, int pass, uint64_t done, uint64_t total)
+{
+	struct progress *p = arg;
+	int step = total ? (int)(done * 100 / total) : 100;
+
+	if (pass == p->last_pass && step == p->last_step)
+		return;
+	if (p->bar) {
+		int fill = step * BAR_WIDTH / 100;
+		printf("\r%-12s |%.*s%*s| %3d%%", e4r_check_pass_name(pass), fill,
+		       "========================================", BAR_WIDTH - fill, "", step);
+		if (step >= 100)
+			putchar('\n');
+		fflush(stdout);
+	} else {
+		dprintf(p->fd, "%d %" PRIu64 " %" PRIu64 " %s\n", pass, done, total, p->image);
+	}
+	p->last_pass = pass;
+	p->last_step = step;
+}
+
+/* A name as bytes from the disk: anything not printable ASCII as \xNN. Returns chars written. */
+static size_t escape_name(const char *name, char *out, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)(name ? name : "");
+	size_t n = 0;
+
+	for (; *s && n + 5 < size; s++) {
+		if (*s < 0x20 || *s >= 0x7f || *s == '\\')
+			n += (size_t)snprintf(out + n, size - n, "\\x%02x", *s);
+		else
+			out[n++] = (char)*s;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* Expand a problem's message template (check_problem.h) for one finding. */
+static void format_finding(const struct e4r_finding *f, char *out, size_t size)
+{
+	const struct e4r_problem_info *p = e4r_problem_info(f->code);
+	const char *t = p ? _(p->message) : "?";
+	size_t n = 0;
+
+	for (; *t && n + 1 < size; t++) {
+		uint64_t v = E4R_NONE;
+		int w;
+
+		if (*t != '%' || !t[1]) {
+			out[n++] = *t;
+			continue;
+		}
+		switch (*++t) {
+		case 'i': v = f->ino; break;
+		case 'b': v = f->blk; break;
+		case 'g': v = f->group; break;
+		case 'd': v = f->dir; break;
+		case 'e': v = f->expected; break;
+		case 'f': case 'o': v = f->found; break;
+		case 'r': case 'R':
+			v = *t == 'r' ? f->blk : f->ino;
+			if (f->expected != E4R_NONE && f->expected != v)
+				w = snprintf(out + n, size - n, "%" PRIu64 "-%" PRIu64, v, f->expected);
+			else
+				w = snprintf(out + n, size - n, "%" PRIu64, v);
+			n += w > 0 ? (size_t)w : 0;
+			continue;
+		case 'x':
+			w = snprintf(out + n, size - n, "%s", error_message((errcode_t)f->found));
+			n += w > 0 ? (size_t)w : 0;
+			continue;
+		case 'n':
+			n += escape_name(f->name, out + n, size - n);
+			continue;
+		default:
+			out[n++] = *t;
+			continue;
+		}
+		if (v == E4R_NONE)
+			w = snprintf(out + n, size - n, "?");
+		else if (*t == 'o')
+			w = snprintf(out + n, size - n, "0%" PRIo64, v);
+		else
+			w = snprintf(out + n, size - n, "%" PRIu64, v);
+		n += w > 0 ? (size_t)w : 0;
+	}
+	out[n < size ? n : size - 1] = '\0';
+}
+
+static void print_summary(const char *image, const struct e4r_check_result *r)
+{
+	printf(_("%s: %" PRIu64 "/%" PRIu64 " files, %" PRIu64 "/%" PRIu64 " blocks\n"), image,
+	       r->inodes_used, r->inodes_count, r->blocks_used, r->blocks_count);
+}
+
+static void print_text(const char *image, const struct e4r_check_result *r, int repair)
+{
+	int pass = -1;
+	size_t i;
+	char msg[1024];
+
+	if (r->journal_skipped)
+		printf(_("Warning: skipping journal recovery because doing a read-only filesystem check.\n"));
+	if (r->reason == E4R_REASON_CLEAN_SKIPPED && !r->errors) {
+		printf(_("%s: clean, %" PRIu64 "/%" PRIu64 " files, %" PRIu64 "/%" PRIu64 " blocks\n"),
+		       image, r->inodes_used, r->inodes_count, r->blocks_used, r->blocks_count);
+		return;
+	}
+	if (reason_texts[r->reason])
+		printf("%s %s\n", image, _(reason_texts[r->reason]));
+	for (i = 0; i < r->count; i++) {
+		const struct e4r_finding *f = &r->findings[i];
+		const struct e4r_problem_info *p = e4r_problem_info(f->code);
+
+		if (f->code == E4R_PR_JOURNAL_SKIPPED)
+			continue;
+		while (p && p->pass > pass && pass < E4R_PASS_COUNT - 1) {
+			pass++;
+			if (pass > 0)
+				printf("%s\n", _(pass_titles[pass]));
+		}
+		format_finding(f, msg, sizeof(msg));
+		printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
+	}
+	while (++pass < E4R_PASS_COUNT && !r->aborted)
+		if (pass > 0)
+			printf("%s\n", _(pass_titles[pass]));
+	if (r->aborted)
+		printf(_("%s: the check could not finish; what is listed is incomplete\n"), image);
+	if (repair && r->errors)
+		printf(_("%s: repairs are not implemented yet: nothing was changed\n"), image);
+	if (r->errors)
+		printf(_("\n%s: ********** WARNING: Filesystem still has errors **********\n\n"), image);
+	print_summary(image, r);
+}
+
+static void json_finding(struct json *j, const struct e4r_finding *f)
+{
+	const struct e4r_problem_info *p = e4r_problem_info(f->code);
+	char msg[1024];
+
+	format_finding(f, msg, sizeof(msg));
+	json_begin_object(j, NULL);
+	json_string(j, "problem", p ? p->name : "unknown");
+	json_string(j, "pass", p ? e4r_check_pass_name(p->pass) : "unknown");
+	json_string(j, "severity", p ? severity_names[p->severity] : "error");
+	json_string(j, "message", msg);
+#define FIELD(key, v) do { if ((v) != E4R_NONE) json_uint(j, key, v); } while (0)
+	FIELD("group", f->group);
+	FIELD("inode", f->ino);
+	FIELD("block", f->blk);
+	FIELD("dir", f->dir);
+	if (f->name)
+		json_string(j, "name", f->name);
+	FIELD("expected", f->expected);
+	FIELD("found", f->found);
+#undef FIELD
+	json_end_object(j);
+}
+
+static const char *const reason_names[] = {
+	[E4R_REASON_FORCED] = "forced", [E4R_REASON_CLEAN_SKIPPED] = "clean_skipped",
+	[E4R_REASON_NOT_CLEAN] = "not_clean", [E4R_REASON_ERRORS] = "errors",
+	[E4R_REASON_MOUNT_COUNT] = "mount_count", [E4R_REASON_INTERVAL] = "interval",
+};
+
+static int print_json(const char *image, const struct e4r_check_result *r)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, stdout, 0);
+	json_begin_object(&j, NULL);
+	json_string(&j, "image", image);
+	json_bool(&j, "clean", r->errors == 0 && !r->aborted);
+	json_bool(&j, "full_check", r->reason != E4R_REASON_CLEAN_SKIPPED);
+	json_string(&j, "reason", reason_names[r->reason]);
+	json_bool(&j, "journal_skipped", r->journal_skipped);
+	json_bool(&j, "aborted", r->aborted);
+	json_uint(&j, "errors", r->errors);
+	json_uint(&j, "dropped", r->dropped);
+	json_begin_array(&j, "findings");
+	for (i = 0; i < r->count; i++)
+		json_finding(&j, &r->findings[i]);
+	json_end_array(&j);
+	json_begin_object(&j, "summary");
+	json_uint(&j, "inodes_used", r->inodes_used);
+	json_uint(&j, "inodes_count", r->inodes_count);
+	json_uint(&j, "blocks_used", r->blocks_used);
+	json_uint(&j, "blocks_count", r->blocks_count);
+	json_uint(&j, "directories", r->dirs);
+	json_uint(&j, "regular_files", r->regular);
+	json_uint(&j, "symlinks", r->symlinks);
+	json_uint(&j, "other_files", r->other_files);
+	json_end_object(&j);
+	json_end_object(&j);
+	return json_finish(&j);
+}
+
+static int valid_policy(const char *p)
+{
+	int i;
+
+	for (i = 0; policies[i]; i++)
+		if (!strcmp(p, policies[i]))
+			return 1;
+	return 0;
+}
 
 int cmd_check(int argc, const char **argv)
 {
@@ -12,25 +264,72 @@ int cmd_check(int argc, const char **argv)
 	char *policy = NULL, *undo = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 'n', POPT_ARG_NONE, &no, 0, N_("open read-only, answer no to every question"), NULL },
-		{ NULL, 'y', POPT_ARG_NONE, &yes, 0, N_("answer yes to every question"), NULL },
-		{ NULL, 'p', POPT_ARG_NONE, &preen, 0, N_("fix what is safe without asking (preen)"), NULL },
+		{ NULL, 'y', POPT_ARG_NONE, &yes, 0, N_("answer yes to every question (repairs: not implemented yet)"), NULL },
+		{ NULL, 'p', POPT_ARG_NONE, &preen, 0, N_("fix what is safe without asking (repairs: not implemented yet)"), NULL },
 		{ NULL, 'f', POPT_ARG_NONE, &force, 0, N_("check even a filesystem marked clean"), NULL },
 		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("journal checksum failure policy"), N_("P") },
 		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo"), N_("FILE") },
 		{ "json", 0, POPT_ARG_NONE, &json, 0, N_("print the findings as JSON"), NULL },
-		{ NULL, 'C', POPT_ARG_INT, &progress_fd, 0, N_("write progress to file descriptor FD"), N_("FD") },
+		{ NULL, 'C', POPT_ARG_INT, &progress_fd, 0, N_("write progress to file descriptor FD (0: a bar on the terminal)"), N_("FD") },
 		POPT_TABLEEND
 	};
 	const char *image = NULL;
+	struct progress prog = { .last_pass = -1, .last_step = -1 };
+	struct e4r_check_opts o = { 0 };
+	struct e4r_check_result *r = NULL;
 	ext2_filsys fs;
-	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE", opts, argc, argv, &image, NULL);
+	errcode_t err;
+	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
+			   opts, argc, argv, &image, NULL);
 
 	if (rc >= 0)
-		return rc;
-	fs = cli_open_image(image, 0);
-	free((char *)image);
-	if (!fs)
-		return EXIT_OPERATIONAL;
+		goto out;
+	rc = EXIT_USAGE;
+	if (no + yes + preen > 1) {
+		cli_usage_error("check", _("only one of the options -p, -n or -y may be given"));
+		goto out;
+	}
+	if (policy && !valid_policy(policy)) {
+		cli_usage_error("check", _("unknown policy '%s'"), policy);
+		goto out;
+	}
+	rc = EXIT_OPERATIONAL;
+	/* Repairs (and so the journal policy and the undo file) come with issue 8: never write. */
+	err = e4r_image_open(image, 0, NULL, &fs);
+	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
+	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
+		err = e4r_image_open(image, E4R_OPEN_IGNORE_SB_ERRORS, NULL, &fs);
+	if (err) {
+		cli_error(image, err, _("cannot open the filesystem"));
+		goto out;
+	}
+	o.force = force;
+	if (progress_fd >= 0 && !json) {
+		prog.fd = progress_fd;
+		prog.bar = progress_fd == 0 && isatty(STDOUT_FILENO);
+		prog.image = image;
+		if (prog.bar || progress_fd > 0) {
+			o.progress = progress_cb;
+			o.progress_arg = &prog;
+		}
+	}
+	err = e4r_check_run(fs, &o, &r);
 	ext2fs_close_free(&fs);
-	return cli_not_built("check");
+	if (err) {
+		cli_error(image, err, _("cannot check the filesystem"));
+		goto out;
+	}
+	if (json) {
+		if (print_json(image, r))
+			goto out;
+	} else {
+		print_text(image, r, yes || preen);
+	}
+	rc = (r->errors ? EXIT_UNCORRECTED : EXIT_OK) | (r->aborted ? EXIT_OPERATIONAL : 0);
+out:
+	e4r_check_result_free(r);
+	free((char *)image);
+	free(policy);
+	free(undo);
+	return rc;
 }

@@ -1,0 +1,222 @@
+/* The checker's driver: sets up the shared state, runs the passes in order, collects findings. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "check_ctx.h"
+
+#define DEFAULT_MAX_FINDINGS	100000
+
+static const char *const pass_names[E4R_PASS_COUNT] = {
+	"superblock", "inodes", "directories", "connectivity", "links", "bitmaps",
+};
+
+const char *e4r_check_pass_name(int pass)
+{
+	return pass >= 0 && pass < E4R_PASS_COUNT ? pass_names[pass] : "unknown";
+}
+
+errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f)
+{
+	struct e4r_check_result *r = c->res;
+	const struct e4r_problem_info *p = e4r_problem_info(f->code);
+	struct e4r_finding *slot;
+
+	if (p && p->severity == E4R_SEV_ERROR)
+		r->errors++;
+	if (r->count >= r->max_findings) {
+		r->dropped++;
+		return 0;
+	}
+	if (r->count == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct e4r_finding *n = realloc(r->findings, cap * sizeof(*n));
+		if (!n)
+			return ENOMEM;
+		r->findings = n;
+		r->cap = cap;
+	}
+	slot = &r->findings[r->count];
+	*slot = *f;
+	slot->name = NULL;
+	if (f->name && !(slot->name = strdup(f->name)))
+		return ENOMEM;
+	r->count++;
+	return 0;
+}
+
+errcode_t check_report_ino(struct check_ctx *c, enum e4r_problem code, uint64_t ino,
+			   uint64_t blk, uint64_t expected, uint64_t found)
+{
+	struct e4r_finding f = e4r_finding_init(code);
+
+	f.ino = ino;
+	f.blk = blk;
+	f.expected = expected;
+	f.found = found;
+	return check_report(c, &f);
+}
+
+errcode_t check_report_group(struct check_ctx *c, enum e4r_problem code, uint64_t group,
+			     uint64_t blk, uint64_t expected, uint64_t found)
+{
+	struct e4r_finding f = e4r_finding_init(code);
+
+	f.group = group;
+	f.blk = blk;
+	f.expected = expected;
+	f.found = found;
+	return check_report(c, &f);
+}
+
+void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total)
+{
+	if (c->opts && c->opts->progress)
+		c->opts->progress(c->opts->progress_arg, pass, done, total);
+}
+
+struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino)
+{
+	size_t lo = 0, hi = c->ndirs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->dirs[mid].ino == ino)
+			return &c->dirs[mid];
+		if (c->dirs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int check_inode_kind(uint16_t mode)
+{
+	switch (mode & 0170000) {
+	case 0100000: return KIND_REG;
+	case 0040000: return KIND_DIR;
+	case 0020000: return KIND_CHR;
+	case 0060000: return KIND_BLK;
+	case 0010000: return KIND_FIFO;
+	case 0140000: return KIND_SOCK;
+	case 0120000: return KIND_LNK;
+	default:      return KIND_BAD;
+	}
+}
+
+static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
+{
+	errcode_t err;
+	size_t n = (size_t)fs->super->s_inodes_count + 1;
+
+	c->fs = fs;
+	c->inodes = fs->super->s_inodes_count;
+	c->first_ino = EXT2_FIRST_INODE(fs->super);
+	c->dir_nlink = ext2fs_has_feature_dir_nlink(fs->super);
+	if ((err = ext2fs_allocate_block_bitmap(fs, "metadata", &c->meta)) ||
+	    (err = ext2fs_allocate_block_bitmap(fs, "in use", &c->used)) ||
+	    (err = ext2fs_allocate_block_bitmap(fs, "multiply claimed", &c->dup)) ||
+	    (err = ext2fs_allocate_block_bitmap(fs, "xattr", &c->ea)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "in use", &c->inode_used)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "bad", &c->inode_bad)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "xattr inodes", &c->inode_ea)))
+		return err;
+	c->kind = calloc(n, sizeof(*c->kind));
+	c->links_disk = calloc(n, sizeof(*c->links_disk));
+	c->links_found = calloc(n, sizeof(*c->links_found));
+	if (!c->kind || !c->links_disk || !c->links_found)
+		return ENOMEM;
+	return 0;
+}
+
+static void ctx_free(struct check_ctx *c)
+{
+	if (c->meta) ext2fs_free_block_bitmap(c->meta);
+	if (c->used) ext2fs_free_block_bitmap(c->used);
+	if (c->dup) ext2fs_free_block_bitmap(c->dup);
+	if (c->ea) ext2fs_free_block_bitmap(c->ea);
+	if (c->inode_used) ext2fs_free_inode_bitmap(c->inode_used);
+	if (c->inode_bad) ext2fs_free_inode_bitmap(c->inode_bad);
+	if (c->inode_ea) ext2fs_free_inode_bitmap(c->inode_ea);
+	free(c->kind);
+	free(c->links_disk);
+	free(c->links_found);
+	free(c->dirs);
+	free(c->dblocks);
+}
+
+void e4r_check_result_free(struct e4r_check_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->count; i++)
+		free(r->findings[i].name);
+	free(r->findings);
+	free(r);
+}
+
+/* The passes after the superblock, in order; each sees what the earlier ones left. */
+static errcode_t (*const passes[])(struct check_ctx *) = {
+	check_inodes, check_dups, check_dirs, check_connectivity, check_links, check_bitmaps,
+};
+
+errcode_t e4r_check_run(ext2_filsys fs, const struct e4r_check_opts *o,
+			struct e4r_check_result **out)
+{
+	struct check_ctx c = { 0 };
+	struct e4r_check_result *r = calloc(1, sizeof(*r));
+	errcode_t err;
+	size_t i;
+
+	*out = NULL;
+	if (!r)
+		return ENOMEM;
+	r->max_findings = o && o->max_findings ? o->max_findings : DEFAULT_MAX_FINDINGS;
+	r->inodes_count = fs->super->s_inodes_count;
+	r->blocks_count = ext2fs_blocks_count(fs->super);
+	c.opts = o;
+	c.res = r;
+	err = ctx_init(&c, fs);
+	if (err)
+		goto fail;
+	err = check_super(&c);
+	if (err)
+		goto fail;
+	if (!(o && o->force) && check_clean_skip(&c) == 0 &&
+	    r->reason == E4R_REASON_CLEAN_SKIPPED)
+		goto done;
+	for (i = 0; i < sizeof(passes) / sizeof(passes[0]) && !r->aborted; i++) {
+		err = passes[i](&c);
+		if (err == ENOMEM)
+			goto fail;
+		if (err) {
+			r->aborted = 1;
+			r->abort_err = err;
+		}
+	}
+done:
+	/* The summary line's numbers, from the superblock like e2fsck's. */
+	r->inodes_used = fs->super->s_inodes_count - fs->super->s_free_inodes_count;
+	r->blocks_used = ext2fs_blocks_count(fs->super) - ext2fs_free_blocks_count(fs->super);
+	if (r->dropped) {
+		struct e4r_finding f = e4r_finding_init(E4R_PR_TOO_MANY);
+		size_t max = r->max_findings;
+		f.found = r->dropped;
+		r->max_findings = SIZE_MAX;	/* this one always fits */
+		check_report(&c, &f);
+		r->max_findings = max;
+	}
+	ctx_free(&c);
+	*out = r;
+	return 0;
+fail:
+	ctx_free(&c);
+	e4r_check_result_free(r);
+	return err;
+}

@@ -1,0 +1,37 @@
+# Helpers for the check-*.sh image tests: a populated image, and damage cases
+# judged by the oracle (e2fsck -fn must see the damage) before e4recover is.
+. "$E4R_TESTS_SRCDIR/lib.sh"
+
+# populate IMAGE: directories, files (several blocks), a fast symlink, through debugfs.
+populate() {
+	seq 1 9000 > data1
+	seq 1 4000 > data2
+	printf '%s\n' "mkdir dir" "write data1 f1" "write data2 f2" "write data2 dir/f3" \
+		"symlink sl /some/where" "mkdir dir/sub" |
+		debugfs -w -f - "$1" >/dev/null 2>&1 || fail "debugfs populate $1"
+}
+
+# base_image: base.img, an ext4 image populated by populate(), clean for e2fsck.
+base_image() {
+	mkimg base.img 16M "$@"
+	populate base.img
+	run e2fsck -fn base.img
+	expect_rc 0 "oracle: e2fsck -fn on the populated image"
+}
+
+# damage "DEBUGFS COMMAND..." E2FSCK-REGEX OUR-REGEX [RC]: copy base.img to t.img,
+# damage it with debugfs, require e2fsck -fn to report it (exit RC, default 4),
+# then require check -n -f to exit the same and to name the same object, without writing.
+damage() {
+	local e2re=$2 ourre=$3 want=${4:-4} sum
+	cp base.img t.img
+	printf '%s\n' "$1" | tr ';' '\n' | debugfs -w -f - t.img >/dev/null 2>&1 || fail "debugfs $1"
+	run e2fsck -fn t.img
+	expect_rc "$want" "oracle: e2fsck -fn after '$1'"
+	expect_out "$e2re" "oracle: e2fsck names the damage of '$1'"
+	sum=$(sha t.img)
+	run "$E4R" check -n -f t.img
+	expect_rc "$want" "check -n -f after '$1'"
+	expect_out "$ourre" "check -n -f names the damage of '$1'"
+	[ "$(sha t.img)" = "$sum" ] || fail "check -n -f wrote to the image after '$1'"
+}
