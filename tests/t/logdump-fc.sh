@@ -4,35 +4,8 @@
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
-[ -f "$E4R_TOOLS/shutdown.c" ] || skip "no shared tools at $E4R_TOOLS"
-cc -O2 -o ./e4r-shutdown "$E4R_TOOLS/shutdown.c" || fail "cannot build shutdown.c"
-
-truncate -s 32M fc.img
-mke2fs -q -F -t ext4 -O metadata_csum,fast_commit -U 11111111-2222-3333-4444-555555555555 \
-	-E lazy_itable_init=0,lazy_journal_init=0 fc.img || fail "mke2fs fast_commit"
-mkdir mnt
-# commit=60: no periodic full commit overtakes the fast commits.
-mount -o loop,commit=60 fc.img mnt 2>mount.err || skip "loop mount refused: $(cat mount.err)"
-# Links and unlinks force full commits; creates and truncates after them stay fast commits.
-python3 - <<'PY' || { umount mnt; fail "workload"; }
-import os
-os.sync()
-def create(i):
-    with open("mnt/f%d" % i, "wb") as f:
-        f.write(b"x" * (100 + i * 3000))
-        f.flush(); os.fsync(f.fileno())
-for i in range(4):
-    create(i)
-d = os.open("mnt", os.O_RDONLY)
-os.link("mnt/f1", "mnt/h1"); os.fsync(d)
-os.unlink("mnt/f2"); os.fsync(d)
-for i in range(4, 12):
-    create(i)
-with open("mnt/f5", "r+b") as f:
-    f.truncate(10); os.fsync(f.fileno())
-PY
-./e4r-shutdown mnt || { umount mnt; fail "shutdown"; }
-umount mnt || fail "umount"
+. "$E4R_TESTS_SRCDIR/mkfc.sh"
+mkfc fc.img
 
 # The oracle: debugfs -c (it refuses to read the unrecovered bitmaps otherwise).
 debugfs -c -R logdump fc.img > debugfs.out 2>&1 || fail "debugfs logdump"
