@@ -114,7 +114,7 @@ static errcode_t replay_inode(struct fc_ctx *c, const struct jbd_fc_tag *t)
 /* ADD_RANGE: map [lblk, lblk+len) to [pblk, ...), freeing blocks it replaces. */
 static errcode_t replay_add_range(struct fc_ctx *c, const struct jbd_fc_tag *t)
 {
-	ext2_extent_handle_t h;
+	ext2_extent_handle_t h = NULL;
 	blk64_t old;
 	uint32_t i;
 	errcode_t err;
@@ -131,8 +131,7 @@ static errcode_t replay_add_range(struct fc_ctx *c, const struct jbd_fc_tag *t)
 		if (!err && old && !excluded(c, old))
 			ext2fs_unmark_block_bitmap2(c->fs->block_map, old);
 	}
-	if (!err || h)
-		ext2fs_extent_free(h);
+	ext2fs_extent_free(h);
 	return err ? err : touch(c, t->ino);
 }
 
