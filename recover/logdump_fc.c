@@ -179,6 +179,8 @@ void fc_json(struct json *js, const struct jbd_fc *fc, int replays)
 	json_end_array(js);
 	if (fc)
 		json_stop(js, fc, replays);
+	else
+		json_null(js, "fast_commit_end");
 }
 
 unsigned fc_problems(const struct jbd_fc *fc)
