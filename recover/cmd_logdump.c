@@ -17,6 +17,7 @@
 #include "json.h"
 #include "describe.h"
 #include "diag_print.h"
+#include "logdump_fc.h"
 
 struct logdump_opts {
 	int		json, all, decode, diagnose;
@@ -34,6 +35,7 @@ struct logdump {
 	struct e4r_decode	*dec;
 	struct jbd_replay_plan	*plan;		/* what the stop policy does with each block */
 	struct jbd_diagnosis	*diag;		/* --diagnose */
+	struct jbd_fc		*fc;		/* the fast-commit area, when the journal has one */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
 
@@ -222,6 +224,13 @@ static void count_problems(struct logdump *ld)
 	if (ld->s->stop_error || ld->s->end_reason == JBD_END_IO ||
 	    ld->s->end_reason == JBD_END_LIMIT || ld->s->end_reason == JBD_END_BAD_BLOCK)
 		ld->problems++;
+	ld->problems += fc_problems(ld->fc);
+}
+
+/* Recovery reaches the fast commits only when the log needs recovery and its own replay does not fail. */
+static int fc_replays(const struct logdump *ld)
+{
+	return ld->s->end_reason != JBD_END_CLEAN && !ld->s->stop_error;
 }
 
 /* ---- --decode ---- */
@@ -560,6 +569,8 @@ static void text_output(struct logdump *ld)
 	if (ld->o.have_seq && !shown)
 		printf(_("Transaction %u is not in the journal.\n"), ld->o.seq);
 	text_end(ld);
+	if (ld->fc && !ld->o.have_seq && !ld->o.have_block)
+		fc_text(ld->fc, fc_replays(ld));
 	if (ld->o.have_block)
 		text_versions(ld);
 	if (ld->diag) {
@@ -761,8 +772,7 @@ static void json_output(struct logdump *ld)
 	json_end(&js, ld);
 	if (ld->o.have_block)
 		json_versions(&js, ld);
-	json_begin_array(&js, "fast_commit");	/* issue 9 fills this */
-	json_end_array(&js);
+	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, fc_replays(ld));
 	json_bool(&js, "decode_partial", ld->dec && e4r_decode_partial(ld->dec));
 	if (ld->diag)
 		diag_print_json(&js, "diagnosis", ld->diag);
@@ -786,6 +796,14 @@ static int load(struct logdump *ld, ext2_filsys fs)
 	if (err) {
 		cli_error(ld->image, err, _("cannot scan the journal"));
 		return EXIT_OPERATIONAL;
+	}
+	/* The fast commits that count follow the last replayed full commit. */
+	if (ld->j->incompat & JBD_FEATURE_INCOMPAT_FAST_COMMIT) {
+		err = jbd_fc_scan(ld->j, ld->s->stop_end, &ld->fc);
+		if (err) {
+			cli_error(ld->image, err, _("cannot scan the fast-commit area"));
+			return EXIT_OPERATIONAL;
+		}
 	}
 	err = jbd_replay_plan(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
 	if (!err && (ld->o.decode || ld->o.have_block))
@@ -857,6 +875,7 @@ out:
 	jbd_diagnosis_free(ld.diag);
 	e4r_decode_free(ld.dec);
 	jbd_replay_plan_free(ld.plan);
+	jbd_fc_free(ld.fc);
 	if (ld.s)
 		jbd_scan_free(ld.s);
 	if (ld.j)

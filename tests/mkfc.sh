@@ -1,0 +1,42 @@
+# Sourced by fast-commit image tests (after lib.sh): mkfc IMAGE builds an ext4
+# image with fast commits that the kernel left unrecovered. Creates, appends
+# and a truncate, each fsynced, become fast commits; a link and an unlink
+# before them force full commits. Then a shutdown without log flush
+# (/work/shared/tools/shutdown.c). Skips when loop mounts are refused.
+# Leaves ./mnt (an empty mount point) and ./e4r-shutdown behind.
+mkfc() { # IMAGE
+	local img=$1
+	[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
+	[ -f "$E4R_TOOLS/shutdown.c" ] || skip "no shared tools at $E4R_TOOLS"
+	[ -x ./e4r-shutdown ] || cc -O2 -o ./e4r-shutdown "$E4R_TOOLS/shutdown.c" || fail "cannot build shutdown.c"
+	rm -f "$img"
+	truncate -s 32M "$img"
+	mke2fs -q -F -t ext4 -O metadata_csum,fast_commit -U 11111111-2222-3333-4444-555555555555 \
+		-E lazy_itable_init=0,lazy_journal_init=0 "$img" || fail "mke2fs fast_commit"
+	mkdir -p mnt
+	# commit=60: no periodic full commit overtakes the fast commits.
+	mount -o loop,commit=60 "$img" mnt 2>mount.err || skip "loop mount refused: $(cat mount.err)"
+	python3 - <<'PY' || { umount mnt; fail "workload"; }
+import os
+def data(i, n):
+    return bytes((i * 7 + k) % 251 for k in range(n))
+def create(i):
+    with open("mnt/f%d" % i, "wb") as f:
+        f.write(data(i, 100 + i * 3000))
+        f.flush(); os.fsync(f.fileno())
+os.sync()
+for i in range(4):
+    create(i)
+d = os.open("mnt", os.O_RDONLY)
+os.link("mnt/f1", "mnt/h1"); os.fsync(d)
+os.unlink("mnt/f2"); os.fsync(d)
+for i in range(4, 12):
+    create(i)
+with open("mnt/f5", "r+b") as f:
+    f.truncate(10); os.fsync(f.fileno())
+with open("mnt/f4", "ab") as f:
+    f.write(data(99, 20000)); f.flush(); os.fsync(f.fileno())
+PY
+	./e4r-shutdown mnt || { umount mnt; fail "shutdown"; }
+	umount mnt || fail "umount"
+}
