@@ -123,6 +123,7 @@ struct planner {
 	const struct jbd_replay_hooks	*hooks;
 	unsigned			decision_cap;
 	int				unresolved;	/* a failure was replayed or left out unproven */
+	int				resolved;	/* auto: a failure the diagnosis vouched for */
 };
 
 static enum jbd_decision ask(struct planner *pl, const struct jbd_failure *f, errcode_t *err)
@@ -134,6 +135,8 @@ static enum jbd_decision ask(struct planner *pl, const struct jbd_failure *f, er
 	*err = record_decision(pl->p, &pl->decision_cap, f, d);
 	if (d != JBD_DECIDE_CORRECTED && !(d == JBD_DECIDE_AS_IS && pl->p->policy == JBD_POLICY_AUTO))
 		pl->unresolved = 1;
+	else
+		pl->resolved = 1;
 	return d;
 }
 
@@ -355,8 +358,15 @@ static errcode_t block_fates(struct planner *pl, uint64_t fs_blocks)
 		for (unsigned b = 0; b < x->nblocks && !err; b++) {
 			enum jbd_block_fate f = JBD_BLK_TXN;
 
+			const unsigned char *content = NULL;
+
 			if (p->txn_fate[t] == JBD_TXN_REPLAYED)
 				f = block_fate(pl, &rt, fs_blocks, t, b, &err);
+			if ((f == JBD_BLK_REPLAYED || f == JBD_BLK_CORRECTED) && pl->hooks && pl->hooks->content) {
+				content = pl->hooks->content(pl->hooks->arg, t, b);
+				if (content)
+					f = JBD_BLK_CORRECTED;
+			}
 			p->blk_fate[p->blk_base[t] + b] = f;
 			if (f == JBD_BLK_CSUM)
 				p->csum_skipped++;
@@ -370,8 +380,7 @@ static errcode_t block_fates(struct planner *pl, uint64_t fs_blocks)
 				.sequence = x->sequence,
 				.txn = t, .blk = b,
 				.escaped = !!(x->blocks[b].flags & JBD_FLAG_ESCAPE),
-				.content = f == JBD_BLK_CORRECTED && pl->hooks && pl->hooks->content ?
-					pl->hooks->content(pl->hooks->arg, x->blocks[b].jblk) : NULL,
+				.content = content,
 			};
 		}
 	}
@@ -433,6 +442,10 @@ errcode_t jbd_replay_plan(const struct jbd_journal *j, const struct jbd_scan *s,
 		err = block_fates(&pl, fs_blocks);
 	if (err)
 		goto fail;
+	if (policy == JBD_POLICY_AUTO && !pl.resolved && !p->as_stop) {
+		/* Auto, and the diagnosis vouched for nothing: stop's bookkeeping, exactly. */
+		fates_stop(&pl);
+	}
 	if (!p->as_stop && pl.unresolved && !p->has_failed_commit) {
 		/* A failure was replayed anyway or left out: record it as e2fsck records a corrupt one. */
 		for (unsigned t = 0; t < s->nlive; t++)
@@ -461,6 +474,15 @@ void jbd_replay_plan_free(struct jbd_replay_plan *p)
 	free(p->writes);
 	free(p->decisions);
 	free(p);
+}
+
+int jbd_log_has_failures(const struct jbd_scan *s)
+{
+	for (unsigned t = 0; t < s->nlive; t++)
+		if (s->txns[t].committed &&
+		    (txn_failures(&s->txns[t], t, NULL, 0) || txn_has_bad_block(&s->txns[t])))
+			return 1;
+	return 0;
 }
 
 unsigned jbd_plan_txn_replayed(const struct jbd_replay_plan *p, unsigned txn)

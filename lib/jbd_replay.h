@@ -71,11 +71,13 @@ struct jbd_replay_hooks {
 	/* Ask and auto: called for each failure of a committed transaction, in log order. */
 	enum jbd_decision (*decide)(void *arg, const struct jbd_failure *f);
 	/*
-	 * Auto: the proven content of journal block JBLK (as logged, i.e.
-	 * escaped), or NULL to use the journal's bytes. The pointer must stay
-	 * valid until the plan is freed.
+	 * Auto: the proven content of block BLK of transaction TXN (indexes into
+	 * the scan; as logged, i.e. still escaped), or NULL to use the journal's
+	 * bytes. Asked for every block the plan replays, so a correction found
+	 * through a whole-transaction (v1) checksum reaches its block. The
+	 * pointer must stay valid until the plan is freed.
 	 */
-	const unsigned char *(*content)(void *arg, uint32_t jblk);
+	const unsigned char *(*content)(void *arg, unsigned txn, unsigned blk);
 	void *arg;
 };
 
@@ -137,6 +139,9 @@ static inline enum jbd_block_fate jbd_plan_block_fate(const struct jbd_replay_pl
 {
 	return (enum jbd_block_fate)p->blk_fate[p->blk_base[txn] + blk];
 }
+
+/* 1 when some committed transaction of the live log has a checksum failure. */
+int jbd_log_has_failures(const struct jbd_scan *s);
 
 /* How many of transaction TXN's logged blocks the plan writes (or supersedes). */
 unsigned jbd_plan_txn_replayed(const struct jbd_replay_plan *p, unsigned txn);

@@ -143,6 +143,7 @@ errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, s
 {
 	struct e4r_replay *r;
 	ext2_filsys fs = NULL;
+	const struct jbd_replay_hooks *hooks = o->hooks;
 	io_manager io;
 	errcode_t err;
 	int writing = !o->dry_run && o->policy != JBD_POLICY_NONE;
@@ -169,8 +170,15 @@ errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, s
 		goto out;
 	}
 	err = jbd_scan_log(r->j, 0, &r->s);
+	if (!err && o->policy == JBD_POLICY_AUTO && !hooks && jbd_log_has_failures(r->s)) {
+		/* Auto: the diagnosis decides each failure (a healthy log needs none). */
+		r->autop = calloc(1, sizeof(*r->autop));
+		err = r->autop ? e4r_auto_setup(r->j, r->s, r->autop) : EXT2_ET_NO_MEMORY;
+		if (!err)
+			hooks = &r->autop->hooks;
+	}
 	if (!err)
-		err = jbd_replay_plan(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), o->hooks, &r->p);
+		err = jbd_replay_plan(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
 	if (err || !writing)
 		goto out;
 	if (r->j->sb_csum_ok == 0 && r->p->as_stop) {
@@ -180,6 +188,11 @@ errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, s
 	}
 	/* Step 1; when recovery fails as a whole the plan writes nothing. */
 	err = jbd_replay_write_blocks(r->j, r->p, fs->io, &r->blocks_written);
+	if (!err && r->autop && !r->p->as_stop) {
+		err = e4r_auto_repair_journal(r->autop, r->j);
+		if (!err)
+			err = io_channel_flush(r->j->io);
+	}
 	if (err)
 		goto out;
 	/* Close without flushing anything of ours (nothing was marked dirty), then finish. */
@@ -204,6 +217,10 @@ void e4r_replay_free(struct e4r_replay *r)
 	if (!r)
 		return;
 	jbd_replay_plan_free(r->p);
+	if (r->autop) {
+		e4r_auto_free(r->autop);
+		free(r->autop);
+	}
 	if (r->s)
 		jbd_scan_free(r->s);
 	if (r->j)

@@ -3,6 +3,7 @@
 #define E4R_REPLAY_IMAGE_H
 
 #include "jbd_replay.h"
+#include "replay_auto.h"
 
 struct e4r_replay_opts {
 	enum jbd_replay_policy		policy;
@@ -19,6 +20,7 @@ struct e4r_replay {
 	struct jbd_journal	*j;		/* as found before the replay */
 	struct jbd_scan		*s;
 	struct jbd_replay_plan	*p;
+	struct e4r_auto		*autop;		/* auto with failures: the diagnosis behind its decisions */
 	int			nothing_to_do;	/* the journal was clean and needs_recovery clear */
 	int			resumed;	/* an interrupted replay's last steps were finished */
 	int			needs_recovery;	/* the fs flag as found */

@@ -91,9 +91,22 @@ policy ask commit.img c-ask.img
 expect_rc 1 "ask with a corrupt commit"
 expect_out "Replay this transaction anyway\? no" "ask asked and answered no"
 for b in 100 101 102 200; do expect_block c-ask.img $b orig; done
-# auto, with nothing proven, is stop exactly.
+# auto: the diagnosis locates the flipped bit in the commit block and proves it, so the
+# transaction is replayed as logged, with no error left behind.
 policy auto commit.img c-auto.img
-run python3 "$E4R_TOOLS/imgdiff.py" c-auto.img c-stop.img
+expect_rc 1 "auto reports the failure it resolved"
+expect_out "commit checksum does not match: replayed_corrected" "auto says what it decided"
+for b in 101 102 200; do expect_block c-auto.img $b "$(case $b in 101) echo d2:1;; 102) echo d1:2;; 200) echo d2:0;; esac)"; done
+[ "$(state c-auto.img)" = clean ] || fail "auto: a proven correction leaves the fs '$(state c-auto.img)'"
+expect_recovered c-auto.img
+
+# auto with nothing provable (64 random bytes in a logged block) is stop, byte for byte.
+cp base.img garbage.img
+head -c 64 /dev/urandom | dd of=garbage.img bs=1 seek=$(( $(jblock_offset garbage.img 4) + 200 )) conv=notrunc 2>/dev/null
+policy stop garbage.img g-stop.img
+policy auto garbage.img g-auto.img
+expect_out "block_checksum|checksum does not match" "auto saw the failure"
+run python3 "$E4R_TOOLS/imgdiff.py" g-auto.img g-stop.img
 expect_rc 0 "auto without a proof is stop"
 
 # ---- a data block of T1 (fs 102, journal block 4) has a bad checksum ----

@@ -1,0 +1,35 @@
+# replay --policy=auto on kernel crash images (mkcrash.py v1, v1async, v3, v3async) with one bit
+# flipped in a logged data block of a committed transaction (flipbit.py): the diagnosis proves
+# the flip, and the result is identical to e2fsck's replay of the undamaged image (imgdiff.py).
+. "$E4R_TESTS_SRCDIR/lib.sh"
+
+[ -f "$E4R_TOOLS/mkcrash.py" ] || skip "no shared tools at $E4R_TOOLS"
+[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
+trials=0 skipped=0
+for v in v1 v1async v3 v3async; do
+	python3 "$E4R_TOOLS/mkcrash.py" $v.img 21 $v > $v.log 2>&1 || {
+		[ $v = v1 ] && skip "mkcrash.py could not loop-mount an image: $(tail -n 1 $v.log)"
+		fail "mkcrash.py $v: $(tail -n 3 $v.log)"
+	}
+	cp $v.img ref-$v.img
+	e2fsck -E journal_only -y ref-$v.img >/dev/null 2>&1
+	for seed in 1 2 3; do
+		cp $v.img flip.img
+		if ! python3 "$E4R_TOOLS/flipbit.py" flip.img $seed data > flip.json 2>/dev/null; then
+			skipped=$((skipped + 1)); continue	# debugfs could not map this image's journal
+		fi
+		# flipbit picks from every logged block; count only the committed live transactions.
+		seq=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sequence"])' flip.json)
+		"$E4R" logdump --json $v.img > ld.json 2>/dev/null
+		live=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(any(t["sequence"]==int(sys.argv[2]) and t["committed"] for t in d["transactions"]))' ld.json "$seq")
+		if [ "$live" != True ]; then skipped=$((skipped + 1)); continue; fi
+		trials=$((trials + 1))
+		run "$E4R" replay --policy=auto flip.img
+		[ "$RC" -le 1 ] || fail "$v seed $seed: replay --policy=auto exit $RC"
+		run python3 "$E4R_TOOLS/imgdiff.py" ref-$v.img flip.img
+		expect_rc 0 "$v seed $seed ($(cat flip.json)): auto equals e2fsck on the undamaged image"
+	done
+done
+note "$trials trials, $skipped skipped"
+[ $trials -ge 4 ] || fail "too few trials ($trials)"
+exit 0
