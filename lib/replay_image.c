@@ -139,6 +139,25 @@ static errcode_t resume(ext2_filsys fs, struct e4r_replay *r)
 	return finish(fs, r->j);
 }
 
+/* Whether IMAGE's journal is clean, needs_recovery clear, and no finish is pending. */
+static errcode_t probe_idle(const char *image, const struct e4r_replay_opts *o, int *idle)
+{
+	ext2_filsys fs = NULL;
+	struct jbd_journal *j = NULL;
+	errcode_t err = e4r_image_open(image, 0, o->io, &fs);
+
+	*idle = 0;
+	if (!err)
+		err = jbd_journal_open(fs, o->journal_path, &j);
+	if (!err)
+		*idle = j->start == 0 && !ext2fs_has_feature_journal_needs_recovery(fs->super) &&
+			jsb_get(j, JSB_MARK_OFFSET) != E4R_FINISH_MARK;
+	jbd_journal_close(j);
+	if (fs)
+		ext2fs_close_free(&fs);
+	return err;
+}
+
 errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, struct e4r_replay **out)
 {
 	struct e4r_replay *r;
@@ -151,6 +170,12 @@ errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, s
 	*out = r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXT2_ET_NO_MEMORY;
+	/* Nothing to do means nothing opened for writing and no undo file created. */
+	if (writing) {
+		err = probe_idle(image, o, &r->nothing_to_do);
+		if (err || r->nothing_to_do)
+			return err;
+	}
 	err = setup_io(o, &io);
 	if (err)
 		return err;

@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
+#include "replay_image.h"
+#include "e4r_err.h"
 
 #define BAR_WIDTH	40
 
@@ -24,10 +26,6 @@ static const char *const pass_titles[E4R_PASS_COUNT] = {
 	N_("Pass 3: Checking directory connectivity"),
 	N_("Pass 4: Checking reference counts"),
 	N_("Pass 5: Checking group summary information"),
-};
-
-static const char *const policies[] = {
-	"stop", "skip-block", "skip-transaction", "all", "auto", "ask", "none", NULL,
 };
 
 static const char *const reason_texts[] = {
@@ -248,14 +246,46 @@ static int print_json(const char *image, const struct e4r_check_result *r)
 	return json_finish(&j);
 }
 
-static int valid_policy(const char *p)
+/*
+ * Before checking, replay the journal as e2fsck does (not with -n), with the
+ * user's policy and undo file. Returns -1 to go on, or an exit code. Messages
+ * go to stderr when stdout carries JSON.
+ */
+static int recover_journal(const char *image, enum jbd_replay_policy policy, const char *undo, int json)
 {
-	int i;
+	struct e4r_replay_opts ro = { .policy = policy, .undo_file = undo };
+	struct e4r_replay *r = NULL;
+	FILE *out = json ? stderr : stdout;
+	errcode_t err = e4r_replay_image(image, &ro, &r);
+	int rc = -1;
 
-	for (i = 0; policies[i]; i++)
-		if (!strcmp(p, policies[i]))
-			return 1;
-	return 0;
+	if (err == E4R_NO_JOURNAL || (r && (r->nothing_to_do || r->resumed) && !err))
+		goto out;
+	if (err && (!r || !r->p)) {
+		/*
+		 * An image or journal that cannot be loaded is the check's to report
+		 * (it opens the image itself and validates the journal superblock).
+		 */
+		if (err == E4R_UNDO_EXISTS) {
+			cli_error(image, err, _("undo file %s"), undo);
+			rc = EXIT_USAGE;
+		}
+		goto out;
+	}
+	fprintf(out, _("%s: recovering journal\n"), image);
+	if (r->p->has_failed_commit)
+		fprintf(out, _("Journal transaction %" PRIu32 " was corrupt, replay was aborted.\n"),
+			r->p->failed_commit);
+	if (r->p->recovery_error || r->p->csum_skipped)
+		fprintf(out, _("Journal checksum error found in %s\n"), image);
+	if (err) {
+		cli_error(image, err, _("journal recovery failed"));
+		rc = EXIT_OPERATIONAL;
+		goto out;
+	}
+out:
+	e4r_replay_free(r);
+	return rc;
 }
 
 int cmd_check(int argc, const char **argv)
@@ -279,6 +309,7 @@ int cmd_check(int argc, const char **argv)
 	struct e4r_check_result *r = NULL;
 	ext2_filsys fs;
 	errcode_t err;
+	enum jbd_replay_policy jpolicy = JBD_POLICY_AUTO;
 	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
 			   opts, argc, argv, &image, NULL);
 
@@ -289,12 +320,18 @@ int cmd_check(int argc, const char **argv)
 		cli_usage_error("check", _("only one of the options -p, -n or -y may be given"));
 		goto out;
 	}
-	if (policy && !valid_policy(policy)) {
+	if (policy && jbd_policy_parse(policy, &jpolicy)) {
 		cli_usage_error("check", _("unknown policy '%s'"), policy);
 		goto out;
 	}
+	/* -n never writes; otherwise the journal is replayed first, as e2fsck does. */
+	if (!no) {
+		rc = recover_journal(image, jpolicy, undo, json);
+		if (rc >= 0)
+			goto out;
+	}
 	rc = EXIT_OPERATIONAL;
-	/* Repairs (and so the journal policy and the undo file) come with issue 8: never write. */
+	/* Repairs of the filesystem itself come with issue 8: the check never writes. */
 	err = e4r_image_open(image, 0, NULL, &fs);
 	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
 	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
@@ -325,6 +362,7 @@ int cmd_check(int argc, const char **argv)
 	} else {
 		print_text(image, r, yes || preen);
 	}
+	/* Like e2fsck, a journal replay alone does not count as a fix in the exit code. */
 	rc = (r->errors ? EXIT_UNCORRECTED : EXIT_OK) | (r->aborted ? EXIT_OPERATIONAL : 0);
 out:
 	e4r_check_result_free(r);
