@@ -106,7 +106,7 @@ static errcode_t finish_recovery(const char *image, const struct e4r_replay_opts
 	if (err)
 		return err;
 	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
-	r->fs_marked_invalid = jbd_plan_fs_invalid(r->p);
+	r->fs_marked_invalid = jbd_plan_fs_invalid(r->p) || r->fc_failed;
 	r->fs_marked_error = r->p->has_failed_commit || r->j->errno_ != 0;
 	err = mark_state(fs, r->fs_marked_invalid, r->fs_marked_error);
 	if (!err)
@@ -137,6 +137,52 @@ static errcode_t resume(ext2_filsys fs, struct e4r_replay *r)
 	r->sequence_after = r->j->sequence;
 	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	return finish(fs, r->j);
+}
+
+/*
+ * The fast-commit area follows the last full commit the plan replays: its
+ * HEAD must carry the next ID. Nothing is read when recovery fails as a whole.
+ */
+static errcode_t scan_fast_commits(struct e4r_replay *r)
+{
+	const struct jbd_replay_plan *p = r->p;
+	errcode_t err;
+
+	if (!(r->j->incompat & JBD_FEATURE_INCOMPAT_FAST_COMMIT) || p->recovery_error ||
+	    p->policy == JBD_POLICY_NONE)
+		return 0;
+	err = jbd_fc_scan(r->j, p->as_stop ? r->s->stop_end : r->s->end_sequence, &r->fc);
+	return err == E4R_FC_NOT_ENABLED ? 0 : err;
+}
+
+/*
+ * Apply the committed fast-commit tags on the filesystem as the full
+ * commits left it. A damaged area before its first complete fast commit
+ * makes the kernel refuse the mount: we apply nothing and ask for a check.
+ */
+static errcode_t replay_fast_commits(const char *image, io_manager io, struct e4r_replay *r)
+{
+	ext2_filsys fs = NULL;
+	errcode_t err;
+
+	if (!r->fc || (!r->fc->ncommitted && !r->fc->stop_error))
+		return 0;
+	if (r->fc->stop_error) {
+		r->fc_failed = 1;
+		return 0;
+	}
+	err = e4r_image_open(image, E4R_OPEN_RW, io, &fs);
+	if (err)
+		return err;
+	err = e4r_fc_replay(fs, r->fc, &r->fc_result);
+	if (err) {
+		fs->flags &= ~EXT2_FLAG_DIRTY;
+		ext2fs_close_free(&fs);
+		return err;
+	}
+	r->fc_replayed = 1;
+	r->fc_failed = r->fc_result.failed != 0;
+	return ext2fs_close_free(&fs);
 }
 
 /* Whether IMAGE's journal is clean, needs_recovery clear, and no finish is pending. */
@@ -204,6 +250,8 @@ errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, s
 	}
 	if (!err)
 		err = jbd_replay_plan(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
+	if (!err)
+		err = scan_fast_commits(r);
 	if (err || !writing)
 		goto out;
 	if (r->j->sb_csum_ok == 0 && r->p->as_stop) {
@@ -222,6 +270,8 @@ errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, s
 		goto out;
 	/* Close without flushing anything of ours (nothing was marked dirty), then finish. */
 	err = ext2fs_close_free(&fs);
+	if (!err)
+		err = replay_fast_commits(image, io, r);
 	if (!err)
 		err = finish_recovery(image, o, io, r);
 out:
@@ -242,6 +292,7 @@ void e4r_replay_free(struct e4r_replay *r)
 	if (!r)
 		return;
 	jbd_replay_plan_free(r->p);
+	jbd_fc_free(r->fc);
 	if (r->autop) {
 		e4r_auto_free(r->autop);
 		free(r->autop);

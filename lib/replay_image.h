@@ -4,6 +4,8 @@
 
 #include "jbd_replay.h"
 #include "replay_auto.h"
+#include "jbd_fc.h"
+#include "fc_replay.h"
 
 struct e4r_replay_opts {
 	enum jbd_replay_policy		policy;
@@ -20,6 +22,10 @@ struct e4r_replay {
 	struct jbd_journal	*j;		/* as found before the replay */
 	struct jbd_scan		*s;
 	struct jbd_replay_plan	*p;
+	struct jbd_fc		*fc;		/* the fast-commit area (journals with the feature) */
+	struct e4r_fc_replay_result fc_result;	/* what applying its committed tags did */
+	int			fc_replayed;
+	int			fc_failed;	/* a damaged area or refused tags: the fs needs a check */
 	struct e4r_auto		*autop;		/* auto with failures: the diagnosis behind its decisions */
 	int			nothing_to_do;	/* the journal was clean and needs_recovery clear */
 	int			resumed;	/* an interrupted replay's last steps were finished */
@@ -35,7 +41,7 @@ struct e4r_replay {
  * is complete and only where the policy allows; homes outside the
  * filesystem are never written. The last steps are ordered so that a replay
  * cut short at any write and run again ends in the same image:
- *   1. the planned blocks, flushed;
+ *   1. the planned blocks, flushed; then the committed fast-commit tags, if any;
  *   2. the fs superblock's state (not valid / error flag), if the plan says so;
  *   3. the journal superblock: empty (s_start 0), final sequence, and a mark
  *      in its padding saying "finishing";

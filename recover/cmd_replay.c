@@ -197,6 +197,14 @@ static void text_output(struct replay_cli *c, errcode_t err)
 		text_writes(c);
 	}
 	for_each_left_out(c, text_one_left_out, NULL);
+	if (r->fc) {
+		printf(_("fast commits: %u committed tags"), r->fc->ncommitted);
+		if (r->fc->stop_error)
+			printf(_("; area damaged: %s"), error_message(r->fc->stop_error));
+		if (r->fc_replayed)
+			printf(_("; %u applied, %u refused"), r->fc_result.applied, r->fc_result.failed);
+		putchar('\n');
+	}
 	if (!c->o.dry_run && c->o.policy != JBD_POLICY_NONE && !err) {
 		printf(_("wrote %" PRIu64 " blocks; journal emptied, sequence %" PRIu32 "\n"),
 		       r->blocks_written, r->sequence_after);
@@ -312,6 +320,15 @@ static void json_output(struct replay_cli *c, errcode_t err)
 			json_uint(&js, "failed_commit", r->p->failed_commit);
 		else
 			json_null(&js, "failed_commit");
+	}
+	if (r->fc) {
+		json_begin_object(&js, "fast_commit");
+		json_uint(&js, "committed_tags", r->fc->ncommitted);
+		json_string(&js, "error", r->fc->stop_error ? error_message(r->fc->stop_error) : NULL);
+		json_bool(&js, "replayed", r->fc_replayed);
+		json_uint(&js, "applied", r->fc_result.applied);
+		json_uint(&js, "refused", r->fc_result.failed);
+		json_end_object(&js);
 	}
 	json_uint(&js, "blocks_written", r->blocks_written);
 	json_bool(&js, "fs_marked_not_clean", r->fs_marked_invalid);

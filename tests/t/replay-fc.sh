@@ -39,10 +39,27 @@ run diff kernel.list ours.list
 expect_rc 0 "the files after our replay are the kernel's"
 [ "$(wc -l < ours.list)" -ge 10 ] || fail "too few files compared: $(cat ours.list)"
 
+# The same through the command: replay --policy=stop applies the fast commits too.
+cp crash.img cmd.img
+run "$E4R" replay --policy=stop cmd.img
+expect_rc 0 "replay with fast commits"
+expect_out "fast commits: $ncommitted committed tags; $ncommitted applied, 0 refused" "replay applied every tag"
+run e2fsck -fn cmd.img
+expect_rc 0 "e2fsck -fn finds replay's result clean"
+listing cmd.img cmd.list
+run diff kernel.list cmd.list
+expect_rc 0 "the files after replay are the kernel's"
+
 # The comparison has teeth: the full commits alone give other files.
+# (full commits only: the first fast-commit block zeroed, so no fast commit is complete)
 cp crash.img full-only.img
+fcj=$(python3 -c 'import json; print(json.load(open("crash.json"))["fast_commit"][0]["journal_block"])')
+fcphys=$(debugfs -c -R "bmap <8> $fcj" full-only.img 2>/dev/null)
+dd if=/dev/zero of=full-only.img bs=$(dumpe2fs -h full-only.img 2>/dev/null | sed -n 's/^Block size: *//p') \
+	seek="$fcphys" count=1 conv=notrunc 2>/dev/null
 run "$E4R" replay --policy=stop full-only.img
 [ "$RC" -le 1 ] || fail "replay --policy=stop: exit $RC"
+expect_out "fast commits: 0 committed tags" "no fast commit survives the zeroed block"
 listing full-only.img full-only.list
 cmp -s kernel.list full-only.list && fail "the fast commits change nothing: the test proves nothing"
 note "without the fast commits: $(diff kernel.list full-only.list | grep -c '^[<>]') lines differ"
