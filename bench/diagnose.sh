@@ -5,6 +5,7 @@
 # Env: BENCH_DIR (scratch dir, default a temp dir), BENCH_TAGS (blocks, default 10000).
 # Not part of make check.
 set -eu
+BENCH=$(cd "$(dirname "$0")" && pwd)
 E4R=${1:-recover/e4recover}
 [ -x "$E4R" ] || { echo "no e4recover at $E4R (give its path)" >&2; exit 2; }
 E4R=$(cd "$(dirname "$E4R")" && pwd)/$(basename "$E4R")
@@ -38,24 +39,14 @@ f = open(p, "r+b"); f.seek(off); b = f.read(1); f.seek(off); f.write(bytes([b[0]
 	echo "flipped journal block $jb, byte 1234, bit 4"
 }
 
-timeit() { # LABEL COMMAND...: wall seconds of the best of 3 runs
-	local best="" s e t i
-	for i in 1 2 3; do
-		s=$(date +%s.%N)
-		"${@:2}" >/dev/null 2>&1 || true
-		e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc)
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
-	done
-	printf '%-40s %8.3f s\n' "$1" "$best"
-}
+. "$BENCH/lib.sh"
 
 build v1.img "^metadata_csum" "jo -c -v 1"
 build v3.img "metadata_csum" "jo -c"
 for v in v1 v3; do
 	flip_middle $v.img $v-flip.img
 	"$E4R" diagnose $v-flip.img | grep -E "candidate|pattern" | head -2
-	timeit "$v: e4recover logdump (scan only)" "$E4R" logdump --json $v-flip.img
-	timeit "$v: e4recover diagnose" "$E4R" diagnose --json $v-flip.img
+	timeit "$v: e4recover logdump (scan only)" "$E4R" logdump --json $v-flip.img >/dev/null
+	timeit "$v: e4recover diagnose" "$E4R" diagnose --json $v-flip.img >/dev/null
 done
 [ -n "${BENCH_DIR:-}" ] || rm -rf "$dir"
