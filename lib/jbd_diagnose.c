@@ -535,6 +535,66 @@ static int leak_benign(const struct diag *dg, const struct jbd_finding *f)
 	return 1;
 }
 
+/* 1 when every finding of transaction TXN is resolved: a benign leak or a proven correction. */
+static int txn_resolved(const struct diag *dg, unsigned txn)
+{
+	int any = 0;
+
+	for (unsigned i = 0; i < dg->d->nfindings; i++) {
+		const struct jbd_finding *g = &dg->d->findings[i];
+		if (g->txn != txn)
+			continue;
+		if (g->action != JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK && g->action != JBD_AUTO_REPLAY_CORRECTED)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* A setter of leaked bits that is committed and sound, or whose own failures are all resolved. */
+static int setter_ok(const struct diag *dg, uint32_t seq)
+{
+	for (unsigned k = 0; k < dg->s->nlive; k++) {
+		const struct jbd_scan_txn *t = &dg->s->txns[k];
+		if (t->sequence != seq)
+			continue;
+		if (!t->committed)
+			return 0;
+		return t->commit_csum.state != JBD_CSUM_BAD || txn_resolved(dg, k);
+	}
+	return 0;
+}
+
+/*
+ * The 2012 bug leaks into transaction after transaction: each one's extra
+ * bits are set by the next, whose own commit fails for the same reason, up to
+ * the last one, which is sound. Walk back from the end: a leak is benign when
+ * every transaction that sets its bits is sound or itself only benignly
+ * leaked into. Bounded: each round settles at least one finding or stops.
+ */
+static void resolve_leak_chains(struct diag *dg)
+{
+	for (unsigned round = 0; round <= dg->d->nfindings; round++) {
+		int changed = 0;
+
+		for (unsigned i = dg->d->nfindings; i-- > 0;) {
+			struct jbd_finding *f = &dg->d->findings[i];
+			int ok = f->leak.nbits > 0;
+
+			if (f->cause != JBD_CAUSE_UNJOURNALED || f->action != JBD_AUTO_STOP)
+				continue;
+			for (unsigned b = 0; ok && b < f->leak.nbits; b++)
+				ok = setter_ok(dg, f->leak.set_by[b]);
+			if (ok) {
+				f->action = JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK;
+				changed = 1;
+			}
+		}
+		if (!changed)
+			break;
+	}
+}
+
 /* ---- deciding ---- */
 
 /* A located flip in a descriptor's tags changed what the scan parsed: the replay cannot use it. */
@@ -950,6 +1010,8 @@ errcode_t jbd_diagnose(struct jbd_journal *j, const struct jbd_scan *s, struct j
 	for (unsigned ti = 0; !err && ti < s->nlive; ti++)
 		if (txn_diagnosed(s, ti))
 			err = diag_txn(&dg, ti);
+	if (!err)
+		resolve_leak_chains(&dg);
 	for (unsigned i = 0; i < dg.d->nfindings; i++)
 		dg.d->problems += dg.d->findings[i].problem;
 out:
