@@ -82,6 +82,21 @@ static enum jbd_decision ask_user(void *arg, const struct jbd_failure *f)
 
 /* ---- text ---- */
 
+/* A transaction's fate in words (JSON keeps jbd_txn_fate_name's short names). */
+static const char *txn_fate_text(enum jbd_txn_fate f)
+{
+	switch (f) {
+	case JBD_TXN_REPLAYED:		return _("replayed");
+	case JBD_TXN_UNCOMMITTED:	return _("not replayed (no commit block)");
+	case JBD_TXN_PAST_END:		return _("not replayed (at or after the point where replay stops)");
+	case JBD_TXN_SKIPPED:		return _("skipped (a checksum failed)");
+	case JBD_TXN_RECOVERY_FAILS:	return _("not replayed (recovery fails as a whole)");
+	case JBD_TXN_NOT_REPLAYING:	return _("not replayed (policy none)");
+	case JBD_TXN_OLD:		return _("old (past the end of the log)");
+	}
+	return "?";
+}
+
 static void text_block_name(struct replay_cli *c, uint64_t blk, char *buf, size_t len)
 {
 	struct e4r_block_info bi;
@@ -99,7 +114,7 @@ static void text_transactions(struct replay_cli *c)
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
 		const struct jbd_scan_txn *x = &r->s->txns[t];
 		printf(_("transaction %" PRIu32 ": %s, %u of %u blocks\n"), x->sequence,
-		       jbd_txn_fate_name(r->p->txn_fate[t]), jbd_plan_txn_replayed(r->p, t), x->nblocks);
+		       txn_fate_text(r->p->txn_fate[t]), jbd_plan_txn_replayed(r->p, t), x->nblocks);
 	}
 }
 
