@@ -917,19 +917,6 @@ static errcode_t diag_v1(struct diag *dg, unsigned ti)
 
 /* ---- the whole log ---- */
 
-static int txn_fails(const struct jbd_scan_txn *t)
-{
-	if (t->commit_csum.state == JBD_CSUM_BAD)
-		return 1;
-	for (unsigned i = 0; i < t->ndescs; i++)
-		if (t->descs[i].tail.state == JBD_CSUM_BAD)
-			return 1;
-	for (unsigned i = 0; i < t->nrevokes; i++)
-		if (t->revokes[i].tail.state == JBD_CSUM_BAD)
-			return 1;
-	return bad_tags(t) > 0;
-}
-
 /* Committed transactions, and the stale one the live log may end at. */
 static int txn_diagnosed(const struct jbd_scan *s, unsigned ti)
 {
@@ -950,7 +937,7 @@ static errcode_t build_decoder(struct diag *dg)
 		return err;
 	for (unsigned ti = 0; ti < s->nlive; ti++) {
 		const struct jbd_scan_txn *t = &s->txns[ti];
-		if (!txn_diagnosed(s, ti) || !txn_fails(t))
+		if (!txn_diagnosed(s, ti) || !jbd_txn_csum_failed(t))
 			continue;
 		for (unsigned b = 0; b < t->nblocks; b++) {
 			err = e4r_decode_want(dg->dec, t->blocks[b].fs_block);

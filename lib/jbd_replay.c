@@ -62,11 +62,6 @@ const char *jbd_block_fate_name(enum jbd_block_fate f)
 	return "?";
 }
 
-static int csum_bad(const struct jbd_csum *c)
-{
-	return c->state == JBD_CSUM_BAD;
-}
-
 /* Transaction-level failures of T, in log order: descriptor tails, revoke blocks, the commit. */
 static unsigned txn_failures(const struct jbd_scan_txn *t, unsigned txn, struct jbd_failure *out, unsigned max)
 {
@@ -79,26 +74,27 @@ static unsigned txn_failures(const struct jbd_scan_txn *t, unsigned txn, struct 
 		n++; \
 	} while (0)
 	for (unsigned d = 0; d < t->ndescs; d++)
-		if (csum_bad(&t->descs[d].tail))
+		if (jbd_csum_bad(&t->descs[d].tail))
 			ADD(JBD_FAIL_DESC_TAIL, d, t->descs[d].jblk);
 	for (unsigned r = 0; r < t->nrevokes; r++) {
 		if (t->revokes[r].count_bad)
 			ADD(JBD_FAIL_REVOKE_COUNT, r, t->revokes[r].jblk);
-		else if (csum_bad(&t->revokes[r].tail))
+		else if (jbd_csum_bad(&t->revokes[r].tail))
 			ADD(JBD_FAIL_REVOKE_TAIL, r, t->revokes[r].jblk);
 	}
-	if (t->committed && csum_bad(&t->commit_csum))
+	if (t->committed && jbd_csum_bad(&t->commit_csum))
 		ADD(JBD_FAIL_COMMIT, 0, t->commit_jblk);
 #undef ADD
 	return n;
 }
 
-static int txn_has_bad_block(const struct jbd_scan_txn *t)
+/* Anything in T a policy must decide on: a failed checksum, or a revoke count too large. */
+static int txn_fails(const struct jbd_scan_txn *t)
 {
-	for (unsigned b = 0; b < t->nblocks; b++)
-		if (csum_bad(&t->blocks[b].csum))
+	for (unsigned r = 0; r < t->nrevokes; r++)
+		if (t->revokes[r].count_bad)
 			return 1;
-	return 0;
+	return jbd_txn_csum_failed(t);
 }
 
 static errcode_t record_decision(struct jbd_replay_plan *p, unsigned *cap,
@@ -219,7 +215,7 @@ static errcode_t txn_fates(struct planner *pl)
 			p->txn_fate[t] = JBD_TXN_UNCOMMITTED;
 		else {
 			p->txn_fate[t] = JBD_TXN_REPLAYED;
-			if (txn_failures(x, t, NULL, 0) || txn_has_bad_block(x))
+			if (txn_fails(x))
 				p->checksum_failures = 1;
 		}
 	}
@@ -235,7 +231,7 @@ static errcode_t txn_fates(struct planner *pl)
 	case JBD_POLICY_SKIP_TXN:
 		for (unsigned t = 0; t < s->nlive; t++)
 			if (p->txn_fate[t] == JBD_TXN_REPLAYED &&
-			    (txn_failures(&s->txns[t], t, NULL, 0) || txn_has_bad_block(&s->txns[t])))
+			    txn_fails(&s->txns[t]))
 				p->txn_fate[t] = JBD_TXN_SKIPPED;
 		pl->unresolved = p->checksum_failures;
 		break;
@@ -285,7 +281,7 @@ static enum jbd_block_fate block_fate(struct planner *pl, const struct jbd_revok
 		return JBD_BLK_REVOKED;
 	if (blk->fs_block >= fs_blocks)
 		return JBD_BLK_OUT_OF_FS;
-	if (!csum_bad(&blk->csum))
+	if (!jbd_csum_bad(&blk->csum))
 		return JBD_BLK_REPLAYED;
 	switch (p->policy) {
 	case JBD_POLICY_ALL:
@@ -362,7 +358,7 @@ static errcode_t block_fates(struct planner *pl, uint64_t fs_blocks)
 
 			if (p->txn_fate[t] == JBD_TXN_REPLAYED)
 				f = block_fate(pl, &rt, fs_blocks, t, b, &err);
-			if ((f == JBD_BLK_REPLAYED || f == JBD_BLK_CORRECTED) && pl->hooks && pl->hooks->content) {
+			if (jbd_fate_writes(f) && pl->hooks && pl->hooks->content) {
 				content = pl->hooks->content(pl->hooks->arg, t, b);
 				if (content)
 					f = JBD_BLK_CORRECTED;
@@ -372,7 +368,7 @@ static errcode_t block_fates(struct planner *pl, uint64_t fs_blocks)
 				p->csum_skipped++;
 			if (f == JBD_BLK_OUT_OF_FS)
 				p->out_of_fs++;
-			if (f != JBD_BLK_REPLAYED && f != JBD_BLK_CORRECTED)
+			if (!jbd_fate_writes(f))
 				continue;
 			p->writes[p->nwrites++] = (struct jbd_replay_write){
 				.fs_block = x->blocks[b].fs_block,
@@ -449,7 +445,7 @@ errcode_t jbd_replay_plan(const struct jbd_journal *j, const struct jbd_scan *s,
 	if (!p->as_stop && pl.unresolved && !p->has_failed_commit) {
 		/* A failure was replayed anyway or left out: record it as e2fsck records a corrupt one. */
 		for (unsigned t = 0; t < s->nlive; t++)
-			if (txn_failures(&s->txns[t], t, NULL, 0) || txn_has_bad_block(&s->txns[t])) {
+			if (s->txns[t].committed && txn_fails(&s->txns[t])) {
 				p->has_failed_commit = 1;
 				p->failed_commit = s->txns[t].sequence;
 				break;
@@ -480,7 +476,7 @@ int jbd_log_has_failures(const struct jbd_scan *s)
 {
 	for (unsigned t = 0; t < s->nlive; t++)
 		if (s->txns[t].committed &&
-		    (txn_failures(&s->txns[t], t, NULL, 0) || txn_has_bad_block(&s->txns[t])))
+		    txn_fails(&s->txns[t]))
 			return 1;
 	return 0;
 }
@@ -491,7 +487,7 @@ unsigned jbd_plan_txn_replayed(const struct jbd_replay_plan *p, unsigned txn)
 
 	for (unsigned b = 0; b < p->s->txns[txn].nblocks; b++) {
 		enum jbd_block_fate f = jbd_plan_block_fate(p, txn, b);
-		n += f == JBD_BLK_REPLAYED || f == JBD_BLK_CORRECTED;
+		n += jbd_fate_writes(f);
 	}
 	return n;
 }

@@ -40,6 +40,12 @@ enum jbd_block_fate {
 	JBD_BLK_OUT_OF_FS,	/* its home is outside the filesystem: never written */
 };
 
+/* 1 for the fates whose block version goes home. */
+static inline int jbd_fate_writes(enum jbd_block_fate f)
+{
+	return f == JBD_BLK_REPLAYED || f == JBD_BLK_CORRECTED;
+}
+
 const char *jbd_txn_fate_name(enum jbd_txn_fate f);
 const char *jbd_block_fate_name(enum jbd_block_fate f);
 

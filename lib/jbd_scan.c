@@ -560,6 +560,22 @@ void jbd_scan_free(struct jbd_scan *s)
 	free(s);
 }
 
+int jbd_txn_csum_failed(const struct jbd_scan_txn *t)
+{
+	if (jbd_csum_bad(&t->commit_csum))
+		return 1;
+	for (unsigned i = 0; i < t->ndescs; i++)
+		if (jbd_csum_bad(&t->descs[i].tail))
+			return 1;
+	for (unsigned i = 0; i < t->nrevokes; i++)
+		if (jbd_csum_bad(&t->revokes[i].tail))
+			return 1;
+	for (unsigned i = 0; i < t->nblocks; i++)
+		if (jbd_csum_bad(&t->blocks[i].csum))
+			return 1;
+	return 0;
+}
+
 const char *jbd_scan_end_name(enum jbd_scan_end reason)
 {
 	switch (reason) {

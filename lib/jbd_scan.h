@@ -17,6 +17,11 @@ struct jbd_csum {
 	uint32_t	computed;	/* what the bytes give now */
 };
 
+static inline int jbd_csum_bad(const struct jbd_csum *c)
+{
+	return c->state == JBD_CSUM_BAD;
+}
+
 /* One logged filesystem block (one descriptor tag). */
 struct jbd_scan_block {
 	uint64_t	fs_block;	/* home location in the filesystem */
@@ -101,6 +106,9 @@ struct jbd_scan {
 
 errcode_t jbd_scan_log(struct jbd_journal *j, int flags, struct jbd_scan **out);
 void jbd_scan_free(struct jbd_scan *s);
+
+/* 1 when any checksum of T fails: its commit, a descriptor or revoke tail, a tag. */
+int jbd_txn_csum_failed(const struct jbd_scan_txn *t);
 
 /* A short English name for an end reason, for JSON ("no_magic", ...). */
 const char *jbd_scan_end_name(enum jbd_scan_end reason);

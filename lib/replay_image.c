@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,7 +17,7 @@
  * Neither the kernel nor e2fsck read the padding.
  */
 #define E4R_FINISH_MARK		0x65347246U
-#define JSB_MARK_OFFSET		0x5C
+#define JSB_MARK_OFFSET		offsetof(struct jbd_superblock, s_padding)
 
 static uint32_t jsb_get(const struct jbd_journal *j, unsigned off)
 {
@@ -33,9 +34,9 @@ static void jsb_set(struct jbd_journal *j, unsigned off, uint32_t val)
 	memcpy(j->raw_sb + off, &v, sizeof(v));
 }
 
-#define JSB_SEQUENCE	0x18
-#define JSB_START	0x1C
-#define JSB_ERRNO	0x20
+#define JSB_SEQUENCE	offsetof(struct jbd_superblock, s_sequence)
+#define JSB_START	offsetof(struct jbd_superblock, s_start)
+#define JSB_ERRNO	offsetof(struct jbd_superblock, s_errno)
 
 static errcode_t setup_io(const struct e4r_replay_opts *o, io_manager *io)
 {

@@ -88,11 +88,6 @@ static const struct feature_name feature_names[] = {
 };
 
 
-static int csum_bad(const struct jbd_csum *c)
-{
-	return c->state == JBD_CSUM_BAD;
-}
-
 static const char *csum_text(const struct jbd_csum *c)
 {
 	if (c->state == JBD_CSUM_OK)
@@ -202,13 +197,13 @@ static unsigned txn_problems(const struct jbd_scan_txn *t)
 	unsigned n = 0, i;
 
 	for (i = 0; i < t->ndescs; i++)
-		n += csum_bad(&t->descs[i].tail);
+		n += jbd_csum_bad(&t->descs[i].tail);
 	for (i = 0; i < t->nrevokes; i++)
-		n += csum_bad(&t->revokes[i].tail) + !!t->revokes[i].count_bad;
+		n += jbd_csum_bad(&t->revokes[i].tail) + !!t->revokes[i].count_bad;
 	for (i = 0; i < t->nblocks; i++)
-		n += csum_bad(&t->blocks[i].csum);
+		n += jbd_csum_bad(&t->blocks[i].csum);
 	if (t->committed)
-		n += csum_bad(&t->commit_csum);
+		n += jbd_csum_bad(&t->commit_csum);
 	return n;
 }
 
@@ -386,7 +381,7 @@ static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 	printf(_("    fs block %llu -> journal block %u, flags 0x%x%s, %s"),
 	       (unsigned long long)b->fs_block, b->jblk, b->flags,
 	       b->flags & JBD_FLAG_ESCAPE ? _(" (escaped)") : "", csum_text(&b->csum));
-	if (csum_bad(&b->csum))
+	if (jbd_csum_bad(&b->csum))
 		printf(_(" (stored 0x%08x, computed 0x%08x)"), b->csum.stored, b->csum.computed);
 	if (ld->dec && !e4r_decode_lookup(ld->dec, b->fs_block, &bi)) {
 		describe_block(&bi, what, sizeof(what));

@@ -138,7 +138,7 @@ static void for_each_left_out(struct replay_cli *c, void (*fn)(struct replay_cli
 		for (unsigned b = 0; b < x->nblocks; b++) {
 			struct left_out lo = { x, &x->blocks[b], jbd_plan_block_fate(r->p, t, b),
 					       r->p->blk_revoker[r->p->blk_base[t] + b] };
-			if (lo.fate != JBD_BLK_REPLAYED && lo.fate != JBD_BLK_CORRECTED)
+			if (!jbd_fate_writes(lo.fate))
 				fn(c, &lo, arg);
 		}
 	}
