@@ -6,9 +6,8 @@
 # Not part of make check.
 set -eu
 BENCH=$(cd "$(dirname "$0")" && pwd)
-E4R=${1:-recover/e4recover}
-[ -x "$E4R" ] || { echo "no e4recover at $E4R (give its path)" >&2; exit 2; }
-E4R=$(cd "$(dirname "$E4R")" && pwd)/$(basename "$E4R")
+. "$BENCH/lib.sh"
+E4R=$(bench_binary "${1:-recover/e4recover}")
 export PATH="/sbin:/usr/sbin:$PATH" LC_ALL=C
 TAGS=${BENCH_TAGS:-10000}
 dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/e4r-bench-diagnose.XXXXXX")}
@@ -39,7 +38,6 @@ f = open(p, "r+b"); f.seek(off); b = f.read(1); f.seek(off); f.write(bytes([b[0]
 	echo "flipped journal block $jb, byte 1234, bit 4"
 }
 
-. "$BENCH/lib.sh"
 
 build v1.img "^metadata_csum" "jo -c -v 1"
 build v3.img "metadata_csum" "jo -c"

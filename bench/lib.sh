@@ -1,4 +1,10 @@
-# Shared by the benchmarks: timing. Sourced, not run.
+# Shared by the benchmarks: finding the binary, timing. Sourced, not run.
+
+# bench_binary PATH: the absolute path of an executable e4recover, or exit 2 saying why.
+bench_binary() {
+	[ -x "$1" ] || { echo "no e4recover at $1 (give its path)" >&2; exit 2; }
+	echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+}
 
 # timeit LABEL COMMAND...: prints "LABEL  N.NNN s" on stderr and the best wall time of three
 # runs on stdout. If BENCH_BEFORE is set, it is evaluated before each run, untimed.

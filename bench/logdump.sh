@@ -6,9 +6,8 @@
 #      BENCH_TAGS (blocks per transaction, default 1000). Not part of make check.
 set -eu
 BENCH=$(cd "$(dirname "$0")" && pwd)
-E4R=${1:-recover/e4recover}
-[ -x "$E4R" ] || { echo "no e4recover at $E4R (give its path)" >&2; exit 2; }
-E4R=$(cd "$(dirname "$E4R")" && pwd)/$(basename "$E4R")
+. "$BENCH/lib.sh"
+E4R=$(bench_binary "${1:-recover/e4recover}")
 export PATH="/sbin:/usr/sbin:$PATH" LC_ALL=C
 TXNS=${BENCH_TXNS:-120}
 TAGS=${BENCH_TAGS:-1000}
@@ -20,7 +19,6 @@ img=big.img
 "$BENCH/mkjournal.sh" "$dir" "$TXNS" "$TAGS"
 dumpe2fs -h "$img" 2>/dev/null | grep -E '^(Journal (size|start|sequence)|Total journal)' || true
 
-. "$BENCH/lib.sh"
 
 ours=$(timeit "e4recover logdump --json" "$E4R" logdump --json "$img")
 text=$(timeit "e4recover logdump (text)" "$E4R" logdump "$img")

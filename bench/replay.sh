@@ -6,9 +6,8 @@
 # Not part of make check.
 set -eu
 BENCH=$(cd "$(dirname "$0")" && pwd)
-E4R=${1:-recover/e4recover}
-[ -x "$E4R" ] || { echo "no e4recover at $E4R (give its path)" >&2; exit 2; }
-E4R=$(cd "$(dirname "$E4R")" && pwd)/$(basename "$E4R")
+. "$BENCH/lib.sh"
+E4R=$(bench_binary "${1:-recover/e4recover}")
 export PATH="/sbin:/usr/sbin:$PATH" LC_ALL=C E2FSCK_CONFIG=/dev/null
 TXNS=${BENCH_TXNS:-120}
 TAGS=${BENCH_TAGS:-1000}
@@ -17,7 +16,6 @@ mkdir -p "$dir"
 "$BENCH/mkjournal.sh" "$dir" "$TXNS" "$TAGS"
 img=$dir/big.img work=$dir/work.img
 
-. "$BENCH/lib.sh"
 # every run starts from a fresh copy of the image (not timed)
 BENCH_BEFORE='cp --sparse=always "$img" "$work"; sync'
 
