@@ -10,12 +10,24 @@
 #include <linux/fs.h>
 
 #include "image.h"
+#include "mem_io.h"
 #include "e4r_err.h"
+
+io_manager e4r_image_io(const char *image, io_manager io)
+{
+	if (e4r_mem_image_find(image, NULL) && (!io || io == unix_io_manager))
+		return e4r_mem_io_manager;
+	return io ? io : unix_io_manager;
+}
 
 errcode_t e4r_image_size(const char *path, uint64_t *bytes)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY);
+	int fd;
+
+	if (e4r_mem_image_find(path, bytes))
+		return 0;
+	fd = open(path, O_RDONLY);
 
 	if (fd < 0)
 		return errno;
@@ -61,12 +73,14 @@ errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsy
 	int oflags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS;
 
 	*fsp = NULL;
-	if (stat(image, &st) < 0)
-		return errno;
-	if (S_ISDIR(st.st_mode))
-		return EISDIR;
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		return E4R_IMAGE_NOT_EXT;
+	if (!e4r_mem_image_find(image, NULL)) {
+		if (stat(image, &st) < 0)
+			return errno;
+		if (S_ISDIR(st.st_mode))
+			return EISDIR;
+		if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+			return E4R_IMAGE_NOT_EXT;
+	}
 	err = e4r_image_size(image, &bytes);
 	if (err)
 		return err;
@@ -78,7 +92,7 @@ errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsy
 		oflags |= EXT2_FLAG_RW;
 	if (flags & E4R_OPEN_IGNORE_SB_ERRORS)
 		oflags |= EXT2_FLAG_IGNORE_SB_ERRORS;
-	err = ext2fs_open2(image, NULL, oflags, 0, 0, io ? io : unix_io_manager, &fs);
+	err = ext2fs_open2(image, NULL, oflags, 0, 0, e4r_image_io(image, io), &fs);
 	if (err)
 		return explain_open_error(err);
 

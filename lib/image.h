@@ -18,6 +18,12 @@
  */
 errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsys *fs);
 
+/*
+ * The io manager that reaches IMAGE: IO, or unix_io_manager when IO is NULL;
+ * an image registered in memory (mem_io.h) is reached through that manager.
+ */
+io_manager e4r_image_io(const char *image, io_manager io);
+
 /* The size of the file or device at PATH in bytes. */
 errcode_t e4r_image_size(const char *path, uint64_t *bytes);
 

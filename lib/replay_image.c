@@ -38,12 +38,12 @@ static void jsb_set(struct jbd_journal *j, unsigned off, uint32_t val)
 #define JSB_START	offsetof(struct jbd_superblock, s_start)
 #define JSB_ERRNO	offsetof(struct jbd_superblock, s_errno)
 
-static errcode_t setup_io(const struct e4r_replay_opts *o, io_manager *io)
+static errcode_t setup_io(const char *image, const struct e4r_replay_opts *o, io_manager *io)
 {
 	struct stat st;
 	errcode_t err;
 
-	*io = o->io ? o->io : unix_io_manager;
+	*io = e4r_image_io(image, o->io);
 	if (!o->undo_file || o->dry_run || o->policy == JBD_POLICY_NONE)
 		return 0;
 	if (stat(o->undo_file, &st) == 0)
@@ -223,7 +223,7 @@ errcode_t e4r_replay_image(const char *image, const struct e4r_replay_opts *o, s
 		if (err || r->nothing_to_do)
 			return err;
 	}
-	err = setup_io(o, &io);
+	err = setup_io(image, o, &io);
 	if (err)
 		return err;
 	err = e4r_image_open(image, writing ? E4R_OPEN_RW : 0, io, &fs);
