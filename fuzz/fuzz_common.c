@@ -1,0 +1,95 @@
+/* The shared body of the fuzz targets (see fuzz_common.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <et/com_err.h>
+#include <ext2fs/ext2fs.h>
+
+#include "fuzz_common.h"
+#include "mem_io.h"
+#include "e4r_err.h"
+#include "cli.h"
+
+/* recover/cli.c names the program in its messages. */
+const char *progname = "e4recover";
+
+static int initialised;
+
+static void init_once(void)
+{
+	if (initialised)
+		return;
+	initialize_e4r_error_table();
+	initialize_ext2_error_table();
+	initialised = 1;
+}
+
+static int documented_exit(int rc)
+{
+	switch (rc) {
+	case EXIT_OK: case EXIT_PROBLEMS: case EXIT_UNCORRECTED:
+	case EXIT_OPERATIONAL: case EXIT_CANCELLED:
+	case EXIT_PROBLEMS | EXIT_UNCORRECTED:	/* check: some fixed, some left */
+	case EXIT_OPERATIONAL | EXIT_UNCORRECTED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Tests compare what a run left in memory with what e2fsck leaves in a file. */
+static void dump_image(const struct sparse_image *img)
+{
+	const char *path = getenv("E4R_FUZZ_DUMP");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "wb");
+	if (!f || fwrite(img->buf, 1, img->len, f) != img->len || fclose(f)) {
+		perror(path);
+		abort();
+	}
+}
+
+int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const char **argv,
+	     enum fuzz_expect expect)
+{
+	static unsigned char *buf;
+	struct sparse_image img;
+	struct e4r_mem_io_stats st;
+	const char *args[16];
+	int rc;
+
+	init_once();
+	if (!buf && !(buf = malloc(SPARSE_MAX_BYTES)))
+		abort();
+	if (argc < 1 || argc > 14 || sparse_image_decode(data, size, buf, SPARSE_MAX_BYTES, &img))
+		return -1;
+	memcpy(args, argv, argc * sizeof(*args));
+	args[argc] = FUZZ_IMAGE;
+	args[argc + 1] = NULL;
+	if (e4r_mem_image_add(FUZZ_IMAGE, img.buf, img.len))
+		abort();
+	rc = cmd(argc + 1, args);
+	dump_image(&img);
+	if (!e4r_mem_image_stats(FUZZ_IMAGE, &st))
+		abort();
+	e4r_mem_image_remove(FUZZ_IMAGE);
+
+	if (!documented_exit(rc)) {
+		fprintf(stderr, "fuzz: %s exited %d, not a documented exit code\n", argv[0], rc);
+		abort();
+	}
+	if (st.refused) {
+		fprintf(stderr, "fuzz: %s tried %lu writes outside the image\n", argv[0], st.refused);
+		abort();
+	}
+	if (expect == FUZZ_READ_ONLY && st.writes) {
+		fprintf(stderr, "fuzz: %s wrote %lu times to an image it must only read\n", argv[0], st.writes);
+		abort();
+	}
+	return rc;
+}
