@@ -339,7 +339,9 @@ errcode_t check_dirs(struct check_ctx *c)
 		if (in->i_flags & EXT4_INLINE_DATA_FL)
 			check_inline_dir(&d, in);
 		else if ((in->i_flags & EXT2_INDEX_FL) && ext2fs_has_feature_dir_index(fs->super)) {
-			err = check_htree_setup(c, d.ino, in->i_flags, c->dblocks + bi, end - bi, &ht);
+			/* no data blocks collected: dblocks may be NULL (no offset on it) */
+			err = check_htree_setup(c, d.ino, in->i_flags, end > bi ? c->dblocks + bi : NULL,
+						end - bi, &ht);
 			if (err)
 				goto out;
 			d.ht = &ht;
