@@ -64,6 +64,49 @@ static errcode_t explain_open_error(errcode_t err)
 	}
 }
 
+/*
+ * Refuse, before libext2fs sees it, a superblock that claims more than the
+ * image holds. libext2fs sizes its group descriptor table from the block
+ * count; with EXT2_FLAG_IGNORE_SB_ERRORS (the checker's second try) a forged
+ * count makes it allocate and clear gigabytes before anyone looks at the
+ * image's size. A superblock that is not ext at all is left to libext2fs.
+ */
+static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes, int flags)
+{
+	struct ext2_super_block sb;
+	io_channel ch;
+	uint64_t blocks, groups, bpg;
+	unsigned log;
+	errcode_t err;
+
+	err = io->open(image, 0, &ch);
+	if (err)
+		return 0;	/* libext2fs will say why */
+	io_channel_set_blksize(ch, SUPERBLOCK_OFFSET);
+	err = io_channel_read_blk64(ch, 1, -SUPERBLOCK_SIZE, &sb);
+	io_channel_close(ch);
+#ifdef WORDS_BIGENDIAN
+	ext2fs_swap_super(&sb);
+#endif
+	if (err || sb.s_magic != EXT2_SUPER_MAGIC)
+		return 0;
+	log = sb.s_log_block_size;
+	if (log > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE)
+		return 0;	/* libext2fs rejects it */
+	blocks = ext2fs_blocks_count(&sb);
+	if (!(flags & E4R_OPEN_NO_SIZE_CHECK) &&
+	    blocks > bytes >> (EXT2_MIN_BLOCK_LOG_SIZE + log))
+		return E4R_IMAGE_TRUNCATED;
+	/* Even without the size check, the descriptor table must fit in the image. */
+	bpg = sb.s_blocks_per_group;
+	if (!bpg || blocks <= sb.s_first_data_block)
+		return 0;
+	groups = (blocks - sb.s_first_data_block + bpg - 1) / bpg;
+	if (groups > bytes / EXT2_MIN_DESC_SIZE)
+		return E4R_IMAGE_TRUNCATED;
+	return 0;
+}
+
 errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsys *fsp)
 {
 	struct stat st;
@@ -88,6 +131,10 @@ errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsy
 	if (bytes < 2048)
 		return bytes == 0 ? E4R_IMAGE_NOT_EXT : E4R_IMAGE_TRUNCATED;
 
+	/* the raw image: a wrapping manager (undo, fault injection) must not see this read */
+	err = precheck_size(image, e4r_image_io(image, NULL), bytes, flags);
+	if (err)
+		return err;
 	if (flags & E4R_OPEN_RW)
 		oflags |= EXT2_FLAG_RW;
 	if (flags & E4R_OPEN_IGNORE_SB_ERRORS)

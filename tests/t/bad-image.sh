@@ -8,6 +8,10 @@ mkimg good.img 8M
 cp good.img cut.img; truncate -s 3M cut.img
 head -c 1500 good.img > tiny.img
 mkdir adir
+# A superblock that claims 2^40 blocks (the 64bit feature makes the high half count):
+# refused as truncated before anything is sized from the claim.
+mkimg huge.img 8M -O 64bit
+debugfs -w -R "ssv blocks_count 0x10000000000" huge.img >/dev/null 2>&1 || fail "debugfs ssv"
 
 check_case() { # sub image reason-regex
 	run "$E4R" "$1" "$2"
@@ -21,6 +25,7 @@ for sub in logdump replay diagnose check; do
 	check_case $sub empty.img 'not an ext2/ext3/ext4 filesystem'
 	check_case $sub cut.img 'truncated'
 	check_case $sub tiny.img 'truncated'
+	check_case $sub huge.img 'truncated'
 	check_case $sub adir 'Is a directory'
 done
 # Nothing was written to the inputs.
