@@ -22,6 +22,7 @@ struct fc_ctx {
 	unsigned		ninodes, cap;
 	ext2_ino_t		*new_dirs;	/* directories a CREAT made here (their blocks written by us) */
 	unsigned		nnew_dirs, new_dirs_cap;
+	ext2fs_block_bitmap	meta;		/* the filesystem's own blocks: no range may name them */
 	errcode_t		(*old_alloc)(ext2_filsys, blk64_t, blk64_t *);
 	void			*old_priv;
 };
@@ -38,6 +39,77 @@ static int excluded(const struct fc_ctx *c, blk64_t blk)
 			return 1;
 	}
 	return 0;
+}
+
+/* Does [BLK, BLK + N) touch a superblock, descriptor, bitmap, inode table or the journal? */
+static int on_metadata(const struct fc_ctx *c, blk64_t blk, blk64_t n)
+{
+	return !ext2fs_test_block_bitmap_range2(c->meta, blk, n);
+}
+
+static int mark_meta_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt, blk64_t ref_blk,
+			   int ref_offset, void *priv)
+{
+	(void)blockcnt; (void)ref_blk; (void)ref_offset;
+	if (*blocknr < ext2fs_blocks_count(fs->super))
+		ext2fs_mark_block_bitmap2(priv, *blocknr);
+	return 0;
+}
+
+/*
+ * The blocks no fast-commit range may map: each group's superblock and
+ * descriptor copies, bitmaps and inode table, and the journal's and the
+ * resize inode's blocks. A range there would have a directory written over
+ * them, or a file that shares them.
+ */
+static errcode_t build_metadata_map(struct fc_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	dgrp_t g;
+	errcode_t err;
+
+	err = ext2fs_allocate_block_bitmap(fs, "fast-commit metadata", &c->meta);
+	if (err)
+		return err;
+	for (g = 0; g < fs->group_desc_count; g++) {
+		ext2fs_reserve_super_and_bgd(fs, g, c->meta);
+		ext2fs_mark_block_bitmap2(c->meta, ext2fs_block_bitmap_loc(fs, g));
+		ext2fs_mark_block_bitmap2(c->meta, ext2fs_inode_bitmap_loc(fs, g));
+		ext2fs_mark_block_bitmap_range2(c->meta, ext2fs_inode_table_loc(fs, g), fs->inode_blocks_per_group);
+	}
+	if (fs->super->s_journal_inum && !fs->super->s_journal_dev)
+		ext2fs_block_iterate3(fs, fs->super->s_journal_inum, BLOCK_FLAG_READ_ONLY, NULL,
+				      mark_meta_block, c->meta);
+	if (ext2fs_has_feature_resize_inode(fs->super))
+		ext2fs_block_iterate3(fs, EXT2_RESIZE_INO, BLOCK_FLAG_READ_ONLY, NULL, mark_meta_block, c->meta);
+	return 0;
+}
+
+/* The reserved inodes (bad blocks, journal, resize, ...) are no tag's business; the root only as a parent or by INODE. */
+static int reserved_ino(ext2_filsys fs, ext2_ino_t ino)
+{
+	return ino != EXT2_ROOT_INO && ino < EXT2_FIRST_INODE(fs->super);
+}
+
+/* Tag values the parser cannot judge alone: reserved inodes, ranges over the filesystem's own blocks. */
+static errcode_t check_tag(const struct fc_ctx *c, const struct jbd_fc_tag *t)
+{
+	switch (t->tag) {
+	case JBD_FC_TAG_ADD_RANGE:
+		if (on_metadata(c, t->pblk, t->nblocks))
+			return E4R_FC_BAD_RANGE;
+		/* fall through */
+	case JBD_FC_TAG_INODE:
+	case JBD_FC_TAG_DEL_RANGE:
+		return reserved_ino(c->fs, t->ino) ? E4R_FC_BAD_INODE : 0;
+	case JBD_FC_TAG_CREAT:
+	case JBD_FC_TAG_LINK:
+	case JBD_FC_TAG_UNLINK:
+		return reserved_ino(c->fs, t->parent) || reserved_ino(c->fs, t->ino) ||
+		       t->ino == EXT2_ROOT_INO ? E4R_FC_BAD_INODE : 0;
+	default:
+		return 0;
+	}
 }
 
 /* libext2fs's allocator, steered off the excluded blocks (extent tree blocks, directory blocks). */
@@ -237,7 +309,7 @@ static int init_dir_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt
 		return BLOCK_ABORT;
 	}
 	/* Only blocks the log brought are ours to write: anything else already held this directory. */
-	if (!excluded(d->c, *blocknr))
+	if (!excluded(d->c, *blocknr) || on_metadata(d->c, *blocknr, 1))
 		return 0;
 	d->err = write_dir_block(fs, *blocknr, d->dir, d->parent, blockcnt == 0);
 	return d->err ? BLOCK_ABORT : 0;
@@ -411,8 +483,10 @@ static errcode_t replay_unlink(struct fc_ctx *c, const struct jbd_fc_tag *t)
 
 static errcode_t replay_tag(struct fc_ctx *c, const struct jbd_fc_tag *t)
 {
-	if (t->value_error)
-		return t->value_error;
+	errcode_t err = t->value_error ? t->value_error : check_tag(c, t);
+
+	if (err)
+		return err;
 	switch (t->tag) {
 	case JBD_FC_TAG_INODE:		return replay_inode(c, t);
 	case JBD_FC_TAG_ADD_RANGE:	return replay_add_range(c, t);
@@ -445,6 +519,40 @@ static int count_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt, b
 	return 0;
 }
 
+/* One entry of a directory: is it a subdirectory (not "." or "..")? */
+static int count_subdir(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset, int blocksize,
+			char *buf, void *priv)
+{
+	unsigned *n = priv;
+	int len = ext2fs_dirent_name_len(de);
+
+	(void)dir; (void)entry; (void)offset; (void)blocksize; (void)buf;
+	if (de->inode && ext2fs_dirent_file_type(de) == EXT2_FT_DIR &&
+	    !(len == 1 && de->name[0] == '.') && !(len == 2 && de->name[0] == '.' && de->name[1] == '.'))
+		(*n)++;
+	return 0;
+}
+
+/*
+ * A directory's link count from what it holds: "." and its name, and the
+ * ".." of each subdirectory (past the limit, 1, as dir_nlink has it).
+ * Done for every directory the replay touched.
+ * Counted, not carried along tag by tag, it does not depend on which
+ * INODE tags the kernel logged (a 6.x kernel logs none for directories
+ * after their CREAT) nor on a replay run a second time.
+ */
+static errcode_t count_dir_links(ext2_filsys fs, ext2_ino_t dir, struct ext2_inode *inode)
+{
+	unsigned n = 0;
+
+	/* Without file types in entries, or in a directory too damaged to walk, the count stays. */
+	if (!ext2fs_has_feature_filetype(fs->super) ||
+	    ext2fs_dir_iterate2(fs, dir, 0, NULL, count_subdir, &n))
+		return 0;
+	inode->i_links_count = 2 + n < EXT2_LINK_MAX ? 2 + n : 1;
+	return 0;
+}
+
 /*
  * A touched inode: its blocks marked used, i_blocks recounted, the inode
  * bitmap bit set while it has links. A directory's size covers its blocks
@@ -465,6 +573,8 @@ static errcode_t settle_inode(struct fc_ctx *c, ext2_ino_t ino)
 	if (!ext2fs_inode_has_valid_blocks2(c->fs, &inode))
 		return 0;
 	err = ext2fs_block_iterate3(c->fs, ino, BLOCK_FLAG_READ_ONLY, NULL, count_block, &bc);
+	if (!err && LINUX_S_ISDIR(inode.i_mode))
+		err = count_dir_links(c->fs, ino, &inode);
 	if (err)
 		return err;
 	err = ext2fs_iblk_set(c->fs, &inode, bc.n);
@@ -577,20 +687,26 @@ errcode_t e4r_fc_replay(ext2_filsys fs, const struct jbd_fc *fc, struct e4r_fc_r
 		return 0;
 	if (!(fs->flags & EXT2_FLAG_RW))
 		return EXT2_ET_RO_FILSYS;
-	err = ext2fs_read_bitmaps(fs);
-	if (!err)
-		err = set_error_flag(fs, 1);
-	if (err)
-		return err;
 	memset(&c, 0, sizeof(c));
 	c.fs = fs;
 	c.fc = fc;
+	err = ext2fs_read_bitmaps(fs);
+	if (!err)
+		err = build_metadata_map(&c);
+	if (!err)
+		err = set_error_flag(fs, 1);
+	if (err) {
+		if (c.meta)
+			ext2fs_free_block_bitmap(c.meta);
+		return err;
+	}
 	c.old_priv = fs->priv_data;
 	fs->priv_data = &c;
 	ext2fs_set_alloc_block_callback(fs, alloc_block, &c.old_alloc);
 	err = replay_all(&c, res);
 	ext2fs_set_alloc_block_callback(fs, c.old_alloc, NULL);
 	fs->priv_data = c.old_priv;
+	ext2fs_free_block_bitmap(c.meta);
 	free(c.inodes);
 	free(c.new_dirs);
 	return err;
