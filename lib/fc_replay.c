@@ -47,12 +47,21 @@ static int on_metadata(const struct fc_ctx *c, blk64_t blk, blk64_t n)
 	return !ext2fs_test_block_bitmap_range2(c->meta, blk, n);
 }
 
+/* Mark [BLK, BLK + N) as metadata, clipped to the filesystem (libext2fs complains on stderr otherwise). */
+static void mark_meta(ext2_filsys fs, ext2fs_block_bitmap meta, blk64_t blk, blk64_t n)
+{
+	blk64_t end = ext2fs_blocks_count(fs->super);
+
+	if (blk < fs->super->s_first_data_block || blk >= end)
+		return;
+	ext2fs_mark_block_bitmap_range2(meta, blk, n < end - blk ? n : end - blk);
+}
+
 static int mark_meta_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt, blk64_t ref_blk,
 			   int ref_offset, void *priv)
 {
 	(void)blockcnt; (void)ref_blk; (void)ref_offset;
-	if (*blocknr < ext2fs_blocks_count(fs->super))
-		ext2fs_mark_block_bitmap2(priv, *blocknr);
+	mark_meta(fs, priv, *blocknr, 1);
 	return 0;
 }
 
@@ -73,9 +82,9 @@ static errcode_t build_metadata_map(struct fc_ctx *c)
 		return err;
 	for (g = 0; g < fs->group_desc_count; g++) {
 		ext2fs_reserve_super_and_bgd(fs, g, c->meta);
-		ext2fs_mark_block_bitmap2(c->meta, ext2fs_block_bitmap_loc(fs, g));
-		ext2fs_mark_block_bitmap2(c->meta, ext2fs_inode_bitmap_loc(fs, g));
-		ext2fs_mark_block_bitmap_range2(c->meta, ext2fs_inode_table_loc(fs, g), fs->inode_blocks_per_group);
+		mark_meta(fs, c->meta, ext2fs_block_bitmap_loc(fs, g), 1);
+		mark_meta(fs, c->meta, ext2fs_inode_bitmap_loc(fs, g), 1);
+		mark_meta(fs, c->meta, ext2fs_inode_table_loc(fs, g), fs->inode_blocks_per_group);
 	}
 	if (fs->super->s_journal_inum && !fs->super->s_journal_dev)
 		ext2fs_block_iterate3(fs, fs->super->s_journal_inum, BLOCK_FLAG_READ_ONLY, NULL,
