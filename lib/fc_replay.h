@@ -17,13 +17,17 @@ struct e4r_fc_replay_result {
  * Apply FC's committed tags (tags[0 .. ncommitted)) to FS, opened read-write,
  * in order: INODE copies the logged inode (keeping the on-disk block map),
  * ADD_RANGE maps blocks, DEL_RANGE unmaps and frees them, CREAT/LINK add a
- * dentry, UNLINK removes one. Then every touched inode's i_blocks and its
- * blocks in the bitmap, and the group and superblock counts, are recomputed.
+ * dentry (a new directory gets its "." and ".." block), UNLINK removes one
+ * and frees an inode left with no link. Then every touched inode's i_blocks
+ * and its blocks in the bitmap, a touched directory's link count (from its
+ * subdirectories), the used-directories count of touched groups, and the
+ * group and superblock counts are recomputed.
  * Blocks named by any committed ADD_RANGE are kept from the allocator while
  * replaying (the kernel's excluded regions). The error flag is set on disk
  * first and cleared at the end, as e2fsck does: fast-commit replay is not atomic.
- * A tag whose values are outside FS or whose operation fails is counted in
- * RES and skipped. Returns an error only when FS could not be updated at all
+ * A tag whose values are outside FS (reserved inodes, ranges over the
+ * filesystem's own metadata) or whose operation fails is counted in RES and
+ * skipped. Returns an error only when FS could not be updated at all
  * (bitmaps unreadable, superblock unwritable); nothing to do when
  * fc->stop_error is set (recovery fails) or no tag is committed.
  */

@@ -376,6 +376,9 @@ static int exit_code(const struct e4r_replay *r, errcode_t err)
 	if (r->p && (r->p->checksum_failures || r->p->recovery_error || r->p->out_of_fs ||
 		     r->p->csum_skipped))
 		return EXIT_PROBLEMS;
+	/* Fast-commit tags refused, or an area that fails recovery: the fs is marked for a check. */
+	if (r->fc_failed)
+		return EXIT_PROBLEMS;
 	return EXIT_OK;
 }
 

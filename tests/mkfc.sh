@@ -40,3 +40,25 @@ PY
 	./e4r-shutdown mnt || { umount mnt; fail "shutdown"; }
 	umount mnt || fail "umount"
 }
+
+# mkfc_seeded IMAGE SEED: the same, with tests/fcwork.py's seeded workload
+# (mkdirs, creates, appends, truncates, unlinks, links, symlinks, renames,
+# each fsynced). The seed also picks the block size and the image size.
+mkfc_seeded() { # IMAGE SEED
+	local img=$1 seed=$2 bs size
+	[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
+	[ -f "$E4R_TOOLS/shutdown.c" ] || skip "no shared tools at $E4R_TOOLS"
+	[ -x ./e4r-shutdown ] || cc -O2 -o ./e4r-shutdown "$E4R_TOOLS/shutdown.c" || fail "cannot build shutdown.c"
+	bs=$((seed % 2 ? 1024 : 4096)); size=$((seed % 3 ? 64 : 32))
+	rm -f "$img"
+	truncate -s ${size}M "$img"
+	mke2fs -q -F -t ext4 -b $bs -O metadata_csum,fast_commit \
+		-U 11111111-2222-3333-4444-$(printf %012x "$seed") \
+		-E lazy_itable_init=0,lazy_journal_init=0,hash_seed=00000000-0000-0000-0000-$(printf %012x "$seed") \
+		"$img" || fail "mke2fs fast_commit"
+	mkdir -p mnt
+	mount -o loop,commit=60 "$img" mnt 2>mount.err || skip "loop mount refused: $(cat mount.err)"
+	python3 "$E4R_TESTS_SRCDIR/fcwork.py" mnt "$seed" || { umount mnt; fail "workload seed $seed"; }
+	./e4r-shutdown mnt || { umount mnt; fail "shutdown"; }
+	umount mnt || fail "umount"
+}

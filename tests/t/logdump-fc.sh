@@ -35,9 +35,11 @@ def theirs(path):
         elif name == "PAD":       out.append(("pad",))
         elif name == "ADD_RANGE": out.append(("add_range", num("inode"), num("lblk"), num("pblk"), num("len")))
         elif name == "DEL_RANGE": out.append(("del_range", num("inode"), num("lblk"), num("len")))
-        elif name in ("CREAT_DENTRY", "LINK", "UNLINK"):
+        elif name in ("CREAT_DENTRY", "LINK", "UNLINK", "ADD_ENTRY", "DEL_ENTRY"):
             nm = re.search(r'name "(.*)"$', line).group(1)
-            kind = {"CREAT_DENTRY": "create", "LINK": "link", "UNLINK": "unlink"}[name]
+            # debugfs 1.47 calls LINK and UNLINK ADD_ENTRY and DEL_ENTRY
+            kind = {"CREAT_DENTRY": "create", "LINK": "link", "UNLINK": "unlink",
+                    "ADD_ENTRY": "link", "DEL_ENTRY": "unlink"}[name]
             out.append((kind, num("parent"), num("ino"), nm))
         else:
             sys.exit("unknown debugfs tag line: " + line)

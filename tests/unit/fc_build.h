@@ -84,6 +84,20 @@ static inline void inode_raw(struct area *a, uint32_t ino, const void *raw, unsi
 	tlv(a, JBD_FC_TAG_INODE, 4 + len, v);
 }
 
+/* A raw inode for an INODE tag: extent-mapped with an empty block map (ADD_RANGE tags fill it). */
+static inline void raw_inode(unsigned char *raw, unsigned len, unsigned mode, unsigned size, unsigned links)
+{
+	memset(raw, 0, len);
+	put16(raw + 0x00, mode);		/* i_mode */
+	put32(raw + 0x04, size);		/* i_size */
+	put32(raw + 0x08, 1700000000);		/* i_atime, ctime, mtime */
+	put32(raw + 0x0C, 1700000000);
+	put32(raw + 0x10, 1700000000);
+	put16(raw + 0x1A, links);		/* i_links_count */
+	put32(raw + 0x20, EXT4_EXTENTS_FL);	/* i_flags */
+	put16(raw + 0x80, 32);			/* i_extra_isize */
+}
+
 static inline void inode_tag(struct area *a, uint32_t ino)
 {
 	unsigned char raw[256];

@@ -158,7 +158,7 @@ static void test_hostile(void)
 {
 	struct area a;
 	struct jbd_fc *fc;
-	unsigned char *p;
+	unsigned char *p, del[12];
 	size_t i;
 
 	/* A length past the block, before any commit: recovery fails, nothing read past the block. */
@@ -228,6 +228,29 @@ static void test_hostile(void)
 	CHECK_EQ(fc->tags[3].value_error, E4R_FC_BAD_INODE);
 	CHECK_EQ(fc->tags[4].value_error, E4R_FC_BAD_RANGE);
 	CHECK_EQ(fc->tags[5].value_error, 0);
+	jbd_fc_free(fc);
+
+	/* Huge counts: a DEL_RANGE past logical block 2^32 - 1, an empty ADD_RANGE; the whole file is fine. */
+	memset(&a, 0, sizeof(a));
+	head(&a, 0, 7);
+	put32(del, 12); put32(del + 4, 2); put32(del + 8, 0xFFFFFFFF);
+	tlv(&a, JBD_FC_TAG_DEL_RANGE, 12, del);
+	put32(del, 12); put32(del + 4, 0); put32(del + 8, 0xFFFFFFFF);
+	tlv(&a, JBD_FC_TAG_DEL_RANGE, 12, del);
+	add_range(&a, 12, 0, 0, 100);
+	add_range(&a, 12, 0xFFFFFFFF, 1, 100);
+	add_range(&a, 12, 0, 32768 + 32767, 40000);	/* unwritten, the largest length */
+	tail(&a, 7, 0);
+	fc = parse(&a, 7);
+	CHECK_EQ(fc->ncommitted, 7);
+	CHECK_EQ(fc->tags[1].value_error, E4R_FC_BAD_RANGE);
+	CHECK_EQ(fc->tags[2].value_error, 0);
+	CHECK_EQ(fc->tags[2].nblocks, 0xFFFFFFFF);
+	CHECK_EQ(fc->tags[3].value_error, E4R_FC_BAD_RANGE);
+	CHECK_EQ(fc->tags[4].value_error, 0);
+	CHECK_EQ(fc->tags[5].value_error, E4R_FC_BAD_RANGE);	/* 32767 blocks from 40000 pass the 65536 */
+	CHECK_EQ(fc->tags[5].unwritten, 1);
+	CHECK_EQ(fc->tags[5].nblocks, 32767);
 	jbd_fc_free(fc);
 
 	/* Unknown tag after a good commit: a quiet stop. */

@@ -22,27 +22,13 @@
 #define NEW_INO		12
 #define FILE_MODE	0100644
 
-/* A regular file of one block, extent-mapped, with an empty block map (ADD_RANGE fills it). */
-static void new_inode(unsigned char *raw, unsigned len)
-{
-	memset(raw, 0, len);
-	put16(raw + 0x00, FILE_MODE);		/* i_mode */
-	put32(raw + 0x04, BS);			/* i_size */
-	put32(raw + 0x08, 1700000000);		/* i_atime, ctime, mtime */
-	put32(raw + 0x0C, 1700000000);
-	put32(raw + 0x10, 1700000000);
-	put16(raw + 0x1A, 1);			/* i_links_count */
-	put32(raw + 0x20, EXT4_EXTENTS_FL);	/* i_flags */
-	put16(raw + 0x80, 32);			/* i_extra_isize */
-}
-
 static void build(struct area *a, blk64_t pblk, blk64_t nblocks)
 {
 	unsigned char raw[256], del[12];
 
 	memset(a, 0, sizeof(*a));
 	head(a, 0, 1);
-	new_inode(raw, sizeof(raw));
+	raw_inode(raw, sizeof(raw), FILE_MODE, BS, 1);	/* a one-block file */
 	inode_raw(a, NEW_INO, raw, sizeof(raw));
 	add_range(a, NEW_INO, 0, 1, pblk);
 	dentry(a, JBD_FC_TAG_CREAT, 2, NEW_INO, "hello");
