@@ -5,8 +5,13 @@ kernel IMAGE SCRIPT   perform SCRIPT (e4recover write's format) on IMAGE with th
                       (loop mount; `commit` is sync(2); contents from DESIGN.md's rule)
 tree DIR [--no-ino] [--no-links]
                       one line per entry under DIR: path, type, inode, links, size, sha256/target
+blocks DIR            one line per entry under DIR that has blocks: path and its physical
+                      blocks in logical order (FIEMAP, as the kernel reports them)
+agree OURS KERNEL     compare two `blocks` outputs: print "SAME TOTAL" (blocks at the same
+                      logical position of the same path that have the same physical number)
+script NAME           print the allocation script NAME (see SCRIPTS)
 """
-import hashlib, os, subprocess, sys, tempfile
+import fcntl, hashlib, os, struct, subprocess, sys, tempfile
 
 
 def content(path, offset, length):
@@ -58,6 +63,10 @@ def kernel(image, script):
     mnt = tempfile.mkdtemp(prefix='e4r-k-')
     subprocess.run(['mount', '-o', 'loop', image, mnt], check=True)
     try:
+        # One CPU: the kernel's per-CPU counters (which Orlov reads) then move as the
+        # writer models them.
+        if hasattr(os, 'sched_setaffinity'):
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
         with open(script) as f:
             run_script(mnt, f.readlines())
         os.sync()
@@ -89,10 +98,164 @@ def tree(top, with_ino, with_links=True):
     print('\n'.join(out))
 
 
+FS_IOC_FIEMAP = 0xC020660B
+FIEMAP_FLAG_SYNC = 1
+
+
+def fiemap(path):
+    """The physical byte extents of PATH: [(logical, physical, length)]."""
+    out, start = [], 0
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    try:
+        while True:
+            count = 64
+            req = bytearray(struct.pack('=QQLLLL', start, 2**64 - 1 - start, FIEMAP_FLAG_SYNC, 0, count, 0))
+            req += bytes(56 * count)
+            fcntl.ioctl(fd, FS_IOC_FIEMAP, req)
+            mapped = struct.unpack_from('=L', req, 20)[0]
+            last = False
+            for i in range(mapped):
+                lo, ph, ln, _, _, fl = struct.unpack_from('=QQQQQL', req, 32 + 56 * i)
+                out.append((lo, ph, ln))
+                start = lo + ln
+                last = last or fl & 1   # FIEMAP_EXTENT_LAST
+            if not mapped or last or mapped < count:
+                return out
+    finally:
+        os.close(fd)
+
+
+def blocks(top):
+    bs = os.statvfs(top).f_bsize
+    lines = []
+    for d, dirs, files in os.walk(top):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            full = os.path.join(d, name)
+            rel = os.path.relpath(full, top)
+            if rel == 'lost+found' or os.path.islink(full):
+                continue
+            blks = []
+            for lo, ph, ln in fiemap(full):
+                blks += ['%d:%d' % (lo // bs + i, ph // bs + i) for i in range(ln // bs)]
+            if blks:
+                lines.append(rel + ' ' + ' '.join(blks))
+    print('\n'.join(lines))
+
+
+def agree(ours, theirs):
+    def load(p):
+        with open(p) as f:
+            return {w[0]: dict(x.split(':') for x in w[1:]) for w in (l.split() for l in f) if w}
+    a, b = load(ours), load(theirs)
+    same = total = 0
+    for path, m in b.items():
+        for lblk, pblk in m.items():
+            total += 1
+            same += a.get(path, {}).get(lblk) == pblk
+    print(same, total)
+
+
+# Scripts whose inode (and block) numbers are compared with the kernel's.
+def script(name):
+    out = []
+    op = lambda *w: out.append(' '.join(str(x) for x in w))
+    if name == 'nested':            # a chain of directories, files at every level
+        path = ''
+        for i in range(6):
+            path += '/n%d' % i
+            op('mkdir', path)
+            for j in range(3):
+                op('create', '%s/f%d' % (path, j), 1000 * (j + 1))
+        op('commit')
+    elif name == 'topdirs':         # top-level directories spread by the hash of their names
+        for i in range(12):
+            op('mkdir', '/top%d' % i)
+            op('create', '/top%d/a' % i, 3000)
+        op('commit')
+    elif name == 'topdirs-then-sub':  # top-level and second-level directories, files inside
+        for i in range(4):
+            op('mkdir', '/p%d' % i)
+            for j in range(4):
+                op('mkdir', '/p%d/s%d' % (i, j))
+                op('create', '/p%d/s%d/f' % (i, j), 2000)
+            op('commit')
+    elif name == 'many-files':      # more files than one group holds
+        for i in range(600):
+            op('create', '/f%03d' % i, 100 + i)
+        op('commit')
+    elif name == 'many-files-dirs':  # files of several directories spill over the groups
+        for d in range(6):
+            op('mkdir', '/d%d' % d)
+        for i in range(150):
+            for d in range(6):
+                op('create', '/d%d/f%03d' % (d, i), 500)
+        op('commit')
+    elif name == 'unlink-recreate':  # freed inodes are taken again, lowest first
+        for i in range(40):
+            op('create', '/f%d' % i, 2000)
+        op('commit')
+        for i in range(0, 40, 3):
+            op('unlink', '/f%d' % i)
+        op('commit')
+        for i in range(20):
+            op('create', '/g%d' % i, 1500)
+        op('commit')
+    elif name == 'rmdir-recreate':  # directories removed and made again
+        for i in range(8):
+            op('mkdir', '/r%d' % i)
+            op('mkdir', '/r%d/in' % i)
+        op('commit')
+        for i in range(0, 8, 2):
+            op('rmdir', '/r%d/in' % i)
+            op('rmdir', '/r%d' % i)
+        op('commit')
+        for i in range(6):
+            op('mkdir', '/again%d' % i)
+            op('mkdir', '/r1/sub%d' % i)
+            op('create', '/r1/sub%d/x' % i, 700)
+        op('commit')
+    elif name == 'mixed':           # links, symlinks, renames among new files
+        op('mkdir', '/m')
+        for i in range(20):
+            op('create', '/m/f%d' % i, 4000)
+            if i % 4 == 0:
+                op('symlink', '/m/f%d' % i, '/m/s%d' % i)
+            if i % 5 == 0:
+                op('link', '/m/f%d' % i, '/h%d' % i)
+        op('commit')
+        op('mkdir', '/m2')
+        for i in range(0, 20, 2):
+            op('rename', '/m/f%d' % i, '/m2/f%d' % i)
+        op('symlink', '/' + 'long' * 30, '/m2/slow')
+        op('mkdir', '/m2/deeper')
+        op('create', '/m2/deeper/z', 9000)
+        op('commit')
+    elif name == 'big-files':       # files larger than a group, then small ones after them
+        op('mkdir', '/b')
+        for i in range(3):
+            op('create', '/b/big%d' % i, 3 * 1024 * 1024)
+            op('commit')
+        for i in range(10):
+            op('create', '/b/small%d' % i, 3000)
+        op('mkdir', '/after')
+        op('create', '/after/x', 5000)
+        op('commit')
+    else:
+        raise SystemExit('unknown script ' + name)
+    print('\n'.join(out))
+
+
 if __name__ == '__main__':
     if sys.argv[1] == 'kernel':
         kernel(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == 'tree':
         tree(sys.argv[2], '--no-ino' not in sys.argv, '--no-links' not in sys.argv)
+    elif sys.argv[1] == 'blocks':
+        blocks(sys.argv[2])
+    elif sys.argv[1] == 'agree':
+        agree(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == 'script':
+        script(sys.argv[2])
     else:
         raise SystemExit(__doc__)
