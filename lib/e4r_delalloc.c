@@ -118,7 +118,7 @@ static errcode_t write_back_inode(struct e4r_fs *f, ext2_ino_t ino, struct e4r_d
 		while (i + run < n && run < DA_MAX_EXTENT && b[i + run].lblk == b[i].lblk + run)
 			run++;
 		struct e4r_mb_req r = { run_goal(f, ino, &inode, b[i].lblk), run, 1, 1,
-					b[i].lblk + run, isize };
+					b[i].lblk + run, isize, ino };
 
 		err = e4r_mb_alloc(&f->alloc, &r, &start, &got);
 		for (unsigned k = 0; !err && k < got; k++) {

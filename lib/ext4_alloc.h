@@ -38,6 +38,8 @@ struct e4r_alloc {
 	unsigned char	*mb_inited;	/* per group: its buddy is loaded */
 	unsigned char	*mb_map;	/* one group's busy bits (scratch) */
 	struct e4r_mb_pa lg_pa[E4R_MB_MAX_PA];	/* the (one CPU's) locality group */
+	dgrp_t		*mb_last_groups;	/* s_mb_last_groups: stream allocation goals */
+	unsigned	mb_nr_goals;
 	unsigned	nlg_pa;
 	int		bug_ialloc34;	/* 3.4 order: bitmap bit set before journal write access */
 	unsigned long	leaks;		/* bits that leaked into a committing transaction */
@@ -80,8 +82,9 @@ errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
 /*
  * ext4_mb_new_blocks: up to LEN blocks for a request with goal GOAL. A DATA request
  * says where it ends in the file (LEND, in blocks) and the file's size in blocks
- * (ISIZE): small files go to the locality group's preallocation, others get the best
- * fit from the goal's group on. With MARK, the blocks are marked in use.
+ * (ISIZE): small files go to the locality group's preallocation, the first part of
+ * a file still being written back streams from the last group a file streamed into,
+ * others get the best fit from the goal's group on. With MARK, the blocks are marked in use.
  */
 struct e4r_mb_req {
 	blk64_t		goal;
@@ -89,6 +92,7 @@ struct e4r_mb_req {
 	int		data;
 	int		mark;
 	uint64_t	lend, isize;
+	ext2_ino_t	ino;		/* the file (stream allocation's goal) */
 };
 
 errcode_t e4r_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t *start, unsigned *got);

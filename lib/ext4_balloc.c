@@ -25,7 +25,7 @@ blk64_t e4r_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg)
 /* A block for a directory, a slow symlink or an extent tree (no data hint, no preallocation). */
 errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
 {
-	struct e4r_mb_req r = { goal, 1, 0, 0, 0, 0 };
+	struct e4r_mb_req r = { goal, 1, 0, 0, 0, 0, 0 };
 	unsigned got;
 
 	return e4r_mb_alloc(a, &r, out, &got);
@@ -33,7 +33,7 @@ errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
 
 errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
 {
-	struct e4r_mb_req r = { goal, 1, 0, 1, 0, 0 };
+	struct e4r_mb_req r = { goal, 1, 0, 1, 0, 0, 0 };
 	unsigned got;
 
 	return e4r_mb_alloc(a, &r, out, &got);

@@ -19,6 +19,8 @@
 #define MB_PREFETCH_NOFLEX	32
 #define MB_PREFETCH_IOS		8
 #define FLEX_DIR_ALLOC_SCHEME	4
+#define MB_LINEAR_SCAN_THRESHOLD 16	/* mb_optimize_scan is on from this many groups */
+#define MB_MAX_LINEAR_GROUPS	4	/* s_mb_max_linear_groups: tried in order after the goal's */
 
 /* The criteria passes; CR_BEST_AVAIL_LEN (6.5+) is not reproduced. */
 enum mb_cr { CR_POWER2_ALIGNED, CR_GOAL_LEN_FAST, CR_GOAL_LEN_SLOW, CR_ANY_FREE, CR_END };
@@ -85,7 +87,18 @@ static void load_group(struct mb_ctx *c, dgrp_t g)
 			mark_busy(a->lg_pa[i].pstart + k, c);
 	c->free = c->frags = 0;
 	for (i = 0; i < c->n; i++) {
-		int busy = ext2fs_test_bit(i, c->map);
+		int busy;
+
+		if (!(i & 7) && i + 8 <= c->n && (c->map[i >> 3] == 0xff || !c->map[i >> 3])) {
+			if (!c->map[i >> 3]) {
+				c->free += 8;
+				c->frags += prev;
+			}
+			prev = c->map[i >> 3] == 0xff;
+			i += 7;
+			continue;
+		}
+		busy = !!ext2fs_test_bit(i, c->map);
 
 		if (!busy) {
 			c->free++;
@@ -268,42 +281,99 @@ static void prefetch_fini(struct mb_ctx *c, dgrp_t next, unsigned nr)
 	}
 }
 
+/* mb_avg_fragment_size_order: the list a group of that average free extent length is on. */
+static unsigned avg_fragment_order(const struct mb_ctx *c, unsigned len)
+{
+	unsigned o = 0;
+
+	while (o < 32 && (len >> o) > 1)
+		o++;
+	/* fls(len) - 2, at least 0, at most the highest order */
+	o = o ? o - 1 : 0;
+	return o > c->maxorder ? c->maxorder : o;
+}
+
+struct mb_scan {
+	dgrp_t		prefetch_grp;
+	unsigned	nr, prefetch_max;
+};
+
+/* One group of a pass (ext4_mb_scan_group): read-ahead, the checks, the scan. */
+static void scan_group(struct mb_ctx *c, struct mb_scan *sc, dgrp_t g, enum mb_cr cr)
+{
+	struct e4r_alloc *a = c->a;
+
+	/* bitmaps are read ahead; the buddies of the last batch are loaded at the end */
+	if (g == sc->prefetch_grp) {
+		sc->nr = sc->prefetch_max;
+		if (a->flex_size > 1) {
+			unsigned rest = a->flex_size - (g & (a->flex_size - 1));
+
+			sc->nr = rest < sc->nr ? rest : sc->nr;
+		}
+		sc->prefetch_grp = (g + sc->nr) % a->fs->group_desc_count;
+	}
+	if (!good_group(c, g, cr))
+		return;
+	if (cr == CR_POWER2_ALIGNED)
+		simple_scan(c);
+	else
+		complex_scan(c, cr);
+}
+
+/*
+ * mb_optimize_scan: after a few groups from the goal's, the cheap passes take the
+ * groups whose buddy is loaded from per-order lists (largest free chunk for the
+ * power-of-two pass, average free extent for the next), each list from the goal on.
+ */
+static void optimized_pass(struct mb_ctx *c, struct mb_scan *sc, dgrp_t start, enum mb_cr cr)
+{
+	struct e4r_alloc *a = c->a;
+	dgrp_t ngroups = a->fs->group_desc_count;
+	unsigned o = cr == CR_POWER2_ALIGNED ? c->order2 : avg_fragment_order(c, c->len);
+
+	for (; o <= c->maxorder && !c->found; o++)
+		for (dgrp_t i = 0, g = start; i < ngroups && !c->found; i++, g = (g + 1) % ngroups) {
+			unsigned go;
+
+			if (!a->mb_inited[g])
+				continue;
+			load_group(c, g);
+			if (!c->free)
+				continue;
+			go = cr == CR_POWER2_ALIGNED ? largest_order(c) : avg_fragment_order(c, c->free / c->frags);
+			if (go == o)
+				scan_group(c, sc, g, cr);
+		}
+}
+
 /* ext4_mb_regular_allocator: the passes, each over the groups from the goal's. */
 static void regular_allocator(struct mb_ctx *c, dgrp_t goal_group)
 {
 	struct e4r_alloc *a = c->a;
-	dgrp_t ngroups = a->fs->group_desc_count, prefetch_grp = goal_group;
-	unsigned nr = 0, prefetch_max;
+	dgrp_t ngroups = a->fs->group_desc_count;
+	int optimize = ngroups >= MB_LINEAR_SCAN_THRESHOLD;
+	struct mb_scan sc = { goal_group, 0, 0 };
 
-	prefetch_max = a->flex_size > 1 ? a->flex_size * MB_PREFETCH_IOS : MB_PREFETCH_NOFLEX;
-	if (prefetch_max > ngroups)
-		prefetch_max = ngroups;
+	sc.prefetch_max = a->flex_size > 1 ? a->flex_size * MB_PREFETCH_IOS : MB_PREFETCH_NOFLEX;
+	if (sc.prefetch_max > ngroups)
+		sc.prefetch_max = ngroups;
 	for (int cr = c->order2 ? CR_POWER2_ALIGNED : CR_GOAL_LEN_FAST; cr < CR_END && !c->found; cr++) {
-		dgrp_t g = goal_group;
+		dgrp_t g = goal_group, linear = ngroups;
 
-		for (dgrp_t i = 0; i < ngroups && !c->found; i++, g = (g + 1) % ngroups) {
-			/* bitmaps are read ahead; the buddies of the last batch are loaded at the end */
-			if (g == prefetch_grp) {
-				nr = prefetch_max;
-				if (a->flex_size > 1) {
-					unsigned rest = a->flex_size - (g & (a->flex_size - 1));
-
-					nr = rest < nr ? rest : nr;
-				}
-				prefetch_grp = (g + nr) % ngroups;
-			}
-			if (!good_group(c, g, cr))
-				continue;
-			if (cr == CR_POWER2_ALIGNED)
-				simple_scan(c);
-			else
-				complex_scan(c, cr);
-		}
+		sc.prefetch_grp = goal_group;
+		sc.nr = 0;
+		if (optimize && cr < CR_GOAL_LEN_SLOW)
+			linear = MB_MAX_LINEAR_GROUPS + 1 < ngroups ? MB_MAX_LINEAR_GROUPS + 1 : ngroups;
+		for (dgrp_t i = 0; i < linear && !c->found; i++, g = (g + 1) % ngroups)
+			scan_group(c, &sc, g, cr);
+		if (!c->found && linear < ngroups)
+			optimized_pass(c, &sc, g, cr);
 	}
 	if (!c->found && c->blen)
 		use_best(c);
-	if (nr)
-		prefetch_fini(c, prefetch_grp, nr);
+	if (sc.nr)
+		prefetch_fini(c, sc.prefetch_grp, sc.nr);
 }
 
 /* The locality group preallocation closest to GOAL with LEN free blocks (ext4_mb_check_group_pa). */
@@ -340,7 +410,7 @@ errcode_t e4r_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t 
 	struct mb_ctx c;
 	blk64_t goal = r->goal;
 	dgrp_t ngroups = fs->group_desc_count, gg;
-	int group_pa = 0, pa;
+	int group_pa = 0, stream = 0, pa;
 
 	if (!r->len)
 		return E4R_WRITE_NO_SPACE;
@@ -357,6 +427,12 @@ errcode_t e4r_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t 
 		uint64_t size = r->lend > r->isize ? r->lend : r->isize;
 
 		group_pa = size <= MB_STREAM_REQUEST;
+		/*
+		 * A request that does not reach the end of the file may preallocate for
+		 * the inode: a large one streams (the inode preallocation's own
+		 * normalisation is not reproduced); a closed file's last request does not.
+		 */
+		stream = !group_pa && r->lend != r->isize;
 	}
 	if (group_pa) {
 		pa = lg_pa_pick(a, goal, r->len);
@@ -379,11 +455,15 @@ errcode_t e4r_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t 
 			c.order2 = o;
 	}
 	gg = ext2fs_group_of_blk2(fs, goal);
+	if (stream)
+		gg = a->mb_last_groups[r->ino % a->mb_nr_goals];
 	if (gg >= ngroups)
 		gg = 0;
 	regular_allocator(&c, gg);
 	if (!c.found || !c.blen)
 		return E4R_WRITE_NO_SPACE;
+	if (stream)
+		a->mb_last_groups[r->ino % a->mb_nr_goals] = c.bgroup;
 	*start = ext2fs_group_first_block2(fs, c.bgroup) + c.bstart;
 	a->mb_inited[c.bgroup] = 1;
 	if (group_pa) {

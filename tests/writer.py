@@ -2,13 +2,15 @@
 """Oracle helpers for the writer tests.
 
 kernel IMAGE SCRIPT   perform SCRIPT (e4recover write's format) on IMAGE with the kernel
-                      (loop mount; `commit` is sync(2); contents from DESIGN.md's rule)
+                      (loop mount, on one CPU; `commit` writes the files dirtied since the
+                      last one back in order, then sync(2); contents from DESIGN.md's rule)
 tree DIR [--no-ino] [--no-links]
                       one line per entry under DIR: path, type, inode, links, size, sha256/target
 blocks DIR            one line per entry under DIR that has blocks: path and its physical
                       blocks in logical order (FIEMAP, as the kernel reports them)
 agree OURS KERNEL     compare two `blocks` outputs: print "SAME TOTAL" (blocks at the same
-                      logical position of the same path that have the same physical number)
+                      logical position of the same path that have the same physical number);
+                      the first entries that differ go to stderr
 script NAME           print the allocation script NAME (see SCRIPTS)
 """
 import fcntl, hashlib, os, struct, subprocess, sys, tempfile
@@ -23,7 +25,39 @@ def content(path, offset, length):
                  for o in range(offset, offset + length))
 
 
+def write_back(root, dirty):
+    """Write the dirtied files back from this process, oldest first, before sync(2).
+
+    sync would leave it to the flusher threads, on whatever CPU they run: ext4 packs
+    small files into a per-CPU preallocation, so the block numbers would depend on
+    the scheduler. sync_file_range runs the same writeback here, on our one CPU."""
+    flags = (os.SYNC_FILE_RANGE_WAIT_BEFORE | os.SYNC_FILE_RANGE_WRITE |
+             os.SYNC_FILE_RANGE_WAIT_AFTER) if hasattr(os, 'sync_file_range') else 0
+    for path in dirty:
+        full = os.path.join(root, path.lstrip('/'))
+        if not flags or not os.path.isfile(full) or os.path.islink(full):
+            continue
+        fd = os.open(full, os.O_RDONLY)
+        try:
+            os.sync_file_range(fd, 0, 0, flags)
+        finally:
+            os.close(fd)
+    dirty.clear()
+    os.sync()
+
+
 def run_script(root, lines):
+    dirty = []          # files written since the last commit, in the order first written
+
+    def dirtied(path):
+        if path not in dirty:
+            dirty.append(path)
+
+    def renamed(old, new):
+        for i, d in enumerate(dirty):
+            if d == old or d.startswith(old + '/'):
+                dirty[i] = new + d[len(old):]
+
     for raw in lines:
         words = raw.split('#', 1)[0].split()
         if not words:
@@ -35,28 +69,34 @@ def run_script(root, lines):
         elif op == 'create':
             with open(p(args[0]), 'xb') as f:
                 f.write(content(args[0], 0, int(args[1])))
+            dirtied(args[0])
         elif op == 'append':
             with open(p(args[0]), 'ab') as f:
                 off = f.seek(0, 2)
                 f.write(content(args[0], off, int(args[1])))
+            dirtied(args[0])
         elif op == 'truncate':
             os.truncate(p(args[0]), int(args[1]))
         elif op == 'unlink':
             os.unlink(p(args[0]))
+            if args[0] in dirty:
+                dirty.remove(args[0])
         elif op == 'rmdir':
             os.rmdir(p(args[0]))
         elif op == 'rename':
             os.rename(p(args[0]), p(args[1]))
+            renamed(args[0], args[1])
         elif op == 'link':
             os.link(p(args[0]), p(args[1]))
         elif op == 'symlink':
             os.symlink(args[0], p(args[1]))
         elif op == 'commit':
-            os.sync()
+            write_back(root, dirty)
         elif op == 'crash':
             break
         else:
             raise SystemExit('unknown op ' + op)
+    write_back(root, dirty)     # what the unmount would write
 
 
 def kernel(image, script):
@@ -69,7 +109,6 @@ def kernel(image, script):
             os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
         with open(script) as f:
             run_script(mnt, f.readlines())
-        os.sync()
     finally:
         subprocess.run(['umount', mnt], check=True)
         os.rmdir(mnt)
@@ -148,11 +187,15 @@ def agree(ours, theirs):
         with open(p) as f:
             return {w[0]: dict(x.split(':') for x in w[1:]) for w in (l.split() for l in f) if w}
     a, b = load(ours), load(theirs)
-    same = total = 0
+    same = total = shown = 0
     for path, m in b.items():
         for lblk, pblk in m.items():
             total += 1
             same += a.get(path, {}).get(lblk) == pblk
+        if a.get(path) != m and shown < 5:
+            shown += 1
+            first = lambda d: ' '.join('%s:%s' % kv for kv in list(d.items())[:3])
+            sys.stderr.write('# %s: ours %s, kernel %s\n' % (path, first(a.get(path, {})), first(m)))
     print(same, total)
 
 

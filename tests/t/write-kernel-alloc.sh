@@ -31,7 +31,7 @@ while read -r name size bs opts; do
 	run e2fsck -fn ours.img; expect_rc 0 "$name ($size, $bs, $opts): e2fsck -fn"
 	"$PY" -S "$W" kernel kernel.img s.txt || fail "$name: the kernel could not run the script"
 	listing ours.img ours.tree ours.blocks && listing kernel.img kernel.tree kernel.blocks || fail "mount"
-	set -- $("$PY" -S "$W" agree ours.blocks kernel.blocks)
+	set -- $("$PY" -S "$W" agree ours.blocks kernel.blocks 2>blocks.diff)
 	blk_same=$((blk_same + $1)) blk_total=$((blk_total + $2))
 	n=$((n + 1))
 	if ! diff ours.tree kernel.tree > tree.diff; then
@@ -40,6 +40,7 @@ while read -r name size bs opts; do
 		head -20 tree.diff
 	fi
 	note "$name ($size, $bs, $opts): blocks agree $1 of $2"
+	cat blocks.diff
 done <<'CASES'
 # script           image  block  mke2fs options
 nested             32M    1024
