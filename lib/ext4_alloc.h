@@ -40,6 +40,11 @@ struct e4r_alloc {
 	struct e4r_mb_pa lg_pa[E4R_MB_MAX_PA];	/* the (one CPU's) locality group */
 	dgrp_t		*mb_last_groups;	/* s_mb_last_groups: stream allocation goals */
 	unsigned	mb_nr_goals;
+	/*
+	 * The committing transaction was started by a sync (the script's commit),
+	 * which returns once it is on disk: its freed blocks are back in the buddy.
+	 */
+	int		sync_committed;
 	unsigned	nlg_pa;
 	int		bug_ialloc34;	/* 3.4 order: bitmap bit set before journal write access */
 	unsigned long	leaks;		/* bits that leaked into a committing transaction */

@@ -81,7 +81,7 @@ static void load_group(struct mb_ctx *c, dgrp_t g)
 	c->n = ext2fs_group_blocks_count(fs, g);
 	if (ext2fs_get_block_bitmap_range2(fs->block_map, c->first, c->n, c->map))
 		memset(c->map, 0xff, (c->n + 7) / 8);
-	jw_for_each_pending_free(a->w, mark_busy, c);
+	jw_for_each_pending_free(a->w, !a->sync_committed, mark_busy, c);
 	for (i = 0; i < a->nlg_pa; i++)
 		for (unsigned k = 0; k < a->lg_pa[i].free; k++)
 			mark_busy(a->lg_pa[i].pstart + k, c);

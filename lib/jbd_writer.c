@@ -165,9 +165,10 @@ int jw_block_pending_free(struct jbd_writer *w, blk64_t blk)
 	return 0;
 }
 
-void jw_for_each_pending_free(struct jbd_writer *w, void (*fn)(blk64_t blk, void *priv), void *priv)
+void jw_for_each_pending_free(struct jbd_writer *w, int committing, void (*fn)(blk64_t blk, void *priv),
+			      void *priv)
 {
-	struct jw_txn *ts[2] = { w->running, w->committing };
+	struct jw_txn *ts[2] = { w->running, committing ? w->committing : NULL };
 
 	for (int k = 0; k < 2; k++)
 		for (unsigned i = 0; ts[k] && i < ts[k]->nfreed; i++)
