@@ -112,14 +112,14 @@ static errcode_t write_back_inode(struct e4r_fs *f, ext2_ino_t ino, struct e4r_d
 		return err;
 	isize = (EXT2_I_SIZE(&inode) + f->fs->blocksize - 1) / f->fs->blocksize;
 	while (!err && i < n) {
-		unsigned run = 1, got = 0;
+		struct e4r_mb_req r = { 0, 1, 1, 1, 0, isize, ino };
+		unsigned got = 0;
 		blk64_t start;
 
-		while (i + run < n && run < DA_MAX_EXTENT && b[i + run].lblk == b[i].lblk + run)
-			run++;
-		struct e4r_mb_req r = { run_goal(f, ino, &inode, b[i].lblk), run, 1, 1,
-					b[i].lblk + run, isize, ino };
-
+		while (i + r.len < n && r.len < DA_MAX_EXTENT && b[i + r.len].lblk == b[i].lblk + r.len)
+			r.len++;
+		r.goal = run_goal(f, ino, &inode, b[i].lblk);
+		r.lend = b[i].lblk + r.len;
 		err = e4r_mb_alloc(&f->alloc, &r, &start, &got);
 		for (unsigned k = 0; !err && k < got; k++) {
 			blk64_t pblk = start + k;

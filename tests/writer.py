@@ -114,26 +114,31 @@ def kernel(image, script):
         os.rmdir(mnt)
 
 
-def tree(top, with_ino, with_links=True):
-    out = []
+def entries(top):
+    """(path relative to TOP, full path) of every entry under TOP but lost+found, sorted."""
     for d, dirs, files in os.walk(top):
         dirs.sort()
         for name in sorted(dirs + files):
             full = os.path.join(d, name)
             rel = os.path.relpath(full, top)
-            if rel == 'lost+found':
-                continue
-            st = os.lstat(full)
-            if os.path.islink(full):
-                kind, what = 'l', os.readlink(full)
-            elif os.path.isdir(full):
-                kind, what = 'd', '-'
-            else:
-                with open(full, 'rb') as f:
-                    kind, what = 'f', hashlib.sha256(f.read()).hexdigest()[:16]
-            ino = st.st_ino if with_ino else 0
-            size = st.st_size if kind != 'd' else 0
-            out.append('%s %s ino=%d links=%d size=%d %s' % (rel, kind, ino, st.st_nlink if with_links else 0, size, what))
+            if rel != 'lost+found':
+                yield rel, full
+
+
+def tree(top, with_ino, with_links=True):
+    out = []
+    for rel, full in entries(top):
+        st = os.lstat(full)
+        if os.path.islink(full):
+            kind, what = 'l', os.readlink(full)
+        elif os.path.isdir(full):
+            kind, what = 'd', '-'
+        else:
+            with open(full, 'rb') as f:
+                kind, what = 'f', hashlib.sha256(f.read()).hexdigest()[:16]
+        ino = st.st_ino if with_ino else 0
+        size = st.st_size if kind != 'd' else 0
+        out.append('%s %s ino=%d links=%d size=%d %s' % (rel, kind, ino, st.st_nlink if with_links else 0, size, what))
     print('\n'.join(out))
 
 
@@ -167,18 +172,14 @@ def fiemap(path):
 def blocks(top):
     bs = os.statvfs(top).f_bsize
     lines = []
-    for d, dirs, files in os.walk(top):
-        dirs.sort()
-        for name in sorted(dirs + files):
-            full = os.path.join(d, name)
-            rel = os.path.relpath(full, top)
-            if rel == 'lost+found' or os.path.islink(full):
-                continue
-            blks = []
-            for lo, ph, ln in fiemap(full):
-                blks += ['%d:%d' % (lo // bs + i, ph // bs + i) for i in range(ln // bs)]
-            if blks:
-                lines.append(rel + ' ' + ' '.join(blks))
+    for rel, full in entries(top):
+        if os.path.islink(full):
+            continue
+        blks = []
+        for lo, ph, ln in fiemap(full):
+            blks += ['%d:%d' % (lo // bs + i, ph // bs + i) for i in range(ln // bs)]
+        if blks:
+            lines.append(rel + ' ' + ' '.join(blks))
     print('\n'.join(lines))
 
 

@@ -6,13 +6,7 @@
 # writeback, with preallocation, so it is a measure, not a requirement).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
-W="$E4R_TESTS_SRCDIR/writer.py"
-PY=$(python3 -c 'import sys; print(sys.executable)') || skip "needs python3"
-mkdir mnt
-mkimg probe.img 8M
-mount -o loop,ro probe.img mnt 2>/dev/null || skip "the kernel refuses loop mounts here"
-umount mnt
+need_kernel_mount
 
 listing() { # IMAGE TREE BLOCKS
 	mount -o loop,ro "$1" mnt || return 1

@@ -4,21 +4,13 @@
 # names, types, sizes, contents, link counts and, for the scripted case, inode numbers.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
-W="$E4R_TESTS_SRCDIR/writer.py"
-# The interpreter itself, without site packages: a version-manager shim and site setup
-# cost most of a second per call.
-PY=$(python3 -c 'import sys; print(sys.executable)') || skip "needs python3"
-mkdir mnt
+need_kernel_mount
 mount_tree() { # IMAGE OUT [--no-ino]
 	mount -o loop,ro "$1" mnt || return 1
 	"$PY" -S "$W" tree mnt ${3:-} > "$2"; local rc=$?
 	umount mnt
 	return $rc
 }
-mkimg probe.img 8M
-mount -o loop,ro probe.img mnt 2>/dev/null || skip "the kernel refuses loop mounts here"
-umount mnt
 
 # One script with every operation; inode numbers must be the kernel's.
 cat > all.txt <<'SCRIPT'
