@@ -25,18 +25,30 @@ def content(path, offset, length):
                  for o in range(offset, offset + length))
 
 
+def written_back_early(full, start, end):
+    """Whether a block of bytes [START, END) of FULL already has its place (not delalloc)."""
+    for lo, ph, ln, flags in fiemap(full, sync=False):
+        if lo < end and start < lo + ln and not flags & FIEMAP_EXTENT_DELALLOC:
+            return True
+    return False
+
+
 def write_back(root, dirty):
     """Write the dirtied files back from this process, oldest first, before sync(2).
 
     sync would leave it to the flusher threads, on whatever CPU they run: ext4 packs
     small files into a per-CPU preallocation, so the block numbers would depend on
-    the scheduler. sync_file_range runs the same writeback here, on our one CPU."""
+    the scheduler. sync_file_range runs the same writeback here, on our one CPU.
+    Returns whether the flusher had already written some of them back (on a busy
+    machine it starts background writeback on its own)."""
     flags = (os.SYNC_FILE_RANGE_WAIT_BEFORE | os.SYNC_FILE_RANGE_WRITE |
              os.SYNC_FILE_RANGE_WAIT_AFTER) if hasattr(os, 'sync_file_range') else 0
-    for path in dirty:
+    early = False
+    for path, (start, end) in dirty.items():
         full = os.path.join(root, path.lstrip('/'))
         if not flags or not os.path.isfile(full) or os.path.islink(full):
             continue
+        early = early or written_back_early(full, start, min(end, os.path.getsize(full)))
         fd = os.open(full, os.O_RDONLY)
         try:
             os.sync_file_range(fd, 0, 0, flags)
@@ -44,19 +56,24 @@ def write_back(root, dirty):
             os.close(fd)
     dirty.clear()
     os.sync()
+    return early
 
 
 def run_script(root, lines):
-    dirty = []          # files written since the last commit, in the order first written
+    """Perform the script under ROOT; returns whether any writeback came early."""
+    dirty = {}          # files written since the last commit (first written first): bytes written
+    early = False
 
-    def dirtied(path):
-        if path not in dirty:
-            dirty.append(path)
+    def dirtied(path, start, end):
+        was = dirty.get(path, (start, end))
+        dirty[path] = (min(start, was[0]), max(end, was[1]))
 
     def renamed(old, new):
-        for i, d in enumerate(dirty):
-            if d == old or d.startswith(old + '/'):
-                dirty[i] = new + d[len(old):]
+        moved = {}
+        for d, written in dirty.items():
+            moved[new + d[len(old):] if d == old or d.startswith(old + '/') else d] = written
+        dirty.clear()
+        dirty.update(moved)
 
     for raw in lines:
         words = raw.split('#', 1)[0].split()
@@ -69,18 +86,17 @@ def run_script(root, lines):
         elif op == 'create':
             with open(p(args[0]), 'xb') as f:
                 f.write(content(args[0], 0, int(args[1])))
-            dirtied(args[0])
+            dirtied(args[0], 0, int(args[1]))
         elif op == 'append':
             with open(p(args[0]), 'ab') as f:
                 off = f.seek(0, 2)
                 f.write(content(args[0], off, int(args[1])))
-            dirtied(args[0])
+            dirtied(args[0], off, off + int(args[1]))
         elif op == 'truncate':
             os.truncate(p(args[0]), int(args[1]))
         elif op == 'unlink':
             os.unlink(p(args[0]))
-            if args[0] in dirty:
-                dirty.remove(args[0])
+            dirty.pop(args[0], None)
         elif op == 'rmdir':
             os.rmdir(p(args[0]))
         elif op == 'rename':
@@ -91,27 +107,42 @@ def run_script(root, lines):
         elif op == 'symlink':
             os.symlink(args[0], p(args[1]))
         elif op == 'commit':
-            write_back(root, dirty)
+            early = write_back(root, dirty) or early
         elif op == 'crash':
             break
         else:
             raise SystemExit('unknown op ' + op)
-    write_back(root, dirty)     # what the unmount would write
+    return write_back(root, dirty) or early     # what the unmount would write
 
 
-def kernel(image, script):
+def kernel(image, script, tries=5):
+    """Run SCRIPT on IMAGE through the kernel; again from the same image (up to TRIES
+    times) when the flusher wrote files back before the script's commit did."""
+    with open(script) as f:
+        lines = f.readlines()
+    fd, saved = tempfile.mkstemp(prefix='e4r-k-', suffix='.img', dir=os.path.dirname(os.path.abspath(image)))
+    os.close(fd)
+    subprocess.run(['cp', '--sparse=always', image, saved], check=True)
     mnt = tempfile.mkdtemp(prefix='e4r-k-')
-    subprocess.run(['mount', '-o', 'loop', image, mnt], check=True)
     try:
-        # One CPU: the kernel's per-CPU counters (which Orlov reads) then move as the
-        # writer models them.
-        if hasattr(os, 'sched_setaffinity'):
-            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        with open(script) as f:
-            run_script(mnt, f.readlines())
+        for attempt in range(tries):
+            if attempt:
+                subprocess.run(['cp', '--sparse=always', saved, image], check=True)
+            subprocess.run(['mount', '-o', 'loop', image, mnt], check=True)
+            try:
+                # One CPU: the kernel's per-CPU counters (which Orlov reads) and its
+                # locality group preallocation then behave as the writer models them.
+                if hasattr(os, 'sched_setaffinity'):
+                    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+                early = run_script(mnt, lines)
+            finally:
+                subprocess.run(['umount', mnt], check=True)
+            if not early:
+                return
+        sys.stderr.write('writer.py: %s: the flusher wrote files back early in %d runs\n' % (image, tries))
     finally:
-        subprocess.run(['umount', mnt], check=True)
         os.rmdir(mnt)
+        os.unlink(saved)
 
 
 def entries(top):
@@ -144,25 +175,28 @@ def tree(top, with_ino, with_links=True):
 
 FS_IOC_FIEMAP = 0xC020660B
 FIEMAP_FLAG_SYNC = 1
+FIEMAP_EXTENT_LAST = 1
+FIEMAP_EXTENT_DELALLOC = 4
 
 
-def fiemap(path):
-    """The physical byte extents of PATH: [(logical, physical, length)]."""
+def fiemap(path, sync=True):
+    """The byte extents of PATH: [(logical, physical, length, flags)]; SYNC writes it back first."""
     out, start = [], 0
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     try:
         while True:
             count = 64
-            req = bytearray(struct.pack('=QQLLLL', start, 2**64 - 1 - start, FIEMAP_FLAG_SYNC, 0, count, 0))
+            req = bytearray(struct.pack('=QQLLLL', start, 2**64 - 1 - start,
+                                        FIEMAP_FLAG_SYNC if sync else 0, 0, count, 0))
             req += bytes(56 * count)
             fcntl.ioctl(fd, FS_IOC_FIEMAP, req)
             mapped = struct.unpack_from('=L', req, 20)[0]
             last = False
             for i in range(mapped):
                 lo, ph, ln, _, _, fl = struct.unpack_from('=QQQQQL', req, 32 + 56 * i)
-                out.append((lo, ph, ln))
+                out.append((lo, ph, ln, fl))
                 start = lo + ln
-                last = last or fl & 1   # FIEMAP_EXTENT_LAST
+                last = last or fl & FIEMAP_EXTENT_LAST
             if not mapped or last or mapped < count:
                 return out
     finally:
@@ -176,7 +210,7 @@ def blocks(top):
         if os.path.islink(full):
             continue
         blks = []
-        for lo, ph, ln in fiemap(full):
+        for lo, ph, ln, flags in fiemap(full):
             blks += ['%d:%d' % (lo // bs + i, ph // bs + i) for i in range(ln // bs)]
         if blks:
             lines.append(rel + ' ' + ' '.join(blks))
