@@ -435,8 +435,12 @@ errcode_t e4r_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t 
 		stream = !group_pa && r->lend != r->isize;
 	}
 	if (group_pa) {
-		pa = lg_pa_pick(a, goal, r->len);
-		if (pa >= 0) {
+		while ((pa = lg_pa_pick(a, goal, r->len)) >= 0) {
+			/* the bitmap does not know the preallocation: drop one something else took */
+			if (!ext2fs_test_block_bitmap_range2(fs->block_map, a->lg_pa[pa].pstart, r->len)) {
+				a->lg_pa[pa] = a->lg_pa[--a->nlg_pa];
+				continue;
+			}
 			lg_pa_take(a, pa, r->len, start);
 			*got = r->len;
 			goto mark;
