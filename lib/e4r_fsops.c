@@ -37,6 +37,7 @@ errcode_t e4r_fs_init(struct e4r_fs *f, struct jbd_writer *w)
 
 void e4r_fs_free(struct e4r_fs *f)
 {
+	e4r_da_free(f);
 	e4r_alloc_free(&f->alloc);
 	ext2fs_free_mem(&f->blockbuf);
 }
@@ -193,19 +194,25 @@ static errcode_t write_range(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode
 		uint64_t hi = to < start + bs ? to : start + bs;
 		blk64_t pblk = 0;
 
+		unsigned char *dirty;
+
 		err = ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk, NULL, &pblk);
 		if (err)
 			break;
 		if (pblk) {
 			err = jw_read_data(f->w, pblk, f->blockbuf);
+			if (err)
+				break;
+			e4r_content_fill(path, lo, f->blockbuf + (lo - start), hi - lo);
+			err = jw_write_data(f->w, pblk, f->blockbuf);
+		} else if ((dirty = e4r_da_lookup(f, ino, lblk))) {
+			e4r_content_fill(path, lo, dirty + (lo - start), hi - lo);
 		} else {
+			/* delalloc: the block gets its place at writeback */
 			memset(f->blockbuf, 0, bs);
-			err = map_new_block(f, ino, inode, lblk, 1, &pblk);
+			e4r_content_fill(path, lo, f->blockbuf + (lo - start), hi - lo);
+			err = e4r_da_add(f, ino, lblk, f->blockbuf);
 		}
-		if (err)
-			break;
-		e4r_content_fill(path, lo, f->blockbuf + (lo - start), hi - lo);
-		err = jw_write_data(f->w, pblk, f->blockbuf);
 		if (!err)
 			*end = hi;
 	}
@@ -222,6 +229,7 @@ static errcode_t free_blocks_from(struct e4r_fs *f, ext2_ino_t ino, struct ext2_
 
 	if (ext2fs_is_fast_symlink(inode))
 		return 0;
+	e4r_da_drop(f, ino, start);
 	err = ext2fs_punch(f->fs, ino, inode, NULL, start, ~0ULL);
 	after = ext2fs_get_stat_i_blocks(f->fs, inode);
 	if (before > after)
@@ -448,6 +456,12 @@ static errcode_t zero_tail(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *
 	if (!off)
 		return 0;
 	err = ext2fs_bmap2(f->fs, ino, inode, NULL, 0, size / bs, NULL, &pblk);
+	if (!err && !pblk) {
+		unsigned char *dirty = e4r_da_lookup(f, ino, size / bs);
+
+		if (dirty)
+			memset(dirty + off, 0, bs - off);
+	}
 	if (err || !pblk)
 		return err;
 	err = jw_read_data(f->w, pblk, f->blockbuf);

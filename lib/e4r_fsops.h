@@ -7,11 +7,20 @@
 #include "ext4_alloc.h"
 #include "jbd_writer.h"
 
+/* A file block written but not yet given a place (delayed allocation). */
+struct e4r_da_block {
+	ext2_ino_t	ino;
+	blk64_t		lblk;
+	unsigned char	*data;
+};
+
 struct e4r_fs {
 	struct jbd_writer *w;
 	ext2_filsys	fs;
 	struct e4r_alloc alloc;
 	unsigned char	*blockbuf;
+	struct e4r_da_block *da;	/* in the order they were dirtied */
+	unsigned	nda, capda;
 };
 
 errcode_t e4r_fs_init(struct e4r_fs *f, struct jbd_writer *w);
@@ -31,5 +40,13 @@ errcode_t e4r_op_rmdir(struct e4r_fs *f, const char *path);
 errcode_t e4r_op_rename(struct e4r_fs *f, const char *from, const char *to);
 errcode_t e4r_op_link(struct e4r_fs *f, const char *from, const char *to);
 errcode_t e4r_op_symlink(struct e4r_fs *f, const char *target, const char *path, ext2_ino_t *ino);
+
+/* Delayed allocation (e4r_delalloc.c). */
+unsigned char *e4r_da_lookup(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk);
+errcode_t e4r_da_add(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data);
+void e4r_da_drop(struct e4r_fs *f, ext2_ino_t ino, blk64_t from);
+/* Writeback before a commit: allocate and write every dirty block, oldest inode first. */
+errcode_t e4r_da_flush(struct e4r_fs *f);
+void e4r_da_free(struct e4r_fs *f);
 
 #endif

@@ -41,7 +41,10 @@ errcode_t e4r_workload_run(struct e4r_fs *f, const struct e4r_workload *wl, stru
 
 		run->failed_op = i;
 		if (op->kind == E4R_OP_COMMIT) {
-			err = jw_commit_start(w);	/* its log blocks go out after the next op */
+			err = e4r_da_flush(f);		/* sync writes the dirty data back first */
+			if (!err)
+				err = jw_commit_start(w);	/* its log blocks go out after the next op */
+			f->alloc.sync_committed = 1;
 		} else if (op->kind == E4R_OP_CRASH) {
 			err = jw_commit_finish(w);	/* already submitted: it reaches the disk */
 			run->crashed = 1;
@@ -49,8 +52,10 @@ errcode_t e4r_workload_run(struct e4r_fs *f, const struct e4r_workload *wl, stru
 			err = run_op(f, op);
 			if (!err)
 				err = jw_commit_finish(w);
-			if (!err && jw_running_full(w))
+			if (!err && jw_running_full(w)) {
 				err = jw_commit_start(w);
+				f->alloc.sync_committed = 0;	/* in the background: frees wait for it */
+			}
 		}
 		if (!err)
 			run->done++;
@@ -61,7 +66,9 @@ errcode_t e4r_workload_run(struct e4r_fs *f, const struct e4r_workload *wl, stru
 	}
 	if (err)
 		return err;
-	err = jw_commit_finish(w);
+	err = e4r_da_flush(f);	/* the unmount writes back what is left */
+	if (!err)
+		err = jw_commit_finish(w);
 	if (!err && run->in_flight_end)
 		err = jw_commit_sync(w);
 	if (w->bdev.crashed)

@@ -15,6 +15,14 @@ struct e4r_pcounter {
 	long long	local;
 };
 
+/* A locality group preallocation: its free part, from PSTART on. */
+struct e4r_mb_pa {
+	blk64_t		pstart;
+	unsigned	free;
+};
+
+#define E4R_MB_MAX_PA	8
+
 struct e4r_alloc {
 	ext2_filsys	fs;
 	struct jbd_writer *w;
@@ -26,6 +34,18 @@ struct e4r_alloc {
 	ext2_ino_t	*lag_ino;
 	dgrp_t		*lag_group;
 	unsigned	nlag, caplag;
+	/* mballoc, for this session (one mount) */
+	unsigned char	*mb_inited;	/* per group: its buddy is loaded */
+	unsigned char	*mb_map;	/* one group's busy bits (scratch) */
+	struct e4r_mb_pa lg_pa[E4R_MB_MAX_PA];	/* the (one CPU's) locality group */
+	dgrp_t		*mb_last_groups;	/* s_mb_last_groups: stream allocation goals */
+	unsigned	mb_nr_goals;
+	/*
+	 * The committing transaction was started by a sync (the script's commit),
+	 * which returns once it is on disk: its freed blocks are back in the buddy.
+	 */
+	int		sync_committed;
+	unsigned	nlg_pa;
 	int		bug_ialloc34;	/* 3.4 order: bitmap bit set before journal write access */
 	unsigned long	leaks;		/* bits that leaked into a committing transaction */
 };
@@ -60,10 +80,28 @@ void e4r_ifree(struct e4r_alloc *a, ext2_ino_t ino, int is_dir);
 
 /* ext4_inode_to_goal_block: the first block of the inode's (flex) group. */
 blk64_t e4r_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg);
-/* Allocate one block, the first free one at or after GOAL (mballoc's choice on a quiet group). */
+/* Allocate one metadata block near GOAL (mballoc, no data hint). */
 errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
 /* The block e4r_balloc would take, without taking it (libext2fs marks it itself). */
 errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
+/*
+ * ext4_mb_new_blocks: up to LEN blocks for a request with goal GOAL. A DATA request
+ * says where it ends in the file (LEND, in blocks) and the file's size in blocks
+ * (ISIZE): small files go to the locality group's preallocation, the first part of
+ * a file still being written back streams from the last group a file streamed into,
+ * others get the best fit from the goal's group on. With MARK, the blocks are marked in use.
+ */
+struct e4r_mb_req {
+	blk64_t		goal;
+	unsigned	len;
+	int		data;
+	int		mark;
+	uint64_t	lend, isize;
+	ext2_ino_t	ino;		/* the file (stream allocation's goal) */
+};
+
+errcode_t e4r_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t *start, unsigned *got);
+
 /* Account blocks freed by libext2fs (ext2fs_punch) in the counters. */
 void e4r_bfreed(struct e4r_alloc *a, blk64_t count);
 

@@ -1,4 +1,4 @@
-/* ext4's block goals and a first-fit allocation from the goal, over libext2fs's block bitmap. */
+/* ext4's block goals, and single metadata blocks from mballoc. */
 #include "config.h"
 
 #include "e4r_err.h"
@@ -22,52 +22,21 @@ blk64_t e4r_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg)
 	return ext2fs_group_first_block2(fs, group);
 }
 
-static int block_usable(struct e4r_alloc *a, blk64_t b)
-{
-	return !ext2fs_fast_test_block_bitmap2(a->fs->block_map, b) &&
-	       !jw_block_pending_free(a->w, b);
-}
-
-/* First usable block in [from, to], or 0. */
-static blk64_t first_usable(struct e4r_alloc *a, blk64_t from, blk64_t to)
-{
-	blk64_t b = from;
-
-	while (b <= to) {
-		if (ext2fs_find_first_zero_block_bitmap2(a->fs->block_map, b, to, &b))
-			return 0;
-		if (block_usable(a, b))
-			return b;
-		b++;
-	}
-	return 0;
-}
-
+/* A block for a directory, a slow symlink or an extent tree (no data hint, no preallocation). */
 errcode_t e4r_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
 {
-	ext2_filsys fs = a->fs;
-	blk64_t first = fs->super->s_first_data_block, last = ext2fs_blocks_count(fs->super) - 1, b;
+	struct e4r_mb_req r = { goal, 1, 0, 0, 0, 0, 0 };
+	unsigned got;
 
-	if (goal < first || goal > last)
-		goal = first;
-	b = first_usable(a, goal, last);
-	if (!b && goal > first)
-		b = first_usable(a, first, goal - 1);
-	if (!b)
-		return E4R_WRITE_NO_SPACE;
-	*out = b;
-	return 0;
+	return e4r_mb_alloc(a, &r, out, &got);
 }
 
 errcode_t e4r_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
 {
-	errcode_t err = e4r_bpick(a, goal, out);
+	struct e4r_mb_req r = { goal, 1, 0, 1, 0, 0, 0 };
+	unsigned got;
 
-	if (err)
-		return err;
-	ext2fs_block_alloc_stats2(a->fs, *out, +1);
-	e4r_pcounter_add(a, &a->free_clusters, -1);
-	return 0;
+	return e4r_mb_alloc(a, &r, out, &got);
 }
 
 void e4r_bfreed(struct e4r_alloc *a, blk64_t count)

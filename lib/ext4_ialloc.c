@@ -32,6 +32,16 @@ errcode_t e4r_alloc_init(struct e4r_alloc *a, struct jbd_writer *w)
 	/* percpu_counter_batch = max(32, 2 * nr_cpus) */
 	a->batch = cpus > 16 ? 2 * cpus : 32;
 	/* The counters start exact, summed from the descriptors at mount. */
+	/* s_mb_nr_global_goals: one per CPU, at most one per four groups */
+	a->mb_nr_goals = (fs->group_desc_count + 3) / 4;
+	if (cpus > 0 && (unsigned long)cpus < a->mb_nr_goals)
+		a->mb_nr_goals = (unsigned)cpus;
+	if (!a->mb_nr_goals)
+		a->mb_nr_goals = 1;
+	if (ext2fs_get_memzero(a->mb_nr_goals * sizeof(dgrp_t), &a->mb_last_groups) ||
+	    ext2fs_get_memzero(fs->group_desc_count, &a->mb_inited) ||
+	    ext2fs_get_memzero((fs->super->s_blocks_per_group + 7) / 8 + 8, &a->mb_map))
+		return EXT2_ET_NO_MEMORY;
 	for (g = 0; g < fs->group_desc_count; g++) {
 		a->free_inodes.count += ext2fs_bg_free_inodes_count(fs, g);
 		a->free_clusters.count += ext2fs_bg_free_blocks_count(fs, g);
@@ -44,6 +54,9 @@ void e4r_alloc_free(struct e4r_alloc *a)
 {
 	ext2fs_free_mem(&a->lag_ino);
 	ext2fs_free_mem(&a->lag_group);
+	ext2fs_free_mem(&a->mb_inited);
+	ext2fs_free_mem(&a->mb_last_groups);
+	ext2fs_free_mem(&a->mb_map);
 }
 
 /* EXT4_I(dir)->i_last_alloc_group: ~0 until this session allocates for DIR. */

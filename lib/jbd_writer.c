@@ -165,6 +165,16 @@ int jw_block_pending_free(struct jbd_writer *w, blk64_t blk)
 	return 0;
 }
 
+void jw_for_each_pending_free(struct jbd_writer *w, int committing, void (*fn)(blk64_t blk, void *priv),
+			      void *priv)
+{
+	struct jw_txn *ts[2] = { w->running, committing ? w->committing : NULL };
+
+	for (int k = 0; k < 2; k++)
+		for (unsigned i = 0; ts[k] && i < ts[k]->nfreed; i++)
+			fn(ts[k]->freed[i], priv);
+}
+
 static errcode_t txn_add_blk(blk64_t **arr, unsigned *n, unsigned *cap, blk64_t blk)
 {
 	errcode_t err = grow((void **)arr, cap, *n + 1, sizeof(**arr));

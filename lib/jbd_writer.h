@@ -94,6 +94,9 @@ errcode_t jw_read_data(struct jbd_writer *w, blk64_t blk, void *buf);
 
 /* 1 when BLK was freed by a transaction that has not committed (mballoc will not reuse it). */
 int jw_block_pending_free(struct jbd_writer *w, blk64_t blk);
+/* Call FN for every block freed by the running transaction (and, with COMMITTING, the committing one). */
+void jw_for_each_pending_free(struct jbd_writer *w, int committing, void (*fn)(blk64_t blk, void *priv),
+			      void *priv);
 
 /*
  * The unprotected modification of the 3.4 kernels: set bit BIT of block BLK's

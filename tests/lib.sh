@@ -33,6 +33,20 @@ mkimg() {
 		"$@" "$f" "$size" >/dev/null 2>&1 || fail "mke2fs $* $f $size"
 }
 
+# need_kernel_mount: skip unless root, python3 and loop mounts are at hand (the kernel as
+# oracle). Sets W (tests/writer.py) and PY, and leaves an empty directory mnt.
+need_kernel_mount() {
+	[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
+	W="$E4R_TESTS_SRCDIR/writer.py"
+	# The interpreter itself, without site packages: a version-manager shim and site
+	# setup cost most of a second per call.
+	PY=$(python3 -c 'import sys; print(sys.executable)') || skip "needs python3"
+	mkdir mnt
+	mkimg probe.img 8M
+	mount -o loop,ro probe.img mnt 2>/dev/null || skip "the kernel refuses loop mounts here"
+	umount mnt
+}
+
 # jwrite IMAGE DEBUGFS-COMMANDS...: write journal transactions with debugfs's
 # journal writer (jo/jw/jc); the image then needs recovery.
 jwrite() {

@@ -8,15 +8,7 @@
 # and torn writes on 4k blocks.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
-W="$E4R_TESTS_SRCDIR/writer.py"
-# The interpreter itself, without site packages: a version-manager shim and site setup
-# cost most of a second per call.
-PY=$(python3 -c 'import sys; print(sys.executable)') || skip "needs python3"
-mkdir mnt
-mkimg probe.img 8M
-mount -o loop,ro probe.img mnt 2>/dev/null || skip "the kernel refuses loop mounts here"
-umount mnt
+need_kernel_mount
 
 cat > s.txt <<'SCRIPT'
 mkdir /a

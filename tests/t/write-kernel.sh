@@ -4,21 +4,13 @@
 # names, types, sizes, contents, link counts and, for the scripted case, inode numbers.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
-W="$E4R_TESTS_SRCDIR/writer.py"
-# The interpreter itself, without site packages: a version-manager shim and site setup
-# cost most of a second per call.
-PY=$(python3 -c 'import sys; print(sys.executable)') || skip "needs python3"
-mkdir mnt
+need_kernel_mount
 mount_tree() { # IMAGE OUT [--no-ino]
 	mount -o loop,ro "$1" mnt || return 1
-	"$PY" -S "$W" tree mnt ${3:-} > "$2"; local rc=$?
+	"$PY" -S "$W" tree mnt ${3:-} > "$2" && "$PY" -S "$W" blocks mnt > "$2.blocks"; local rc=$?
 	umount mnt
 	return $rc
 }
-mkimg probe.img 8M
-mount -o loop,ro probe.img mnt 2>/dev/null || skip "the kernel refuses loop mounts here"
-umount mnt
 
 # One script with every operation; inode numbers must be the kernel's.
 cat > all.txt <<'SCRIPT'
@@ -53,8 +45,8 @@ for bs in 1024 4096; do
 	diff ours.tree kernel.tree || fail "tree (with inode numbers) differs from the kernel's ($bs-byte blocks)"
 done
 
-# Random workloads: contents always agree; inode numbers are counted.
-n=0 same=0 ino_total=0 ino_same=0
+# Random workloads: contents always agree; inode and block numbers are counted.
+n=0 same=0 ino_total=0 ino_same=0 blk_total=0 blk_same=0
 while read -r seed bs opts; do
 	mkimg r.img 64M -b $bs $opts
 	cp r.img k.img
@@ -67,6 +59,8 @@ while read -r seed bs opts; do
 	mount_tree r.img ours.tree && mount_tree k.img kernel.tree || fail "mount"
 	ino_total=$((ino_total + $(wc -l < kernel.tree)))
 	ino_same=$((ino_same + $(paste -d'\n' ours.tree kernel.tree | uniq -d | wc -l)))
+	set -- $("$PY" -S "$W" agree ours.tree.blocks kernel.tree.blocks 2>/dev/null)
+	blk_same=$((blk_same + $1)) blk_total=$((blk_total + $2))
 	n=$((n + 1))
 done <<'CONFIGS'
 1 4096
@@ -77,5 +71,5 @@ done <<'CONFIGS'
 6 4096 -O ^flex_bg
 7 1024 -O ^extent,^flex_bg,^metadata_csum,^64bit
 CONFIGS
-note "random workloads: $n of $n agree with the kernel on contents; inode numbers agree for $ino_same of $ino_total entries"
+note "random workloads: $n of $n agree with the kernel on contents; inode numbers agree for $ino_same of $ino_total entries, block numbers for $blk_same of $blk_total blocks"
 exit 0
