@@ -234,6 +234,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_walk_blocks(&w, buf);
 	if (w.bad)
 		return;
+	check_quota_charge(c, ino, in, w.nblocks * EXT2_CLUSTER_SIZE(c->fs->super));
 	check_i_blocks(&w);
 	if (w.kind == KIND_DIR)
 		check_dir_size(&w);

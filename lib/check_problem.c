@@ -205,6 +205,17 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 
 	ROW(E4R_PR_TOO_MANY, "too_many_findings", P0, INFO, E4R_ANS_NONE, 0,
 	    N_("too many problems: %f more were found but not listed")),
+
+	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, ERR, E4R_ANS_CLEAR, 0,
+	    N_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
+	ROW(E4R_PR_QUOTA_FILE_BAD, "quota_file_bad", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("the %n quota file (inode %i) cannot be read: %x")),
+	ROW(E4R_PR_QUOTA_SPACE, "quota_space", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("%n quota id %q: the quota file (inode %i) records %f bytes in use, counted %e")),
+	ROW(E4R_PR_QUOTA_INODES, "quota_inodes", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("%n quota id %q: the quota file (inode %i) records %f inodes in use, counted %e")),
+	ROW(E4R_PR_QUOTA_MISSING, "quota_missing", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("%n quota id %q has no record in the quota file (inode %i): %f inodes, %e bytes in use")),
 };
 
 const struct e4r_problem_info *e4r_problem_info(enum e4r_problem code)
@@ -219,6 +230,7 @@ struct e4r_finding e4r_finding_init(enum e4r_problem code)
 	struct e4r_finding f = {
 		.code = code, .group = E4R_NONE, .ino = E4R_NONE, .blk = E4R_NONE,
 		.dir = E4R_NONE, .expected = E4R_NONE, .found = E4R_NONE, .name = NULL,
+		.qid = E4R_NONE,
 	};
 	return f;
 }
