@@ -85,6 +85,10 @@ uint32_t *check_quota_inump(struct ext2_super_block *sb, int type);
 /* 1 when INO is one of the superblock's quota inodes. */
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
 
+/* The orphan list (before pass 1) and the orphan file (after pass 5): check_orphan.c. */
+errcode_t check_orphan_list(struct check_ctx *c);
+errcode_t check_orphan_file(struct check_ctx *c);
+
 /* An htree directory's index as pass 2 reads it (check_htree.c). */
 enum { HTREE_NONE = 0, HTREE_ROOT, HTREE_NODE, HTREE_LEAF, HTREE_BAD };
 
