@@ -239,6 +239,9 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("the orphan_present feature is set but the orphan_file feature is not")),
 	ROW(E4R_PR_ORPHAN_FILE_NOT_CLEAR, "orphan_file_not_clear", P5, ERR, E4R_ANS_CLEAR, 0,
 	    N_("orphan file inode %i is not in use (no orphan_file feature), but contains data")),
+	/* e2fsck -n skips a quota file it does not recognize without a word: not an error of the verdict. */
+	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_FIX, 0,
+	    N_("the %n quota file (inode %i) has a wrong magic number or an unknown version: its usage was not compared")),
 };
 
 const struct e4r_problem_info *e4r_problem_info(enum e4r_problem code)

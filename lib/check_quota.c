@@ -353,7 +353,8 @@ errcode_t check_quota(struct check_ctx *c)
 		if (err == ENOMEM)
 			return err;
 		if (err) {
-			struct e4r_finding f = e4r_finding_init(E4R_PR_QUOTA_FILE_BAD);
+			struct e4r_finding f = e4r_finding_init(err == E4R_QUOTA_BAD_HEADER ?
+								E4R_PR_QUOTA_HEADER : E4R_PR_QUOTA_FILE_BAD);
 			f.ino = *check_quota_inump(c->fs->super, t);
 			f.name = (char *)e4r_quota_type_name(t);
 			f.found = (uint64_t)err;
