@@ -148,6 +148,7 @@ static void ctx_free(struct check_ctx *c)
 	free(c->dirs);
 	free(c->dblocks);
 	check_quota_free(c);
+	check_xattr_free(c);
 }
 
 void e4r_check_result_free(struct e4r_check_result *r)

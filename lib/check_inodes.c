@@ -318,6 +318,7 @@ errcode_t check_inodes(struct check_ctx *c)
 		return err;
 	check_progress(c, E4R_PASS_INODES, 0, c->inodes);
 	err = scan_inodes(c, E4R_PASS_INODES, check_one_inode);
+	check_xattr_refcounts(c);
 	check_progress(c, E4R_PASS_INODES, c->inodes, c->inodes);
 	for (ino = 1; ino <= c->inodes; ino++)
 		if (ino >= c->first_ino || ino == EXT2_ROOT_INO)

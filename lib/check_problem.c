@@ -242,6 +242,16 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	/* e2fsck -n skips a quota file it does not recognize without a word: not an error of the verdict. */
 	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_FIX, 0,
 	    N_("the %n quota file (inode %i) has a wrong magic number or an unknown version: its usage was not compared")),
+	ROW(E4R_PR_EA_REFCOUNT, "ea_refcount", P1, ERR, E4R_ANS_FIX, PREEN,
+	    N_("extended attribute block %b has reference count %f, should be %e (first used by inode %i)")),
+	ROW(E4R_PR_EA_ENTRY_BOUNDS, "ea_entry_bounds", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("extended attribute block %b (inode %i): the entry at offset %f or its value leaves the block or overlaps another")),
+	ROW(E4R_PR_EA_ENTRY_NAME, "ea_entry_name", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("extended attribute block %b (inode %i): the entry at offset %f has no name index")),
+	ROW(E4R_PR_EA_ENTRY_VALUE, "ea_entry_value", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("extended attribute block %b (inode %i): the value of the entry at offset %f ends past the block")),
+	ROW(E4R_PR_EA_ENTRY_HASH, "ea_entry_hash", P1, ERR, E4R_ANS_FIX, 0,
+	    N_("extended attribute block %b (inode %i): the entry at offset %f has a wrong hash")),
 };
 
 const struct e4r_problem_info *e4r_problem_info(enum e4r_problem code)
