@@ -49,12 +49,17 @@ PY
 fi
 dumpe2fs -h "$img" 2>/dev/null | grep -E '^(Inode count|Free inodes|Block count|Free blocks):' || true
 
-measure() { # LABEL COMMAND...: second (warm cache) run's wall seconds and max RSS
-	local label=$1 out; shift
+[ -x /usr/bin/time ] || { echo "no /usr/bin/time: run build-aux/install-deps.sh" >&2; exit 2; }
+# measure LABEL COMMAND...: the second (warm cache) run's wall time and peak memory,
+# both from /usr/bin/time -v ("Elapsed (wall clock) time", "Maximum resident set size").
+measure() {
+	local label=$1 wall rss; shift
 	"$@" >/dev/null 2>&1 || true
-	/usr/bin/time -o time.out -f '%e %M' "$@" >/dev/null 2>&1 || true
-	out=$(tail -1 time.out)
-	printf '%-28s %8s s  %8s KiB max RSS\n' "$label" ${out}
+	/usr/bin/time -v -o time.out "$@" >/dev/null 2>&1 || true
+	wall=$(sed -n 's/^.*Elapsed (wall clock) time.*): *//p' time.out |
+		awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+	rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p' time.out)
+	printf '%-28s %8s s  %8s KiB max RSS\n' "$label" "${wall:-?}" "${rss:-?}"
 }
 measure "e2fsck -fn" e2fsck -fn "$img"
 measure "e4recover check -n -f" "$E4R" check -n -f "$img"
