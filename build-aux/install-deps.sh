@@ -1,7 +1,8 @@
 #!/bin/sh
-# Install the Debian packages e4recover builds and tests with, only the missing ones.
+# Install the Debian packages e4recover builds and tests with, only the missing ones
+# (time: bench/ reads peak memory from /usr/bin/time -v).
 set -e
-PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev comerr-dev libpopt-dev e2fsprogs python3"
+PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev comerr-dev libpopt-dev e2fsprogs python3 time"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

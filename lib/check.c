@@ -147,6 +147,8 @@ static void ctx_free(struct check_ctx *c)
 	free(c->links_found);
 	free(c->dirs);
 	free(c->dblocks);
+	check_quota_free(c);
+	check_xattr_free(c);
 }
 
 void e4r_check_result_free(struct e4r_check_result *r)
@@ -164,6 +166,7 @@ void e4r_check_result_free(struct e4r_check_result *r)
 /* The passes after the superblock, in order; each sees what the earlier ones left. */
 static errcode_t (*const passes[])(struct check_ctx *) = {
 	check_inodes, check_dups, check_dirs, check_connectivity, check_links, check_bitmaps,
+	check_quota, check_orphan_file,
 };
 
 errcode_t e4r_check_run(ext2_filsys fs, const struct e4r_check_opts *o,
@@ -186,6 +189,10 @@ errcode_t e4r_check_run(ext2_filsys fs, const struct e4r_check_opts *o,
 	if (err)
 		goto fail;
 	err = check_super(&c);
+	if (!err)
+		err = check_quota_setup(&c);
+	if (!err)
+		err = check_orphan_list(&c);
 	if (err)
 		goto fail;
 	if (!(o && o->force) && check_clean_skip(&c) == 0 &&

@@ -250,6 +250,7 @@ static void check_xattr_block(struct inode_walk *w, char *buf)
 	}
 	if (ext2fs_test_block_bitmap2(c->ea, blk)) {	/* shared with an inode seen before */
 		w->nblocks++;
+		check_xattr_more_ref(c, blk);
 		return;
 	}
 	if (io_channel_read_blk64(fs->io, blk, 1, buf) || h->h_magic != XATTR_MAGIC ||
@@ -260,8 +261,11 @@ static void check_xattr_block(struct inode_walk *w, char *buf)
 		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
 		return;
 	}
-	if (!claim_block(w, blk, -1))
+	check_xattr_entries(c, w->ino, blk, buf);
+	if (!claim_block(w, blk, -1)) {
 		ext2fs_mark_block_bitmap2(c->ea, blk);
+		check_xattr_first_ref(c, w->ino, blk, h->h_refcount);
+	}
 }
 
 /* Walk every block the inode claims: map, extent tree, xattr block. */

@@ -47,6 +47,8 @@ struct check_ctx {
 	size_t			ndirs, dirs_cap;
 	struct check_dir_block	*dblocks;
 	size_t			ndblocks, dblocks_cap;
+	struct check_xattr_refs	*xattr_refs;	/* xattr blocks: refcount against references (check_xattr.c) */
+	struct check_quota	*quota;		/* usage charged per quota id (check_quota.c), or NULL */
 	int			have_dups;
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 };
@@ -73,6 +75,28 @@ errcode_t check_dirs(struct check_ctx *c);
 errcode_t check_connectivity(struct check_ctx *c);
 errcode_t check_links(struct check_ctx *c);
 errcode_t check_bitmaps(struct check_ctx *c);
+
+/* Quota (check_quota.c): setup before pass 1, charge each inode in pass 1, compare after pass 5. */
+errcode_t check_quota_setup(struct check_ctx *c);
+void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
+			uint64_t bytes);
+errcode_t check_quota(struct check_ctx *c);
+void check_quota_free(struct check_ctx *c);
+uint32_t *check_quota_inump(struct ext2_super_block *sb, int type);
+/* 1 when INO is one of the superblock's quota inodes. */
+int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
+
+/* Xattr blocks (check_xattr.c): the first valid reference, later ones, the comparison after pass 1. */
+errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount);
+void check_xattr_more_ref(struct check_ctx *c, blk64_t blk);
+void check_xattr_refcounts(struct check_ctx *c);
+void check_xattr_free(struct check_ctx *c);
+/* Entries of the xattr block BUF (at BLK, read for inode INO): bounds, overlaps, names, hashes. */
+void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char *buf);
+
+/* The orphan list (before pass 1) and the orphan file (after pass 5): check_orphan.c. */
+errcode_t check_orphan_list(struct check_ctx *c);
+errcode_t check_orphan_file(struct check_ctx *c);
 
 /* An htree directory's index as pass 2 reads it (check_htree.c). */
 enum { HTREE_NONE = 0, HTREE_ROOT, HTREE_NODE, HTREE_LEAF, HTREE_BAD };

@@ -234,6 +234,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_walk_blocks(&w, buf);
 	if (w.bad)
 		return;
+	check_quota_charge(c, ino, in, w.nblocks * EXT2_CLUSTER_SIZE(c->fs->super));
 	check_i_blocks(&w);
 	if (w.kind == KIND_DIR)
 		check_dir_size(&w);
@@ -317,6 +318,7 @@ errcode_t check_inodes(struct check_ctx *c)
 		return err;
 	check_progress(c, E4R_PASS_INODES, 0, c->inodes);
 	err = scan_inodes(c, E4R_PASS_INODES, check_one_inode);
+	check_xattr_refcounts(c);
 	check_progress(c, E4R_PASS_INODES, c->inodes, c->inodes);
 	for (ino = 1; ino <= c->inodes; ino++)
 		if (ino >= c->first_ino || ino == EXT2_ROOT_INO)

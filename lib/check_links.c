@@ -139,6 +139,9 @@ errcode_t check_links(struct check_ctx *c)
 
 		if (ino < c->first_ino && ino != EXT2_ROOT_INO)
 			continue;
+		/* Hidden inodes past the reserved ones: no entry names them, by design. */
+		if (check_is_quota_ino(c, ino) || ino == c->fs->super->s_orphan_file_inum)
+			continue;
 		if (!c->kind[ino] || c->kind[ino] == KIND_BAD ||
 		    ext2fs_test_inode_bitmap2(c->inode_bad, ino) ||
 		    ext2fs_test_inode_bitmap2(c->inode_ea, ino))

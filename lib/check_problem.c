@@ -33,7 +33,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("superblock free blocks count %f is larger than the block count %e")),
 	ROW(E4R_PR_SB_FREE_INODES_RANGE, "sb_free_inodes_range", P0, ERR, E4R_ANS_FIX, PREEN,
 	    N_("superblock free inodes count %f is larger than the inode count %e")),
-	ROW(E4R_PR_SB_ORPHAN_HEAD, "sb_orphan_head", P0, ERR, E4R_ANS_CLEAR, PREEN,
+	ROW(E4R_PR_SB_ORPHAN_HEAD, "sb_orphan_head", P0, WARN, E4R_ANS_CLEAR, PREEN,
 	    N_("orphan list head inode %i is out of range")),
 	ROW(E4R_PR_GD_CSUM, "gd_csum", P0, WARN, E4R_ANS_FIX, PREEN,
 	    N_("group %g descriptor checksum does not match (stored %f, computed %e)")),
@@ -205,6 +205,53 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 
 	ROW(E4R_PR_TOO_MANY, "too_many_findings", P0, INFO, E4R_ANS_NONE, 0,
 	    N_("too many problems: %f more were found but not listed")),
+
+	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, ERR, E4R_ANS_CLEAR, 0,
+	    N_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
+	ROW(E4R_PR_QUOTA_FILE_BAD, "quota_file_bad", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("the %n quota file (inode %i) cannot be read: %x")),
+	ROW(E4R_PR_QUOTA_SPACE, "quota_space", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("%n quota id %q: the quota file (inode %i) records %f bytes in use, counted %e")),
+	ROW(E4R_PR_QUOTA_INODES, "quota_inodes", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("%n quota id %q: the quota file (inode %i) records %f inodes in use, counted %e")),
+	ROW(E4R_PR_QUOTA_MISSING, "quota_missing", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("%n quota id %q has no record in the quota file (inode %i): %f inodes, %e bytes in use")),
+	/* e2fsck -n does not walk the orphan list: what the walk finds leaves the verdict alone. */
+	ROW(E4R_PR_ORPHAN_CHAIN_RANGE, "orphan_chain_range", P0, WARN, E4R_ANS_CLEAR, PREEN,
+	    N_("orphan list: inode %i links to inode %f, which is out of range")),
+	ROW(E4R_PR_ORPHAN_CHAIN_LOOP, "orphan_chain_loop", P0, WARN, E4R_ANS_CLEAR, PREEN,
+	    N_("orphan list: inode %i links back to inode %f, a loop")),
+	ROW(E4R_PR_ORPHAN_FILE_INODE, "orphan_file_inode", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("the orphan file inode %i is out of range or cannot be read")),
+	ROW(E4R_PR_ORPHAN_FILE_NOT_REG, "orphan_file_not_regular", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("the orphan file inode %i is not a regular file (mode %o)")),
+	ROW(E4R_PR_ORPHAN_FILE_HOLE, "orphan_file_hole", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("the orphan file (inode %i) has a hole at block %e")),
+	ROW(E4R_PR_ORPHAN_FILE_CSUM, "orphan_file_csum", P5, ERR, E4R_ANS_FIX, 0,
+	    N_("orphan file (inode %i) block %e (block %b) has a bad magic number or checksum")),
+	ROW(E4R_PR_ORPHAN_FILE_ENTRY, "orphan_file_entry", P5, ERR, E4R_ANS_CLEAR, 0,
+	    N_("orphan file (inode %i) block %e (block %b) is not clean: it lists inode %f")),
+	ROW(E4R_PR_ORPHAN_FILE_ENTRY_RANGE, "orphan_file_entry_range", P5, ERR, E4R_ANS_CLEAR, 0,
+	    N_("orphan file (inode %i) block %e (block %b) lists inode %f, which is out of range")),
+	ROW(E4R_PR_ORPHAN_PRESENT_CLEAN, "orphan_present_clean", P5, ERR, E4R_ANS_CLEAR, PREEN,
+	    N_("the orphan_present feature is set but the orphan file (inode %i) is clean")),
+	ROW(E4R_PR_ORPHAN_PRESENT_NO_FILE, "orphan_present_no_file", P5, ERR, E4R_ANS_CLEAR, PREEN,
+	    N_("the orphan_present feature is set but the orphan_file feature is not")),
+	ROW(E4R_PR_ORPHAN_FILE_NOT_CLEAR, "orphan_file_not_clear", P5, ERR, E4R_ANS_CLEAR, 0,
+	    N_("orphan file inode %i is not in use (no orphan_file feature), but contains data")),
+	/* e2fsck -n skips a quota file it does not recognize without a word: not an error of the verdict. */
+	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_FIX, 0,
+	    N_("the %n quota file (inode %i) has a wrong magic number or an unknown version: its usage was not compared")),
+	ROW(E4R_PR_EA_REFCOUNT, "ea_refcount", P1, ERR, E4R_ANS_FIX, PREEN,
+	    N_("extended attribute block %b has reference count %f, should be %e (first used by inode %i)")),
+	ROW(E4R_PR_EA_ENTRY_BOUNDS, "ea_entry_bounds", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("extended attribute block %b (inode %i): the entry at offset %f or its value leaves the block or overlaps another")),
+	ROW(E4R_PR_EA_ENTRY_NAME, "ea_entry_name", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("extended attribute block %b (inode %i): the entry at offset %f has no name index")),
+	ROW(E4R_PR_EA_ENTRY_VALUE, "ea_entry_value", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("extended attribute block %b (inode %i): the value of the entry at offset %f ends past the block")),
+	ROW(E4R_PR_EA_ENTRY_HASH, "ea_entry_hash", P1, ERR, E4R_ANS_FIX, 0,
+	    N_("extended attribute block %b (inode %i): the entry at offset %f has a wrong hash")),
 };
 
 const struct e4r_problem_info *e4r_problem_info(enum e4r_problem code)
@@ -219,6 +266,7 @@ struct e4r_finding e4r_finding_init(enum e4r_problem code)
 	struct e4r_finding f = {
 		.code = code, .group = E4R_NONE, .ino = E4R_NONE, .blk = E4R_NONE,
 		.dir = E4R_NONE, .expected = E4R_NONE, .found = E4R_NONE, .name = NULL,
+		.qid = E4R_NONE,
 	};
 	return f;
 }

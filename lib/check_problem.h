@@ -109,6 +109,29 @@ enum e4r_problem {
 	E4R_PR_BLOCK_BITMAP_PADDING,
 	/* Driver */
 	E4R_PR_TOO_MANY,
+	/* Quota usage, the orphan file, the orphan list, shared xattr blocks (issue 7, second part) */
+	E4R_PR_QUOTA_INODE_INVALID,
+	E4R_PR_QUOTA_FILE_BAD,
+	E4R_PR_QUOTA_SPACE,
+	E4R_PR_QUOTA_INODES,
+	E4R_PR_QUOTA_MISSING,
+	E4R_PR_ORPHAN_CHAIN_RANGE,
+	E4R_PR_ORPHAN_CHAIN_LOOP,
+	E4R_PR_ORPHAN_FILE_INODE,
+	E4R_PR_ORPHAN_FILE_NOT_REG,
+	E4R_PR_ORPHAN_FILE_HOLE,
+	E4R_PR_ORPHAN_FILE_CSUM,
+	E4R_PR_ORPHAN_FILE_ENTRY,
+	E4R_PR_ORPHAN_FILE_ENTRY_RANGE,
+	E4R_PR_ORPHAN_PRESENT_CLEAN,
+	E4R_PR_ORPHAN_PRESENT_NO_FILE,
+	E4R_PR_ORPHAN_FILE_NOT_CLEAR,
+	E4R_PR_QUOTA_HEADER,
+	E4R_PR_EA_REFCOUNT,
+	E4R_PR_EA_ENTRY_BOUNDS,
+	E4R_PR_EA_ENTRY_NAME,
+	E4R_PR_EA_ENTRY_VALUE,
+	E4R_PR_EA_ENTRY_HASH,
 	E4R_PR_COUNT
 };
 
@@ -130,6 +153,7 @@ enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE }
  *   %e expected value  %f found value
  *   %o found value in octal (modes)  %x found value as an error code's message
  *   %r blocks %b..%e (one number when they are equal)  %R inodes %i..%e likewise
+ *   %q quota id (user, group or project id; the type's name is in %n)
  */
 struct e4r_problem_info {
 	enum e4r_problem	code;
@@ -149,10 +173,16 @@ struct e4r_finding {
 	uint64_t		group, ino, blk, dir;
 	uint64_t		expected, found;
 	char			*name;		/* directory entry name, or NULL */
+	uint64_t		qid;		/* quota id (user, group, project) */
 };
 
 /* The table row for CODE (NULL for a code out of range). */
 const struct e4r_problem_info *e4r_problem_info(enum e4r_problem code);
+
+/* Quota types, in the order of the superblock's quota inodes: user, group, project. */
+#define E4R_QUOTA_TYPES	3
+/* "user", "group", "project": the type's name in findings (their name field) and JSON. */
+const char *e4r_quota_type_name(int type);
 
 /* A finding with every object field E4R_NONE. */
 struct e4r_finding e4r_finding_init(enum e4r_problem code);

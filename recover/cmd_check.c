@@ -104,6 +104,7 @@ static void format_finding(const struct e4r_finding *f, char *out, size_t size)
 		case 'b': v = f->blk; break;
 		case 'g': v = f->group; break;
 		case 'd': v = f->dir; break;
+		case 'q': v = f->qid; break;
 		case 'e': v = f->expected; break;
 		case 'f': case 'o': v = f->found; break;
 		case 'r': case 'R':
@@ -199,6 +200,7 @@ static void json_finding(struct json *j, const struct e4r_finding *f)
 	FIELD("inode", f->ino);
 	FIELD("block", f->blk);
 	FIELD("dir", f->dir);
+	FIELD("quota_id", f->qid);
 	if (f->name)
 		json_string(j, "name", f->name);
 	FIELD("expected", f->expected);

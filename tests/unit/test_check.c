@@ -28,7 +28,7 @@ static void check_table(void)
 		CHECK(p->severity <= E4R_SEV_INFO);
 		/* Only the fields a finding has may appear in a template. */
 		for (m = strchr(p->message, '%'); m; m = strchr(m + 2, '%'))
-			CHECK(m[1] && strchr("ibgdnefoxrR", m[1]));
+			CHECK(m[1] && strchr("ibgdnefoxrRq", m[1]));
 		for (j = 0; j < i; j++) {
 			const struct e4r_problem_info *q = e4r_problem_info(j);
 			CHECK(!q || strcmp(q->name, p->name) != 0);

@@ -1,0 +1,107 @@
+# Quota usage: check -n -f reads the user, group and project quota files and
+# compares each id's usage with what the inodes use, like e2fsck -fn. Quota files
+# written by e2fsck -fy and by the kernel read as clean; an inode moved to another
+# owner without its quota (debugfs sif), a record's usage rewritten in place, and a
+# tree reference past the file's end are named (type, id, quota inode) and exit 4; a
+# header e2fsck does not recognize is a warning (e2fsck -n passes it).
+. "$E4R_TESTS_SRCDIR/check_lib.sh"
+
+rm -f base.img
+mke2fs -q -F -t ext4 -I 256 -O quota,project -E quotatype=usrquota:grpquota:prjquota \
+	base.img 16M >/dev/null 2>&1 || skip "mke2fs cannot make quota images here"
+populate base.img
+# debugfs does not charge quota: e2fsck -fy writes the quota files the inodes call for.
+e2fsck -fy base.img >/dev/null 2>&1
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn after e2fsck -fy wrote the quota files"
+run "$E4R" check -n -f base.img
+expect_rc 0 "check -n -f on quota files written by e2fsck"
+expect_no_out "quota" "no quota finding on a clean image"
+
+i1=$(debugfs -R "stat f1" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+[ -n "$i1" ] || fail "could not read the base image"
+
+# A new owner for f1: user 0 loses an inode, user 4242 has one but no record at all.
+damage "sif f1 uid 4242" "Missing quota entry ID 4242" \
+	"user quota id 4242 has no record in the quota file \(inode 3\)"
+expect_out "user quota id 0: the quota file \(inode 3\) records [0-9]+ inodes in use, counted" \
+	"user 0's inode count"
+damage "sif f1 gid 77" "Missing quota entry ID 77" \
+	"group quota id 77 has no record in the quota file \(inode 4\)"
+prj=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Project quota inode: *//p')
+[ -n "$prj" ] || fail "no project quota inode"
+damage "sif f1 projid 9" "Missing quota entry ID 9" \
+	"project quota id 9 has no record in the quota file \(inode $prj\)"
+
+# Rewrite one record in place: user 0's bytes in use, in the quota file's data block.
+debugfs -R "dump <3> usr.q" base.img >/dev/null 2>&1 || fail "dump the user quota file"
+bs=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block size: *//p')
+# the record of id 0: the first non-empty 72-byte slot after a data block's 16-byte header
+off=$(python3 - usr.q <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+for blk in range(5, len(d) // 1024):
+    b = d[blk * 1024:(blk + 1) * 1024]
+    for o in range(16, 1024 - 71, 72):
+        e = b[o:o + 72]
+        if any(e) and struct.unpack_from("<I", e)[0] == 0:
+            print(blk * 1024 + o + 48); sys.exit(0)
+EOF
+)
+[ -n "$off" ] || fail "no record for user 0 in the user quota file"
+phys=$(debugfs -R "bmap <3> $((off / bs))" base.img 2>/dev/null)
+cp base.img r.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<Q", 123456789))' r.img $((phys * bs + off % bs))
+run e2fsck -fn r.img
+expect_rc 4 "oracle: e2fsck -fn on a rewritten quota record"
+expect_out "Usage inconsistent for ID 0:actual \([0-9]+, [0-9]+\) != expected \(123456789," \
+	"oracle reads the rewritten record"
+run "$E4R" check -n -f r.img
+expect_rc 4 "check -n -f on a rewritten quota record"
+expect_out "user quota id 0: the quota file \(inode 3\) records 123456789 bytes in use, counted [0-9]+" \
+	"check names the id, the file and both values"
+
+# The root of the user quota tree refers past the file's end: e2fsck -n rejects the file.
+root=$(debugfs -R "bmap <3> $((1024 / bs))" base.img 2>/dev/null)
+cp base.img t.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 65535))' t.img $((root * bs + 1024 % bs))
+run e2fsck -fn t.img
+expect_rc 4 "oracle: e2fsck -fn on a quota tree reference past the end"
+expect_out "Update quota info for quota type 0" "oracle names the user quota"
+run "$E4R" check -n -f t.img
+expect_rc 4 "check -n -f on a quota tree reference past the end"
+expect_out "the user quota file \(inode 3\) cannot be read: the quota file's tree refers to a block past" \
+	"check names the quota file and why"
+
+# A header without the user quota magic: e2fsck -n skips the file (exit 0); check warns.
+phys0=$(debugfs -R "bmap <3> 0" base.img 2>/dev/null)
+cp base.img h.img
+flip h.img $((phys0 * bs)) 0
+run e2fsck -fn h.img
+expect_rc 0 "oracle: e2fsck -fn passes a quota file it does not recognize"
+run "$E4R" check -n -f h.img
+expect_rc 0 "check -n -f agrees on the verdict"
+expect_out "the user quota file \(inode 3\) has a wrong magic number" "check still says so"
+
+# Quota files the kernel wrote: files of three owners and a project.
+mkdir mnt
+cp base.img k.img
+if mount -o loop,prjquota k.img mnt 2>/dev/null; then
+	seq 1 50000 > mnt/a && chown 1001:2002 mnt/a &&
+	mkdir mnt/p && seq 1 70000 > mnt/p/b && chown 1003 mnt/p/b &&
+	{ chattr -p 31 mnt/p/b 2>/dev/null || true; }
+	umount mnt || fail "umount"
+	run e2fsck -fn k.img
+	expect_rc 0 "oracle: e2fsck -fn on the kernel's quota files"
+	run "$E4R" check -n -f k.img
+	expect_rc 0 "check -n -f on the kernel's quota files"
+else
+	note "loop mount refused: the kernel's quota files are not tested"
+fi
+exit 0

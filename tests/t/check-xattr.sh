@@ -1,0 +1,77 @@
+# Extended attribute blocks: entry bounds and overlaps, names without an index,
+# values past the block, entry hashes, the reference count against the inodes that
+# point at the block, and (with metadata_csum) the block checksum. Each damage is
+# made on purpose, seen by e2fsck -fn, and named by check -n -f (block and inode).
+. "$E4R_TESTS_SRCDIR/check_lib.sh"
+
+# poke IMAGE OFFSET HEX: write bytes in place.
+poke() {
+	python3 -c '
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(bytes.fromhex(sys.argv[3]))' "$@"
+}
+
+# 128-byte inodes: the attributes go to a block. No metadata_csum: damage to entries
+# is judged by the entries alone.
+mkimg base.img 16M -I 128 -O ^metadata_csum
+populate base.img
+printf '%s\n' "ea_set f1 user.foo barbazvalue" "ea_set f1 user.second 0123456789" |
+	debugfs -w -f - base.img >/dev/null 2>&1 || fail "debugfs ea_set"
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on the image with an xattr block"
+run "$E4R" check -n -f base.img
+expect_rc 0 "check -n -f on the image with an xattr block"
+i1=$(debugfs -R "stat f1" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+i2=$(debugfs -R "stat f2" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+xb=$(debugfs -R "stat f1" base.img 2>/dev/null | sed -n 's/.*File ACL: \([0-9]*\).*/\1/p')
+bs=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block size: *//p')
+[ -n "$xb" ] && [ "$xb" -gt 0 ] || fail "f1 has no xattr block"
+B=$((xb * bs))
+# The two entries, as debugfs wrote them: the first at offset 32 (header), then the next.
+e1=32
+e2=$((e1 + (16 + $(od -A n -t u1 -j $((B + e1)) -N 1 base.img) + 3) / 4 * 4))
+
+# ecase OFFSET HEX E2FSCK-REGEX OUR-REGEX: poke the xattr block, both tools must see it.
+ecase() {
+	cp base.img t.img
+	poke t.img $((B + $1)) "$2"
+	run e2fsck -fn t.img
+	expect_rc 4 "oracle: e2fsck -fn after writing $2 at xattr offset $1"
+	expect_out "$3" "oracle names the damage at offset $1"
+	run "$E4R" check -n -f t.img
+	expect_rc 4 "check -n -f after writing $2 at xattr offset $1"
+	expect_out "$4" "check names the damage at offset $1"
+}
+vend=$(printf '%04x' $((bs - 4)))	# a value offset 4 bytes before the end: 11 bytes do not fit
+ecase $((e1 + 2)) "${vend#??}${vend%??}" "Extended attribute block $xb is corrupt \(invalid value\)" \
+	"extended attribute block $xb \(inode $i1\): the value of the entry at offset $e1 ends past the block"
+ecase $((e1 + 1)) 00 "Extended attribute block $xb is corrupt \(invalid name\)" \
+	"extended attribute block $xb \(inode $i1\): the entry at offset $e1 has no name index"
+ecase $((e1 + 12)) 00000000 "Extended attribute in inode $i1 has a hash \(0\) which is invalid" \
+	"extended attribute block $xb \(inode $i1\): the entry at offset $e1 has a wrong hash"
+# The second entry's value moved onto the first's.
+v1=$(od -A n -t x1 -j $((B + e1 + 2)) -N 2 base.img | tr -d ' ')
+ecase $((e2 + 2)) "$v1" "Extended attribute block $xb is corrupt \(allocation collision\)" \
+	"extended attribute block $xb \(inode $i1\): the entry at offset $e2 or its value leaves the block or overlaps"
+# Reference counts: the header says 5; then f2 points at the block too (the header says 1).
+ecase 4 05000000 "Extended attribute block $xb has reference count 5, should be 1" \
+	"extended attribute block $xb has reference count 5, should be 1 \(first used by inode $i1\)"
+damage "sif f2 file_acl $xb" "Extended attribute block $xb has reference count 1, should be 2" \
+	"extended attribute block $xb has reference count 1, should be 2 \(first used by inode $i1\)"
+
+# With metadata_csum: one bit of a value breaks the block's checksum.
+mkimg csum.img 16M -I 128
+populate csum.img
+debugfs -w -R "ea_set f1 user.foo barbazvalue" csum.img >/dev/null 2>&1 || fail "debugfs ea_set"
+cb=$(debugfs -R "stat f1" csum.img 2>/dev/null | sed -n 's/.*File ACL: \([0-9]*\).*/\1/p')
+ci=$(debugfs -R "stat f1" csum.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+cbs=$(dumpe2fs -h csum.img 2>/dev/null | sed -n 's/^Block size: *//p')
+flip csum.img $((cb * cbs + cbs - 2)) 1
+run e2fsck -fn csum.img
+expect_rc 4 "oracle: e2fsck -fn on a bad xattr block checksum"
+expect_out "[Ee]xtended attribute block $cb" "oracle names the block"
+run "$E4R" check -n -f csum.img
+expect_rc 4 "check -n -f on a bad xattr block checksum"
+expect_out "inode $ci has a bad extended attribute block $cb" "check names the inode and block"
+exit 0
