@@ -37,23 +37,23 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("orphan list head inode %i is out of range")),
 	ROW(E4R_PR_GD_CSUM, "gd_csum", P0, WARN, E4R_ANS_FIX, PREEN,
 	    N_("group %g descriptor checksum does not match (stored %f, computed %e)")),
-	ROW(E4R_PR_GD_BLOCK_BITMAP, "gd_block_bitmap", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_BLOCK_BITMAP, "gd_block_bitmap", P0, ERR, E4R_ANS_NONE, 0,
 	    N_("block bitmap of group %g is at block %b, outside the filesystem or its group")),
-	ROW(E4R_PR_GD_INODE_BITMAP, "gd_inode_bitmap", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_INODE_BITMAP, "gd_inode_bitmap", P0, ERR, E4R_ANS_NONE, 0,
 	    N_("inode bitmap of group %g is at block %b, outside the filesystem or its group")),
-	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_NONE, 0,
 	    N_("inode table of group %g at block %b does not fit in the filesystem or its group")),
-	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_NONE, 0,
 	    N_("metadata of group %g at block %b overlaps other filesystem metadata")),
 	ROW(E4R_PR_GD_UNUSED_INODES, "gd_unused_inodes", P0, ERR, E4R_ANS_FIX, PREEN,
 	    N_("group %g unused inodes count %f is larger than its free inodes count %e")),
 	ROW(E4R_PR_GD_UNINIT_NO_CSUM, "gd_uninit_no_csum", P0, ERR, E4R_ANS_FIX, PREEN,
 	    N_("group %g has uninit flags %f but the filesystem has no group descriptor checksums")),
-	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, WARN, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, WARN, E4R_ANS_NONE, 0,
 	    N_("first_meta_bg is too big (%f, max value %e)")),
-	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_NONE, 0,
 	    N_("the journal (inode %i) is invalid: %x")),
-	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_NONE, 0,
 	    N_("the journal superblock checksum does not match (stored %f, computed %e)")),
 
 	ROW(E4R_PR_INODE_CSUM, "inode_csum", P1, ERR, E4R_ANS_FIX, PREEN,
@@ -66,7 +66,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("deleted inode %i has a zero deletion time")),
 	ROW(E4R_PR_ORPHAN_LIST, "orphan_list", P1, ERR, E4R_ANS_CLEAR, PREEN,
 	    N_("inode %i was part of the orphaned inode list (next %f)")),
-	ROW(E4R_PR_ROOT_NOT_DIR, "root_not_dir", P1, ERR, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_ROOT_NOT_DIR, "root_not_dir", P1, ERR, E4R_ANS_NONE, 0,
 	    N_("root inode %i is not a directory (mode %o)")),
 	ROW(E4R_PR_RESERVED_MODE, "reserved_mode", P1, ERR, E4R_ANS_CLEAR, PREEN,
 	    N_("reserved inode %i has a bad mode (%o)")),
@@ -145,14 +145,14 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("directory inode %d has a bad htree interior node at logical block %f (block %b)")),
 	ROW(E4R_PR_HTREE_NO_FEATURE, "htree_no_feature", P2, ERR, E4R_ANS_FIX, PREEN,
 	    N_("directory inode %d has the htree flag set but the filesystem has no dir_index feature")),
-	ROW(E4R_PR_DIR_HOLE, "dir_hole", P2, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_DIR_HOLE, "dir_hole", P2, ERR, E4R_ANS_NONE, 0,
 	    N_("directory inode %d has a hole at logical block %e")),
 	ROW(E4R_PR_ENTRY_ENCODING, "entry_encoding", P2, ERR, E4R_ANS_FIX, 0,
 	    N_("entry '%n' in casefolded directory inode %d (inode %i) has illegal UTF-8 characters in its name")),
 	ROW(E4R_PR_HTREE_HASH, "htree_hash", P2, ERR, E4R_ANS_FIX, 0,
 	    N_("entry '%n' in htree directory inode %d, logical block %e (block %b), has hash %f outside the range its index gives the block")),
 
-	ROW(E4R_PR_NO_ROOT, "no_root", P3, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_NO_ROOT, "no_root", P3, ERR, E4R_ANS_NONE, 0,
 	    N_("root inode is not allocated")),
 	ROW(E4R_PR_UNCONNECTED_DIR, "unconnected_dir", P3, ERR, E4R_ANS_FIX, 0,
 	    N_("directory inode %i is not connected to the root ('..' is %f)")),
@@ -160,7 +160,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("'..' in directory inode %i is %f, should be %e")),
 	ROW(E4R_PR_NO_LPF, "no_lost_found", P3, INFO, E4R_ANS_FIX, 0,
 	    N_("/lost+found not found")),
-	ROW(E4R_PR_LPF_NOT_DIR, "lost_found_not_dir", P3, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_LPF_NOT_DIR, "lost_found_not_dir", P3, ERR, E4R_ANS_NONE, 0,
 	    N_("/lost+found (inode %i) is not a directory")),
 	ROW(E4R_PR_DIR_LOOP, "dir_loop", P3, ERR, E4R_ANS_FIX, 0,
 	    N_("directory inode %i is part of a loop of directories, not reachable from the root")),
@@ -221,4 +221,23 @@ struct e4r_finding e4r_finding_init(enum e4r_problem code)
 		.dir = E4R_NONE, .expected = E4R_NONE, .found = E4R_NONE, .name = NULL,
 	};
 	return f;
+}
+
+int e4r_problem_fixable(enum e4r_problem code)
+{
+	const struct e4r_problem_info *p = e4r_problem_info(code);
+
+	return p && p->answer != E4R_ANS_NONE && p->answer != E4R_ANS_IGNORE;
+}
+
+const char *e4r_problem_question(enum e4r_problem code)
+{
+	const struct e4r_problem_info *p = e4r_problem_info(code);
+
+	switch (p ? p->answer : E4R_ANS_NONE) {
+	case E4R_ANS_FIX:	return N_("Fix");
+	case E4R_ANS_CLEAR:	return N_("Clear");
+	case E4R_ANS_IGNORE:	return N_("Ignore");
+	default:		return NULL;
+	}
 }

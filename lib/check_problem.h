@@ -123,6 +123,11 @@ enum e4r_severity {
 enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
 
+/* A problem the repairs know how to fix (answer is not NONE). */
+int e4r_problem_fixable(enum e4r_problem code);
+/* The word of the question for it: "Fix", "Clear"... (English, for N_/gettext). */
+const char *e4r_problem_question(enum e4r_problem code);
+
 /*
  * One row of the table. MESSAGE is an English template (marked N_ for
  * gettext; translated by the printer) with these fields:
@@ -149,6 +154,9 @@ struct e4r_finding {
 	uint64_t		group, ino, blk, dir;
 	uint64_t		expected, found;
 	char			*name;		/* directory entry name, or NULL */
+	uint8_t			fixed;		/* a repair was made (check -y/-p) */
+	uint8_t			declined;	/* fixable, but not fixed: -p unsafe, or answered no */
+	uint16_t		round;		/* which check found it (0: the first) */
 };
 
 /* The table row for CODE (NULL for a code out of range). */
