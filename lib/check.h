@@ -95,6 +95,17 @@ void e4r_check_result_free(struct e4r_check_result *r);
  */
 errcode_t e4r_check_undo_io(const char *undo_file, int may_exist, io_manager *io);
 
+/*
+ * Before a run with repairs: when IMAGE's primary group descriptors are not
+ * sound (ext2fs_check_desc) and a backup's are, *SUPERBLOCK and *BLOCKSIZE
+ * name that backup for ext2fs_open2; otherwise both are 0.
+ */
+errcode_t e4r_check_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize);
+
+/* Open IMAGE read-write from the backup superblock e4r_check_pick_super chose. */
+errcode_t e4r_check_open_backup(const char *image, blk64_t superblock, unsigned blocksize,
+				io_manager io, ext2_filsys *fsp);
+
 /* A stable name of a pass for JSON and progress ("inodes", "dirs"...). */
 const char *e4r_check_pass_name(int pass);
 

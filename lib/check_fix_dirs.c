@@ -347,7 +347,12 @@ errcode_t fix_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 	return err;
 }
 
-/* /lost+found, made (like e2fsck, as an ordinary directory) when it is missing. */
+/*
+ * /lost+found, made (like e2fsck, as an ordinary directory) when it is
+ * missing; a lost+found that is not a directory is unlinked first (the
+ * file it was goes into the new one as unattached). Without room for it,
+ * lost files go into the root directory, as e2fsck offers.
+ */
 static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 {
 	ext2_filsys fs = c->fs;
@@ -357,11 +362,29 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	*lpf = 0;
 	err = ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
 	if (!err && *lpf) {
-		if (ext2fs_read_inode(fs, *lpf, &in) || !LINUX_S_ISDIR(in.i_mode))
-			return EXT2_ET_FILE_NOT_FOUND;
-		return 0;
+		if (*lpf <= c->inodes && !ext2fs_read_inode(fs, *lpf, &in) && LINUX_S_ISDIR(in.i_mode) &&
+		    in.i_links_count)
+			return 0;
+		err = ext2fs_unlink(fs, EXT2_ROOT_INO, LPF_NAME, *lpf, 0);
+		if (err)
+			return err;
+		*lpf = 0;
 	}
 	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
+	/*
+	 * A full root: libext2fs has written the new inode but not linked or
+	 * counted it; with room made, the retry takes the same inode again.
+	 */
+	if (err == EXT2_ET_DIR_NO_SPACE) {
+		err = ext2fs_expand_dir(fs, EXT2_ROOT_INO);
+		if (!err)
+			err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
+	}
+	if (err == EXT2_ET_BLOCK_ALLOC_FAIL || err == EXT2_ET_INODE_ALLOC_FAIL ||
+	    err == EXT2_ET_DIR_NO_SPACE) {
+		*lpf = EXT2_ROOT_INO;
+		return 0;
+	}
 	if (err)
 		return err;
 	return ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);

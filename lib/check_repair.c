@@ -29,6 +29,7 @@ static int is_summary(enum e4r_problem code)
 	case E4R_PR_GROUP_DIRS: case E4R_PR_GROUP_UNUSED_INODES: case E4R_PR_SB_FREE_BLOCKS:
 	case E4R_PR_SB_FREE_INODES: case E4R_PR_BLOCK_BITMAP_CSUM: case E4R_PR_INODE_BITMAP_CSUM:
 	case E4R_PR_INODE_BITMAP_PADDING: case E4R_PR_BLOCK_BITMAP_PADDING:
+	case E4R_PR_BITMAP_READ:
 		return 1;
 	default:
 		return 0;
@@ -39,7 +40,7 @@ static int is_summary(enum e4r_problem code)
 static int is_late(enum e4r_problem code)
 {
 	return code == E4R_PR_UNCONNECTED_DIR || code == E4R_PR_DIR_LOOP ||
-	       code == E4R_PR_UNATTACHED || code == E4R_PR_NO_LPF;
+	       code == E4R_PR_UNATTACHED || code == E4R_PR_NO_LPF || code == E4R_PR_LPF_NOT_DIR;
 }
 
 /* -p: every error must be fixable without a person, or nothing is written. */
@@ -118,6 +119,45 @@ static errcode_t fix_uninit_entry(struct check_ctx *c, const struct e4r_finding 
 	return 0;
 }
 
+/*
+ * A bitmap whose descriptor points outside the filesystem or its group gets
+ * a new block, free in the computed usage, in its group (as e2fsck
+ * relocates it); the summaries rebuild then writes its content.
+ */
+static errcode_t relocate_bitmap(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	dgrp_t g = (dgrp_t)f->group;
+	blk64_t nb = 0;
+	errcode_t err;
+	int block_bitmap = f->code == E4R_PR_GD_BLOCK_BITMAP;
+
+	if (f->group == E4R_NONE || g >= fs->group_desc_count)
+		return EINVAL;
+	/* an overlap is mended by moving the bitmap that overlaps; an inode table stays */
+	if (f->code == E4R_PR_GD_META_OVERLAP) {
+		if (f->blk == ext2fs_block_bitmap_loc(fs, g))
+			block_bitmap = 1;
+		else if (f->blk != ext2fs_inode_bitmap_loc(fs, g))
+			return EXT2_ET_UNIMPLEMENTED;
+	}
+	err = ext2fs_new_block2(fs, ext2fs_group_first_block2(fs, g), c->used, &nb);
+	if (err)
+		return err;
+	ext2fs_mark_block_bitmap2(c->used, nb);
+	ext2fs_mark_block_bitmap2(c->meta, nb);
+	if (block_bitmap) {
+		ext2fs_block_bitmap_loc_set(fs, g, nb);
+		ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT);
+	} else {
+		ext2fs_inode_bitmap_loc_set(fs, g, nb);
+		ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+	}
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}
+
 /* Findings about one inode's map are repaired once: the repair walks the whole map. */
 static int seen_before(struct check_ctx *c, size_t first, size_t i)
 {
@@ -153,6 +193,9 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i, struct rep
 	case E4R_PR_GD_UNINIT_NO_CSUM:
 		plan->summaries = 1;
 		return fix_uninit_flags(c, f);
+	case E4R_PR_GD_BLOCK_BITMAP: case E4R_PR_GD_INODE_BITMAP: case E4R_PR_GD_META_OVERLAP:
+		plan->summaries = 1;
+		return relocate_bitmap(c, f);
 	case E4R_PR_INODE_CSUM: case E4R_PR_INODE_DTIME_SET: case E4R_PR_INODE_ZERO_DTIME:
 	case E4R_PR_ORPHAN_LIST: case E4R_PR_RESERVED_MODE: case E4R_PR_I_BLOCKS:
 	case E4R_PR_I_SIZE: case E4R_PR_LINK_COUNT: case E4R_PR_EA_BLOCK:
@@ -281,7 +324,7 @@ errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			struct e4r_finding *f = &r->findings[plan.late[i]];
 			errcode_t e;
 
-			if (f->code == E4R_PR_NO_LPF)
+			if (f->code == E4R_PR_NO_LPF || f->code == E4R_PR_LPF_NOT_DIR)
 				e = fix_reconnect(c, 0, 0);
 			else
 				e = fix_reconnect(c, (ext2_ino_t)f->ino, f->code != E4R_PR_UNATTACHED);

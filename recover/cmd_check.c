@@ -197,8 +197,13 @@ static void print_text(const char *image, const struct e4r_check_result *r,
 		if (mode != E4R_REPAIR_NONE)
 			print_answer(f);
 	}
-	if (r->rounds > round + 1)
+	if (r->rounds > round + 1) {	/* the last check found nothing */
+		while (++pass < E4R_PASS_COUNT)
+			if (pass > 0)
+				printf("%s\n", _(pass_titles[pass]));
 		printf(_("%s: checking again after the repairs\n"), image);
+		pass = -1;
+	}
 	while (++pass < E4R_PASS_COUNT && !r->aborted)
 		if (pass > 0)
 			printf("%s\n", _(pass_titles[pass]));
@@ -394,6 +399,8 @@ int cmd_check(int argc, const char **argv)
 	errcode_t err;
 	enum jbd_replay_policy jpolicy = JBD_POLICY_AUTO;
 	int undo_made = 0, open_flags;
+	blk64_t backup_sb = 0;
+	unsigned backup_bs = 0;
 	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
 			   opts, argc, argv, &image, NULL);
 
@@ -436,7 +443,17 @@ int cmd_check(int argc, const char **argv)
 		}
 	}
 	open_flags = no ? 0 : E4R_OPEN_RW;
-	err = e4r_image_open(image, open_flags, io, &fs);
+	if (!no)
+		e4r_check_pick_super(image, &backup_sb, &backup_bs);
+	if (backup_sb) {
+		/* like e2fsck: bad primary descriptors are replaced by a sound backup's */
+		fprintf(json ? stderr : stdout,
+			_("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
+			image, (unsigned long long)backup_sb);
+		err = e4r_check_open_backup(image, backup_sb, backup_bs, io, &fs);
+	} else {
+		err = e4r_image_open(image, open_flags, io, &fs);
+	}
 	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
 	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
 		err = e4r_image_open(image, open_flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
@@ -475,7 +492,7 @@ int cmd_check(int argc, const char **argv)
 		print_text(image, r, o.repair);
 	}
 	/* Like e2fsck, a journal replay alone does not count as a fix in the exit code. */
-	rc = (r->fixed ? EXIT_PROBLEMS : EXIT_OK) |
+	rc = (r->fixed || backup_sb ? EXIT_PROBLEMS : EXIT_OK) |
 	     (r->left || r->preen_halt ? EXIT_UNCORRECTED : EXIT_OK) |
 	     (r->aborted ? EXIT_OPERATIONAL : 0);
 out:
