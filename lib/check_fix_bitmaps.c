@@ -99,6 +99,9 @@ errcode_t fix_summaries(struct check_ctx *c)
 		err = ENOMEM;
 		goto out;
 	}
+	/* Reserved inodes are always in use, even when the scan could not read them. */
+	for (g = 1; g < (dgrp_t)c->first_ino && g <= c->inodes; g++)
+		ext2fs_mark_inode_bitmap2(c->inode_used, g);
 	if (!fs->block_map || !fs->inode_map) {
 		err = ext2fs_read_bitmaps(fs);
 		if (err)

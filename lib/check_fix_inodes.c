@@ -262,3 +262,44 @@ errcode_t fix_extent_csum(struct check_ctx *c, const struct e4r_finding *f)
 	free(buf);
 	return err;
 }
+
+/*
+ * A journal that cannot be used (its inode or its superblock is bad): like
+ * e2fsck's answer to "Clear?", the filesystem goes on without one. The
+ * inode is zeroed (e2fsck wants no trace in an unused journal inode); its
+ * blocks are freed by the next round's bitmap rebuild. tune2fs -j adds a
+ * new journal.
+ */
+errcode_t fix_journal_clear(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_super_block *sb = fs->super;
+	ext2_ino_t ino = sb->s_journal_inum;
+	struct inode_buf b = { 0 };
+	errcode_t err;
+
+	if (!ino || ino > c->inodes)
+		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
+	err = inode_read(c, ino, &b);
+	if (err)
+		return err;
+	memset(b.in, 0, (size_t)b.size);
+	if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
+		b.in->i_extra_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
+	err = inode_write(c, ino, &b);
+	if (err)
+		return err;
+	ext2fs_clear_feature_journal(sb);
+	ext2fs_clear_feature_journal_needs_recovery(sb);
+	sb->s_journal_inum = 0;
+	memset(sb->s_jnl_blocks, 0, sizeof(sb->s_jnl_blocks));
+	sb->s_jnl_backup_type = 0;
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}
+
+/* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
+errcode_t fix_root(struct check_ctx *c)
+{
+	return ext2fs_mkdir(c->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, NULL);
+}

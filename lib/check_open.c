@@ -29,9 +29,30 @@ errcode_t e4r_check_pick_super(const char *image, blk64_t *superblock, unsigned 
 
 	*superblock = 0;
 	*blocksize = 0;
-	err = e4r_image_open(image, E4R_OPEN_IGNORE_SB_ERRORS | E4R_OPEN_NO_SIZE_CHECK, NULL, &fs);
-	if (err)
-		return 0;	/* the real open says what is wrong */
+	/* without IGNORE_SB_ERRORS: libext2fs divides by a zero descriptor size with it */
+	err = e4r_image_open(image, E4R_OPEN_NO_SIZE_CHECK, NULL, &fs);
+	if (err) {
+		/*
+		 * The primary superblock itself is refused: try where the first
+		 * backup is with the default geometry of each block size (as
+		 * e2fsck does); nothing found leaves the error to the real open.
+		 */
+		for (bs = 1024; bs <= 65536; bs *= 2) {
+			blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
+			ext2_filsys b = NULL;
+
+			if (ext2fs_open2(image, NULL, flags, (int)sb, bs, unix_io_manager, &b))
+				continue;
+			if (descriptors_sound(b)) {
+				ext2fs_close_free(&b);
+				*superblock = sb;
+				*blocksize = bs;
+				return 0;
+			}
+			ext2fs_close_free(&b);
+		}
+		return 0;
+	}
 	if (descriptors_sound(fs)) {
 		ext2fs_close_free(&fs);
 		return 0;

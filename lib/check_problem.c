@@ -51,9 +51,9 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("group %g has uninit flags %f but the filesystem has no group descriptor checksums")),
 	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, WARN, E4R_ANS_NONE, 0,
 	    N_("first_meta_bg is too big (%f, max value %e)")),
-	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_NONE, 0,
+	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_CLEAR, 0,
 	    N_("the journal (inode %i) is invalid: %x")),
-	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_NONE, 0,
+	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_CLEAR, 0,
 	    N_("the journal superblock checksum does not match (stored %f, computed %e)")),
 
 	ROW(E4R_PR_INODE_CSUM, "inode_csum", P1, ERR, E4R_ANS_FIX, PREEN,
@@ -152,7 +152,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_HTREE_HASH, "htree_hash", P2, ERR, E4R_ANS_FIX, 0,
 	    N_("entry '%n' in htree directory inode %d, logical block %e (block %b), has hash %f outside the range its index gives the block")),
 
-	ROW(E4R_PR_NO_ROOT, "no_root", P3, ERR, E4R_ANS_NONE, 0,
+	ROW(E4R_PR_NO_ROOT, "no_root", P3, ERR, E4R_ANS_FIX, 0,
 	    N_("root inode is not allocated")),
 	ROW(E4R_PR_UNCONNECTED_DIR, "unconnected_dir", P3, ERR, E4R_ANS_FIX, 0,
 	    N_("directory inode %i is not connected to the root ('..' is %f)")),

@@ -40,7 +40,8 @@ static int is_summary(enum e4r_problem code)
 static int is_late(enum e4r_problem code)
 {
 	return code == E4R_PR_UNCONNECTED_DIR || code == E4R_PR_DIR_LOOP ||
-	       code == E4R_PR_UNATTACHED || code == E4R_PR_NO_LPF || code == E4R_PR_LPF_NOT_DIR;
+	       code == E4R_PR_UNATTACHED || code == E4R_PR_NO_LPF || code == E4R_PR_LPF_NOT_DIR ||
+	       code == E4R_PR_NO_ROOT;
 }
 
 /* -p: every error must be fixable without a person, or nothing is written. */
@@ -187,6 +188,8 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i, struct rep
 		sb->s_inodes_count = (uint32_t)f->expected;
 		plan->summaries = 1;
 		return 0;
+	case E4R_PR_JOURNAL_BAD: case E4R_PR_JOURNAL_SB_CSUM:
+		return fix_journal_clear(c);
 	case E4R_PR_SB_ORPHAN_HEAD:
 		sb->s_last_orphan = 0;
 		return 0;
@@ -324,7 +327,9 @@ errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			struct e4r_finding *f = &r->findings[plan.late[i]];
 			errcode_t e;
 
-			if (f->code == E4R_PR_NO_LPF || f->code == E4R_PR_LPF_NOT_DIR)
+			if (f->code == E4R_PR_NO_ROOT)	/* pass 3 reports it first */
+				e = fix_root(c);
+			else if (f->code == E4R_PR_NO_LPF || f->code == E4R_PR_LPF_NOT_DIR)
 				e = fix_reconnect(c, 0, 0);
 			else
 				e = fix_reconnect(c, (ext2_ino_t)f->ino, f->code != E4R_PR_UNATTACHED);
