@@ -345,6 +345,8 @@ errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		r->fixed += *fixed;
 		r->written = 1;
 		ext2fs_mark_super_dirty(c->fs);
+		/* the next round checks the superblock in memory: its checksum must follow */
+		ext2fs_superblock_csum_set(c->fs, c->fs->super);
 	}
 out:
 	free(plan.late);
