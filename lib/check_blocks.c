@@ -194,6 +194,11 @@ static void walk_extents(struct inode_walk *w, char *buf)
 		}
 		if (e.e_lblk < next_lblk)
 			extent_problem(w, E4R_PR_EXTENT_ORDER, e.e_pblk, next_lblk, e.e_lblk);
+		/* a directory's blocks are always read: none may be uninitialized */
+		if (w->kind == KIND_DIR && (e.e_flags & EXT2_EXTENT_FLAGS_UNINIT) && !w->dup_pass &&
+		    !w->uninit_reported++)
+			check_report_ino(w->c, E4R_PR_DIR_UNINIT_EXTENT, w->ino, e.e_pblk, e.e_lblk,
+					 E4R_NONE);
 		next_lblk = e.e_lblk + e.e_len;
 		claim_range(w, e.e_pblk, e.e_lblk, e.e_len);
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT) &&

@@ -118,6 +118,7 @@ struct inode_walk {
 	int			bad;		/* broken: stop walking it */
 	uint64_t		ndup;
 	blk64_t			first_dup;
+	unsigned		uninit_reported;	/* a directory's uninit extents: said once */
 	uint64_t		nmeta;		/* claims on filesystem metadata */
 	blk64_t			first_meta;
 };
@@ -148,6 +149,7 @@ errcode_t fix_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir);
 errcode_t fix_htree_flag(struct check_ctx *c, ext2_ino_t dir);
 errcode_t fix_journal_clear(struct check_ctx *c);
 errcode_t fix_root(struct check_ctx *c);
+errcode_t fix_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
 errcode_t fix_summaries(struct check_ctx *c);
 errcode_t fix_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n,
 		   unsigned *cloned);

@@ -94,6 +94,17 @@ errcode_t fix_inode(struct check_ctx *c, const struct e4r_finding *f)
 	case E4R_PR_EA_BLOCK:
 		ext2fs_file_acl_block_set(c->fs, in, 0);
 		break;
+	case E4R_PR_IMAGIC_FLAG:
+		in->i_flags &= ~EXT2_IMAGIC_FL;
+		break;
+	case E4R_PR_SPECIAL_FLAGS:
+		in->i_flags &= ~(EXT2_IMMUTABLE_FL | EXT2_APPEND_FL);
+		break;
+	case E4R_PR_SPECIAL_SIZE:
+		err = ext2fs_inode_size_set(c->fs, in, 0);
+		if (err)
+			goto bad;
+		break;
 	default:
 		goto bad;
 	}
@@ -302,4 +313,35 @@ errcode_t fix_journal_clear(struct check_ctx *c)
 errcode_t fix_root(struct check_ctx *c)
 {
 	return ext2fs_mkdir(c->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, NULL);
+}
+
+/* A directory's extents marked uninitialized: the kernel reads its blocks all the same. */
+errcode_t fix_dir_uninit(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	int op = EXT2_EXTENT_ROOT;
+	unsigned steps = 0;
+	errcode_t err = ext2fs_extent_open(c->fs, ino, &h);
+
+	if (err)
+		return err;
+	while (steps++ < (1u << 22)) {
+		err = ext2fs_extent_get(h, op, &e);
+		op = EXT2_EXTENT_NEXT_LEAF;
+		if (err == EXT2_ET_EXTENT_NO_NEXT) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) || !(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
+			continue;
+		e.e_flags &= ~EXT2_EXTENT_FLAGS_UNINIT;
+		err = ext2fs_extent_replace(h, 0, &e);
+		if (err)
+			break;
+	}
+	ext2fs_extent_free(h);
+	return err;
 }

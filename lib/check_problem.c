@@ -108,6 +108,14 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("could not read inodes of group %g (the inode table at block %b)")),
 	ROW(E4R_PR_DIR_TOO_BIG, "dir_too_big", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("directory inode %i has logical block %e, past the largest size a directory may have")),
+	ROW(E4R_PR_IMAGIC_FLAG, "imagic_flag", P1, ERR, E4R_ANS_CLEAR, PREEN,
+	    N_("inode %i has the imagic flag set, but the filesystem has no imagic_inodes feature")),
+	ROW(E4R_PR_SPECIAL_FLAGS, "special_flags", P1, ERR, E4R_ANS_CLEAR, PREEN,
+	    N_("special (device/socket/fifo/symlink) inode %i has the immutable or append-only flag set")),
+	ROW(E4R_PR_SPECIAL_SIZE, "special_size", P1, ERR, E4R_ANS_FIX, PREEN,
+	    N_("special (device/socket/fifo) inode %i has a non-zero size %f")),
+	ROW(E4R_PR_DIR_UNINIT_EXTENT, "dir_uninit_extent", P1, ERR, E4R_ANS_FIX, PREEN,
+	    N_("directory inode %i has an extent marked uninitialized at logical block %e (block %b)")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    N_("directory inode %d block %b (logical %e) checksum does not match")),
@@ -171,6 +179,8 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("unattached inode %i (no directory entry refers to it)")),
 	ROW(E4R_PR_UNATTACHED_ZERO, "unattached_zero", P4, ERR, E4R_ANS_CLEAR, PREEN,
 	    N_("unattached zero-length inode %i")),
+	ROW(E4R_PR_DIR_NLINK_FEATURE, "dir_nlink_feature", P4, ERR, E4R_ANS_FIX, PREEN,
+	    N_("directory inode %i has more than 65000 links, but the filesystem has no dir_nlink feature")),
 
 	ROW(E4R_PR_BLOCK_NOT_MARKED, "block_not_marked", P5, ERR, E4R_ANS_FIX, PREEN,
 	    N_("block bitmap differences: +%r (in use, marked free)")),

@@ -202,7 +202,14 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i, struct rep
 	case E4R_PR_INODE_CSUM: case E4R_PR_INODE_DTIME_SET: case E4R_PR_INODE_ZERO_DTIME:
 	case E4R_PR_ORPHAN_LIST: case E4R_PR_RESERVED_MODE: case E4R_PR_I_BLOCKS:
 	case E4R_PR_I_SIZE: case E4R_PR_LINK_COUNT: case E4R_PR_EA_BLOCK:
+	case E4R_PR_IMAGIC_FLAG: case E4R_PR_SPECIAL_FLAGS: case E4R_PR_SPECIAL_SIZE:
 		return fix_inode(c, f);
+	case E4R_PR_DIR_UNINIT_EXTENT:
+		return fix_dir_uninit(c, (ext2_ino_t)f->ino);
+	case E4R_PR_DIR_NLINK_FEATURE:
+		ext2fs_set_feature_dir_nlink(sb);
+		ext2fs_mark_super_dirty(c->fs);
+		return 0;
 	case E4R_PR_HTREE_NO_FEATURE: case E4R_PR_HTREE_ROOT: case E4R_PR_HTREE_NODE:
 	case E4R_PR_HTREE_HASH:
 		return fix_htree_flag(c, (ext2_ino_t)f->dir);

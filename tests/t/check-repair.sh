@@ -44,6 +44,9 @@ repaired "sif f1 checksum 0x1234"
 repaired "sif f1 links_count 5"
 repaired "ln <40> dangling"
 repaired "unlink f2"
+# Flags and sizes pass 1 rejects: imagic without the feature, an immutable fifo with a size.
+repaired "sif f1 flags 0x82000"
+repaired "mknod pipe p;sif pipe flags 0x10;sif pipe size 100"
 # An unconnected directory, reconnected into lost+found.
 repaired "unlink dir/sub"
 OUT=$YOUT expect_out "directory inode [0-9]+ is not connected" "the unconnected directory is named"
