@@ -269,6 +269,24 @@ static void check_xattr_block(struct inode_walk *w, char *buf)
 		ext2fs_mark_block_bitmap2(c->ea, blk);
 }
 
+/*
+ * The bad blocks list names filesystem metadata. A bitmap there can move
+ * (e2fsck relocates it); other metadata is the claim pass 1 reports.
+ */
+static void bad_block_in_bitmap(struct inode_walk *w)
+{
+	ext2_filsys fs = w->c->fs;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++)
+		if (ext2fs_block_bitmap_loc(fs, g) == w->first_meta ||
+		    ext2fs_inode_bitmap_loc(fs, g) == w->first_meta) {
+			check_report_group(w->c, E4R_PR_BAD_BLOCK_BITMAP, g, w->first_meta,
+					   E4R_NONE, E4R_NONE);
+			return;
+		}
+}
+
 /* Walk every block the inode claims: map, extent tree, xattr block. */
 void check_walk_blocks(struct inode_walk *w, char *buf)
 {
@@ -277,6 +295,8 @@ void check_walk_blocks(struct inode_walk *w, char *buf)
 
 	if (w->ino == EXT2_BAD_INO) {
 		ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
+		if (w->nmeta && !w->dup_pass)
+			bad_block_in_bitmap(w);
 		return;
 	}
 	if ((in->i_flags & EXT4_INLINE_DATA_FL) || !ext2fs_inode_has_valid_blocks2(fs, in)) {

@@ -64,6 +64,16 @@ static void check_dir_size(struct inode_walk *w)
 		check_report_ino(c, E4R_PR_I_SIZE, w->ino, E4R_NONE, have * fs->blocksize, size);
 }
 
+/* The largest size a file's map can reach: extents address 2^32 blocks; a block map its tree. */
+static uint64_t max_file_size(ext2_filsys fs, int extents)
+{
+	uint64_t ppb = fs->blocksize / 4;
+
+	if (extents)
+		return ((uint64_t)1 << (32 + EXT2_BLOCK_SIZE_BITS(fs->super))) - 1;
+	return (EXT2_NDIR_BLOCKS + ppb + ppb * ppb + ppb * ppb * ppb) * fs->blocksize;
+}
+
 static void check_file_size(struct inode_walk *w)
 {
 	ext2_filsys fs = w->c->fs;
@@ -74,6 +84,9 @@ static void check_file_size(struct inode_walk *w)
 	if (w->last_init_lblk >= 0 && size < (uint64_t)w->last_init_lblk * fs->blocksize)
 		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
 				 (uint64_t)(w->last_init_lblk + 1) * fs->blocksize, size);
+	else if (size > max_file_size(fs, w->inode->i_flags & EXT4_EXTENTS_FL))
+		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
+				 (uint64_t)(w->last_lblk + 1) * fs->blocksize, size);
 }
 
 /* A symlink's target must be as long as its size says, fast (in i_block) or in one block. */

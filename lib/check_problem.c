@@ -86,7 +86,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("inode %i claims illegal block %b (outside the filesystem) at logical block %e")),
 	ROW(E4R_PR_BLOCK_METADATA, "block_metadata", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i claims %f block(s) of filesystem metadata, the first block %b (group %g)")),
-	ROW(E4R_PR_BLOCK_DUP, "block_dup", P1, ERR, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_BLOCK_DUP, "block_dup", P1, ERR, E4R_ANS_CLONE, 0,
 	    N_("inode %i claims block %b, which another inode also claims (%f multiply-claimed blocks in this inode)")),
 	ROW(E4R_PR_TOO_MANY_BAD_BLOCKS, "too_many_bad_blocks", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i has too many illegal blocks; the rest of its map was not checked")),
@@ -116,6 +116,8 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("special (device/socket/fifo) inode %i has a non-zero size %f")),
 	ROW(E4R_PR_DIR_UNINIT_EXTENT, "dir_uninit_extent", P1, ERR, E4R_ANS_FIX, PREEN,
 	    N_("directory inode %i has an extent marked uninitialized at logical block %e (block %b)")),
+	ROW(E4R_PR_BAD_BLOCK_BITMAP, "bad_block_bitmap", P1, ERR, E4R_ANS_RELOCATE, 0,
+	    N_("the bitmap of group %g at block %b is in the bad blocks list")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    N_("directory inode %d block %b (logical %e) checksum does not match")),
@@ -248,6 +250,8 @@ const char *e4r_problem_question(enum e4r_problem code)
 	case E4R_ANS_FIX:	return N_("Fix");
 	case E4R_ANS_CLEAR:	return N_("Clear");
 	case E4R_ANS_IGNORE:	return N_("Ignore");
+	case E4R_ANS_CLONE:	return N_("Clone multiply-claimed blocks");
+	case E4R_ANS_RELOCATE:	return N_("Relocate");
 	default:		return NULL;
 	}
 }

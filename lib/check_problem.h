@@ -62,6 +62,7 @@ enum e4r_problem {
 	E4R_PR_SPECIAL_FLAGS,
 	E4R_PR_SPECIAL_SIZE,
 	E4R_PR_DIR_UNINIT_EXTENT,
+	E4R_PR_BAD_BLOCK_BITMAP,
 	/* Pass 2: directories */
 	E4R_PR_DIR_CSUM,
 	E4R_PR_DIR_CORRUPT,
@@ -125,7 +126,8 @@ enum e4r_severity {
 };
 
 /* What a repair (issue 8) answers by default, and whether preen (-p) may. */
-enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE };
+enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
+		  E4R_ANS_RELOCATE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
 
 /* A problem the repairs know how to fix (answer is not NONE). */

@@ -136,7 +136,7 @@ static errcode_t relocate_bitmap(struct check_ctx *c, const struct e4r_finding *
 	if (f->group == E4R_NONE || g >= fs->group_desc_count)
 		return EINVAL;
 	/* an overlap is mended by moving the bitmap that overlaps; an inode table stays */
-	if (f->code == E4R_PR_GD_META_OVERLAP) {
+	if (f->code == E4R_PR_GD_META_OVERLAP || f->code == E4R_PR_BAD_BLOCK_BITMAP) {
 		if (f->blk == ext2fs_block_bitmap_loc(fs, g))
 			block_bitmap = 1;
 		else if (f->blk != ext2fs_inode_bitmap_loc(fs, g))
@@ -197,6 +197,7 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i, struct rep
 		plan->summaries = 1;
 		return fix_uninit_flags(c, f);
 	case E4R_PR_GD_BLOCK_BITMAP: case E4R_PR_GD_INODE_BITMAP: case E4R_PR_GD_META_OVERLAP:
+	case E4R_PR_BAD_BLOCK_BITMAP:
 		plan->summaries = 1;
 		return relocate_bitmap(c, f);
 	case E4R_PR_INODE_CSUM: case E4R_PR_INODE_DTIME_SET: case E4R_PR_INODE_ZERO_DTIME:
