@@ -150,6 +150,7 @@ errcode_t fix_htree_flag(struct check_ctx *c, ext2_ino_t dir);
 errcode_t fix_journal_clear(struct check_ctx *c);
 errcode_t fix_root(struct check_ctx *c);
 errcode_t fix_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
+errcode_t fix_bad_blocks_inode(struct check_ctx *c);
 errcode_t fix_summaries(struct check_ctx *c);
 errcode_t fix_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n,
 		   unsigned *cloned);

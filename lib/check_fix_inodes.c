@@ -345,3 +345,25 @@ errcode_t fix_dir_uninit(struct check_ctx *c, ext2_ino_t ino)
 	ext2fs_extent_free(h);
 	return err;
 }
+
+/*
+ * An invalid bad blocks inode is zeroed (an empty list), and the list
+ * libext2fs keeps for its inode scan is dropped so that the next round
+ * reads every inode table block.
+ */
+errcode_t fix_bad_blocks_inode(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err;
+
+	memset(&in, 0, sizeof(in));
+	err = ext2fs_write_inode(fs, EXT2_BAD_INO, &in);
+	if (err)
+		return err;
+	if (fs->badblocks) {
+		ext2fs_badblocks_list_free(fs->badblocks);
+		fs->badblocks = NULL;
+	}
+	return 0;
+}

@@ -359,6 +359,31 @@ out:
 	return err;
 }
 
+/*
+ * The bad blocks inode steers the inode scan (listed inode table blocks are
+ * skipped): one with fields only a file has, or whose list names the inode
+ * table block it lives in, makes everything else pass 1 sees unreliable.
+ */
+static void check_bad_blocks_inode(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	ext2_badblocks_list bb = NULL;
+	int bad;
+
+	if (ext2fs_read_inode(fs, EXT2_BAD_INO, &in))
+		return;
+	bad = in.i_mode || in.i_uid || in.i_gid || in.i_links_count ||
+	      (in.i_flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL)) ||
+	      ext2fs_file_acl_block(fs, &in);
+	if (!bad && in.i_block[0] && !ext2fs_read_bb_inode(fs, &bb)) {
+		bad = ext2fs_badblocks_list_test(bb, (blk_t)ext2fs_inode_table_loc(fs, 0));
+		ext2fs_badblocks_list_free(bb);
+	}
+	if (bad)
+		check_report_ino(c, E4R_PR_BAD_BLOCKS_INODE, EXT2_BAD_INO, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
 errcode_t check_inodes(struct check_ctx *c)
 {
 	errcode_t err;
@@ -371,6 +396,7 @@ errcode_t check_inodes(struct check_ctx *c)
 	if (err)
 		return err;
 	check_progress(c, E4R_PASS_INODES, 0, c->inodes);
+	check_bad_blocks_inode(c);
 	err = scan_inodes(c, E4R_PASS_INODES, check_one_inode);
 	check_progress(c, E4R_PASS_INODES, c->inodes, c->inodes);
 	for (ino = 1; ino <= c->inodes; ino++)

@@ -118,6 +118,8 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("directory inode %i has an extent marked uninitialized at logical block %e (block %b)")),
 	ROW(E4R_PR_BAD_BLOCK_BITMAP, "bad_block_bitmap", P1, ERR, E4R_ANS_RELOCATE, 0,
 	    N_("the bitmap of group %g at block %b is in the bad blocks list")),
+	ROW(E4R_PR_BAD_BLOCKS_INODE, "bad_blocks_inode", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("the bad blocks inode %i is invalid (its fields, or its list names the block holding it)")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    N_("directory inode %d block %b (logical %e) checksum does not match")),

@@ -277,10 +277,30 @@ errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	}
 	/* Repairs write inodes and blocks whose checksums are wrong now: read them anyway. */
 	c->fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	/*
+	 * A bad blocks inode that misled the inode scan makes the rest of this
+	 * round's findings unreliable: fix it alone and check again (e2fsck
+	 * restarts from the beginning there).
+	 */
+	for (i = first; i < r->count; i++) {
+		struct e4r_finding *f = &r->findings[i];
+
+		if (f->code != E4R_PR_BAD_BLOCKS_INODE)
+			continue;
+		if (decide(c, f) && fix_bad_blocks_inode(c) == 0) {
+			count_fixed(c, f, fixed);
+			r->fixed += *fixed;
+			r->written = 1;
+			ext2fs_mark_super_dirty(c->fs);
+			return 0;
+		}
+	}
 	for (i = first; i < r->count; i++) {
 		struct e4r_finding *f = &r->findings[i];
 		int summary = is_summary(f->code);
 
+		if (f->code == E4R_PR_BAD_BLOCKS_INODE)
+			continue;	/* answered above */
 		if (!decide(c, f)) {
 			if (summary && e4r_problem_fixable(f->code))
 				plan.summaries_declined = 1;

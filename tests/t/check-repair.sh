@@ -47,6 +47,8 @@ repaired "unlink f2"
 # Flags and sizes pass 1 rejects: imagic without the feature, an immutable fifo with a size.
 repaired "sif f1 flags 0x82000"
 repaired "mknod pipe p;sif pipe flags 0x10;sif pipe size 100"
+# A bad blocks inode that looks like a file: zeroed, then everything checked again.
+repaired "sif <1> mode 0100644;sif <1> links_count 1"
 # An unconnected directory, reconnected into lost+found.
 repaired "unlink dir/sub"
 OUT=$YOUT expect_out "directory inode [0-9]+ is not connected" "the unconnected directory is named"
