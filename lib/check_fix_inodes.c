@@ -221,6 +221,11 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		}
 		/* libext2fs also removes a node this leaves empty, and frees its block */
 		err = ext2fs_extent_delete(h, 0);
+		/* the index above must start where its node now starts */
+		if (!err)
+			err = ext2fs_extent_fix_parents(h);
+		if (err == EXT2_ET_NO_CURRENT_NODE)
+			err = 0;	/* the node went with its last entry */
 		if (err)
 			break;
 		/* the handle's place after a delete is awkward to follow: walk again from the root */
