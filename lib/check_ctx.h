@@ -151,6 +151,7 @@ errcode_t fix_journal_clear(struct check_ctx *c);
 errcode_t fix_root(struct check_ctx *c);
 errcode_t fix_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
 errcode_t fix_bad_blocks_inode(struct check_ctx *c);
+errcode_t fix_resize_inode_off(struct check_ctx *c);
 errcode_t fix_summaries(struct check_ctx *c);
 errcode_t fix_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n,
 		   unsigned *cloned);

@@ -102,7 +102,8 @@ static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, 
 		if (!err)
 			err = ext2fs_dir_block_csum_set(fs, dir, (struct ext2_dir_entry *)buf);
 	}
-	if (err && err != EXT2_ET_DIR_NO_SPACE_FOR_CSUM)
+	/* a block still corrupt elsewhere gets its checksum once that is mended */
+	if (err && err != EXT2_ET_DIR_NO_SPACE_FOR_CSUM && err != EXT2_ET_DIR_CORRUPTED)
 		return err;
 	/* without room for a checksum the entries are still worth writing */
 	return io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : err;
@@ -248,6 +249,7 @@ static void make_dot(ext2_filsys fs, struct ext2_dir_entry *de, unsigned rec_len
 		     ext2_ino_t ino, int last)
 {
 	de->inode = ino;
+	memset(de->name, 0, 4);		/* e2fsck wants the name NUL-padded */
 	ext2fs_dirent_set_name_len(de, dots);
 	ext2fs_dirent_set_file_type(de, ext2fs_has_feature_filetype(fs->super) ? EXT2_FT_DIR : 0);
 	memcpy(de->name, "..", (size_t)dots);

@@ -372,3 +372,24 @@ errcode_t fix_bad_blocks_inode(struct check_ctx *c)
 	}
 	return 0;
 }
+
+/*
+ * resize_inode with meta_bg: meta_bg has no reserved descriptor blocks, so
+ * the resize inode goes (as e2fsck decides); its blocks are freed by the
+ * next round's bitmap rebuild.
+ */
+errcode_t fix_resize_inode_off(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err;
+
+	memset(&in, 0, sizeof(in));
+	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &in);
+	if (err)
+		return err;
+	ext2fs_clear_feature_resize_inode(fs->super);
+	fs->super->s_reserved_gdt_blocks = 0;
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}

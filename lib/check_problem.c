@@ -55,6 +55,8 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("the journal (inode %i) is invalid: %x")),
 	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_CLEAR, 0,
 	    N_("the journal superblock checksum does not match (stored %f, computed %e)")),
+	ROW(E4R_PR_SB_RESIZE_META_BG, "sb_resize_meta_bg", P0, ERR, E4R_ANS_FIX, 0,
+	    N_("the resize_inode and meta_bg features are both set; they do not go together")),
 
 	ROW(E4R_PR_INODE_CSUM, "inode_csum", P1, ERR, E4R_ANS_FIX, PREEN,
 	    N_("inode %i passes checks, but its checksum does not match")),

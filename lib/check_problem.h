@@ -31,6 +31,7 @@ enum e4r_problem {
 	E4R_PR_SB_FIRST_META_BG,
 	E4R_PR_JOURNAL_BAD,
 	E4R_PR_JOURNAL_SB_CSUM,
+	E4R_PR_SB_RESIZE_META_BG,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
 	E4R_PR_INODE_BAD_MODE,

@@ -190,6 +190,8 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i, struct rep
 		return 0;
 	case E4R_PR_JOURNAL_BAD: case E4R_PR_JOURNAL_SB_CSUM:
 		return fix_journal_clear(c);
+	case E4R_PR_SB_RESIZE_META_BG:
+		return fix_resize_inode_off(c);
 	case E4R_PR_SB_ORPHAN_HEAD:
 		sb->s_last_orphan = 0;
 		return 0;
@@ -295,11 +297,18 @@ errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			return 0;
 		}
 	}
+	/* A corrupt directory block is cut first: the other repairs in it need a sound block. */
+	for (i = first; i < r->count; i++) {
+		struct e4r_finding *f = &r->findings[i];
+
+		if (f->code == E4R_PR_DIR_CORRUPT && decide(c, f) && fix_dir_block(c, f) == 0)
+			count_fixed(c, f, fixed);
+	}
 	for (i = first; i < r->count; i++) {
 		struct e4r_finding *f = &r->findings[i];
 		int summary = is_summary(f->code);
 
-		if (f->code == E4R_PR_BAD_BLOCKS_INODE)
+		if (f->code == E4R_PR_BAD_BLOCKS_INODE || f->code == E4R_PR_DIR_CORRUPT)
 			continue;	/* answered above */
 		if (!decide(c, f)) {
 			if (summary && e4r_problem_fixable(f->code))
