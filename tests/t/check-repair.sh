@@ -40,6 +40,22 @@ repaired "set_bg 0 checksum 0x1234" 0
 run e2fsck -fn t.img
 expect_no_out "checksum is 0x1234" "oracle: the descriptor checksum is right after check -y -f"
 repaired "sif f1 checksum 0x1234"
+# A directory block whose checksum tail is wrong (the last 4 bytes of the block).
+dblk=$(debugfs -R "bmap dir 0" base.img 2>/dev/null)
+bs=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block size: *//p')
+cp base.img t.img
+printf '\022\064\126\170' | dd of=t.img bs=1 seek=$((dblk * bs + bs - 4)) conv=notrunc 2>/dev/null
+run e2fsck -fn t.img
+expect_rc 4 "oracle: e2fsck -fn sees the directory checksum"
+run "$E4R" check -y -f t.img
+expect_rc 1 "check -y -f repairs the directory checksum"
+run e2fsck -fn t.img
+expect_rc 0 "oracle: e2fsck -fn after the directory checksum repair"
+# An orphan list left by a crash: a deleted inode still on it is released.
+ino2=$(debugfs -R "stat f2" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+repaired "unlink f2;sif <$ino2> links_count 0;ssv last_orphan $ino2"
+run dumpe2fs -h t.img
+expect_no_out "orphan" "the orphan list is empty after check -y -f"
 # Inode-level damage: a link count, a dangling entry, an unattached file.
 repaired "sif f1 links_count 5"
 repaired "ln <40> dangling"
