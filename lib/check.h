@@ -102,6 +102,9 @@ errcode_t e4r_check_undo_io(const char *undo_file, int may_exist, io_manager *io
  */
 errcode_t e4r_check_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize);
 
+/* E4R_CHECK_MOUNTED when IMAGE is mounted (repairs must not run then), else 0. */
+errcode_t e4r_check_not_mounted(const char *image);
+
 /* Open IMAGE read-write from the backup superblock e4r_check_pick_super chose. */
 errcode_t e4r_check_open_backup(const char *image, blk64_t superblock, unsigned blocksize,
 				io_manager io, ext2_filsys *fsp);

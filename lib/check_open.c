@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "check.h"
+#include "e4r_err.h"
 #include "image.h"
 
 /* The backup groups tried: sparse_super keeps copies in groups 1, 3, 5, 7, 9... */
@@ -94,4 +95,13 @@ errcode_t e4r_check_open_backup(const char *image, blk64_t superblock, unsigned 
 	(*fsp)->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
 	ext2fs_mark_super_dirty(*fsp);
 	return 0;
+}
+
+errcode_t e4r_check_not_mounted(const char *image)
+{
+	int flags = 0;
+
+	if (ext2fs_check_if_mounted(image, &flags))
+		return 0;	/* cannot tell (no /proc/mounts): as e2fsck, go on */
+	return (flags & EXT2_MF_MOUNTED) ? E4R_CHECK_MOUNTED : 0;
 }

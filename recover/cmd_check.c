@@ -425,6 +425,11 @@ int cmd_check(int argc, const char **argv)
 		cli_error(image, E4R_UNDO_EXISTS, _("undo file %s"), undo);
 		goto out;
 	}
+	if (!no && (err = e4r_check_not_mounted(image))) {
+		cli_error(image, err, NULL);
+		rc = EXIT_OPERATIONAL;
+		goto out;
+	}
 	/* -n never writes; otherwise the journal is replayed first, as e2fsck does. */
 	if (!no) {
 		rc = recover_journal(image, jpolicy, undo, json);

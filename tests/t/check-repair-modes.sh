@@ -71,4 +71,18 @@ if command -v script >/dev/null 2>&1; then
 else
 	note "no script(1): the terminal questions are not tested"
 fi
+
+# A mounted filesystem is never repaired (the kernel owns it): exit 8, nothing written.
+cp base.img m.img
+mkdir -p mnt
+if mount -o loop,ro m.img mnt 2>/dev/null; then
+	msum=$(sha m.img)
+	run "$E4R" check -y -f m.img
+	umount mnt
+	expect_rc 8 "check -y on a mounted filesystem"
+	expect_out "mounted" "the refusal says why"
+	[ "$(sha m.img)" = "$msum" ] || fail "check -y wrote to a mounted filesystem"
+else
+	note "loop mount refused here: the mounted case is not tested"
+fi
 exit 0
