@@ -146,6 +146,7 @@ errcode_t fix_dir_block(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t fix_dot(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t fix_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent);
 errcode_t fix_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir);
+errcode_t fix_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk);
 errcode_t fix_htree_flag(struct check_ctx *c, ext2_ino_t dir);
 errcode_t fix_journal_clear(struct check_ctx *c);
 errcode_t fix_root(struct check_ctx *c);

@@ -421,3 +421,27 @@ errcode_t fix_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir)
 		err = fix_dotdot(c, ino, lpf);
 	return err;
 }
+
+/* A hole in a directory: an empty block fills it (the kernel reads every block up to i_size). */
+errcode_t fix_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	blk64_t blk = 0;
+	char *buf = NULL;
+	errcode_t err;
+
+	if (!dir || dir > c->inodes || lblk == E4R_NONE || lblk > UINT32_MAX)
+		return EINVAL;
+	err = ext2fs_read_inode(fs, dir, &in);
+	if (!err)
+		err = ext2fs_bmap2(fs, dir, &in, NULL, BMAP_ALLOC, lblk, NULL, &blk);
+	if (!err && !blk)
+		err = EXT2_ET_BLOCK_ALLOC_FAIL;
+	if (!err)
+		err = ext2fs_new_dir_block(fs, 0, 0, &buf);
+	if (!err)
+		err = ext2fs_write_dir_block4(fs, blk, buf, 0, dir);
+	ext2fs_free_mem(&buf);
+	return err;
+}

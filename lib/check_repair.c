@@ -41,7 +41,7 @@ static int is_late(enum e4r_problem code)
 {
 	return code == E4R_PR_UNCONNECTED_DIR || code == E4R_PR_DIR_LOOP ||
 	       code == E4R_PR_UNATTACHED || code == E4R_PR_NO_LPF || code == E4R_PR_LPF_NOT_DIR ||
-	       code == E4R_PR_NO_ROOT;
+	       code == E4R_PR_NO_ROOT || code == E4R_PR_DIR_HOLE;
 }
 
 /* -p: every error must be fixable without a person, or nothing is written. */
@@ -219,7 +219,7 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i, struct rep
 	case E4R_PR_INODE_BAD_MODE: case E4R_PR_EXTENTS_NO_FEATURE: case E4R_PR_EXTENT_HEADER:
 	case E4R_PR_EXTENT_NODE: case E4R_PR_TOO_MANY_BAD_BLOCKS: case E4R_PR_DIR_NO_BLOCKS:
 	case E4R_PR_FAST_SYMLINK: case E4R_PR_SPECIAL_FILE: case E4R_PR_INLINE_DATA:
-	case E4R_PR_DIR_TOO_BIG: case E4R_PR_UNATTACHED_ZERO:
+	case E4R_PR_DIR_TOO_BIG: case E4R_PR_UNATTACHED_ZERO: case E4R_PR_ROOT_NOT_DIR:
 		return fix_inode_clear(c, (ext2_ino_t)f->ino);
 	case E4R_PR_EXTENT_BAD: case E4R_PR_EXTENT_ORDER: case E4R_PR_BLOCK_ILLEGAL:
 	case E4R_PR_BLOCK_METADATA:
@@ -366,6 +366,8 @@ errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 
 			if (f->code == E4R_PR_NO_ROOT)	/* pass 3 reports it first */
 				e = fix_root(c);
+			else if (f->code == E4R_PR_DIR_HOLE)
+				e = fix_dir_hole(c, (ext2_ino_t)f->dir, f->expected);
 			else if (f->code == E4R_PR_NO_LPF || f->code == E4R_PR_LPF_NOT_DIR)
 				e = fix_reconnect(c, 0, 0);
 			else
@@ -382,7 +384,16 @@ errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		r->fixed += *fixed;
 		r->written = 1;
 		ext2fs_mark_super_dirty(c->fs);
-		/* the next round checks the superblock in memory: its checksum must follow */
+		/*
+		 * The next round checks what is in memory against the checksums:
+		 * bitmaps changed by allocations are written (their checksums go
+		 * into the descriptors), and the superblock's checksum follows.
+		 */
+		if (c->fs->block_map && c->fs->inode_map && !plan.summaries_declined) {
+			ext2fs_mark_bb_dirty(c->fs);
+			ext2fs_mark_ib_dirty(c->fs);
+			err = ext2fs_write_bitmaps(c->fs);
+		}
 		ext2fs_superblock_csum_set(c->fs, c->fs->super);
 	}
 out:

@@ -65,6 +65,11 @@ repaired "sif f1 flags 0x82000"
 repaired "mknod pipe p;sif pipe flags 0x10;sif pipe size 100"
 # A bad blocks inode that looks like a file: zeroed, then everything checked again.
 repaired "sif <1> mode 0100644;sif <1> links_count 1"
+# A hole in a directory is filled with an empty block; a root that is not a directory is remade.
+repaired "expand_dir dir;expand_dir dir;punch dir 1 1"
+repaired "sif <2> mode 0100644" 12	# e2fsck -n aborts on it (exit 12)
+run debugfs -R "ls -l /lost+found" t.img
+expect_out "#[0-9]+" "the old root's entries are in lost+found"
 # An unconnected directory, reconnected into lost+found.
 repaired "unlink dir/sub"
 OUT=$YOUT expect_out "directory inode [0-9]+ is not connected" "the unconnected directory is named"
