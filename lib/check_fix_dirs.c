@@ -134,9 +134,19 @@ static unsigned leaf_end(ext2_filsys fs, const char *buf)
 errcode_t fix_dir_block(struct check_ctx *c, const struct e4r_finding *f)
 {
 	ext2_filsys fs = c->fs;
-	char *buf = dblock_read(c, f->blk);
+	char *buf;
 	errcode_t err;
 
+	/*
+	 * A corrupt inline directory (as when its system.data attribute is
+	 * gone, where e2fsck truncates it to nothing and clears the empty
+	 * directory) is cleared: the entries that name it go next round, the
+	 * files it held come back through lost+found.
+	 */
+	if (f->code == E4R_PR_DIR_CORRUPT && f->blk == E4R_NONE && f->dir != E4R_NONE &&
+	    f->dir <= c->inodes)
+		return fix_inode_clear(c, (ext2_ino_t)f->dir);
+	buf = dblock_read(c, f->blk);
 	if (!buf)
 		return EXT2_ET_UNIMPLEMENTED;
 	if (f->code == E4R_PR_DIR_CORRUPT) {
