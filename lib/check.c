@@ -9,6 +9,8 @@
 #include "check_ctx.h"
 
 #define DEFAULT_MAX_FINDINGS	100000
+/* Checks in one run with repairs: each fix may uncover the next (a cleared inode frees blocks). */
+#define DEFAULT_MAX_ROUNDS	6
 
 static const char *const pass_names[E4R_PASS_COUNT] = {
 	"superblock", "inodes", "directories", "connectivity", "links", "bitmaps",
@@ -42,6 +44,7 @@ errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f)
 	slot = &r->findings[r->count];
 	*slot = *f;
 	slot->name = NULL;
+	slot->round = (uint16_t)c->round;
 	if (f->name && !(slot->name = strdup(f->name)))
 		return ENOMEM;
 	r->count++;
@@ -169,13 +172,45 @@ static errcode_t (*const passes[])(struct check_ctx *) = {
 	check_quota, check_orphan_file,
 };
 
+/* One check: the passes in order; C stays set up for the repairs that follow. */
+static errcode_t check_round(struct check_ctx *c, const struct e4r_check_opts *o)
+{
+	struct e4r_check_result *r = c->res;
+	errcode_t err;
+	size_t i;
+
+	r->errors = 0;
+	r->dirs = r->regular = r->symlinks = r->other_files = 0;
+	err = check_super(c);
+	if (!err)
+		err = check_quota_setup(c);
+	if (!err)
+		err = check_orphan_list(c);
+	if (err)
+		return err;
+	/* After repairs the filesystem is checked fully, whatever its state says. */
+	if (c->round == 0 && !(o && o->force) && check_clean_skip(c) == 0 &&
+	    r->reason == E4R_REASON_CLEAN_SKIPPED)
+		return 0;
+	for (i = 0; i < sizeof(passes) / sizeof(passes[0]) && !r->aborted; i++) {
+		err = passes[i](c);
+		if (err == ENOMEM)
+			return err;
+		if (err) {
+			r->aborted = 1;
+			r->abort_err = err;
+		}
+	}
+	return 0;
+}
+
 errcode_t e4r_check_run(ext2_filsys fs, const struct e4r_check_opts *o,
 			struct e4r_check_result **out)
 {
-	struct check_ctx c = { 0 };
 	struct e4r_check_result *r = calloc(1, sizeof(*r));
-	errcode_t err;
-	size_t i;
+	enum e4r_repair_mode mode = o ? o->repair : E4R_REPAIR_NONE;
+	unsigned max_rounds = o && o->max_rounds ? o->max_rounds : DEFAULT_MAX_ROUNDS;
+	errcode_t err = 0;
 
 	*out = NULL;
 	if (!r)
@@ -183,47 +218,47 @@ errcode_t e4r_check_run(ext2_filsys fs, const struct e4r_check_opts *o,
 	r->max_findings = o && o->max_findings ? o->max_findings : DEFAULT_MAX_FINDINGS;
 	r->inodes_count = fs->super->s_inodes_count;
 	r->blocks_count = ext2fs_blocks_count(fs->super);
-	c.opts = o;
-	c.res = r;
-	err = ctx_init(&c, fs);
-	if (err)
-		goto fail;
-	err = check_super(&c);
-	if (!err)
-		err = check_quota_setup(&c);
-	if (!err)
-		err = check_orphan_list(&c);
-	if (err)
-		goto fail;
-	if (!(o && o->force) && check_clean_skip(&c) == 0 &&
-	    r->reason == E4R_REASON_CLEAN_SKIPPED)
-		goto done;
-	for (i = 0; i < sizeof(passes) / sizeof(passes[0]) && !r->aborted; i++) {
-		err = passes[i](&c);
-		if (err == ENOMEM)
-			goto fail;
-		if (err) {
-			r->aborted = 1;
-			r->abort_err = err;
+	for (;;) {
+		struct check_ctx c = { 0 };
+		size_t first = r->count;
+		unsigned fixed = 0;
+
+		c.opts = o;
+		c.res = r;
+		c.round = r->rounds++;
+		err = ctx_init(&c, fs);
+		if (!err)
+			err = check_round(&c, o);
+		if (!err && r->dropped) {
+			/* The findings over the limit: counted, not listed. */
+			struct e4r_finding f = e4r_finding_init(E4R_PR_TOO_MANY);
+			size_t max = r->max_findings;
+			f.found = r->dropped;
+			r->max_findings = SIZE_MAX;	/* this one always fits */
+			check_report(&c, &f);
+			r->max_findings = max;
+			r->dropped = 0;
 		}
+		r->left = r->errors;
+		/* Repairs run on a complete check only, and stop when one fixed nothing. */
+		if (!err && mode != E4R_REPAIR_NONE && !r->aborted &&
+		    r->reason != E4R_REASON_CLEAN_SKIPPED)
+			err = check_repair_round(&c, first, &fixed);
+		ctx_free(&c);
+		if (err)
+			goto fail;
+		if (!fixed || r->preen_halt || r->rounds >= max_rounds)
+			break;
 	}
-done:
+	if (mode != E4R_REPAIR_NONE && !r->preen_halt && !r->aborted &&
+	    r->reason != E4R_REASON_CLEAN_SKIPPED)
+		check_repair_finish(fs, r);
 	/* The summary line's numbers, from the superblock like e2fsck's. */
 	r->inodes_used = fs->super->s_inodes_count - fs->super->s_free_inodes_count;
 	r->blocks_used = ext2fs_blocks_count(fs->super) - ext2fs_free_blocks_count(fs->super);
-	if (r->dropped) {
-		struct e4r_finding f = e4r_finding_init(E4R_PR_TOO_MANY);
-		size_t max = r->max_findings;
-		f.found = r->dropped;
-		r->max_findings = SIZE_MAX;	/* this one always fits */
-		check_report(&c, &f);
-		r->max_findings = max;
-	}
-	ctx_free(&c);
 	*out = r;
 	return 0;
 fail:
-	ctx_free(&c);
 	e4r_check_result_free(r);
 	return err;
 }

@@ -20,11 +20,26 @@ enum e4r_check_pass {
 /* Called now and then during a pass: DONE of TOTAL units (inodes, blocks, groups). */
 typedef void (*e4r_check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
 
+/* What the checker does with what it finds (issue 8). */
+enum e4r_repair_mode {
+	E4R_REPAIR_NONE = 0,	/* -n: report only; the filesystem may be open read-only */
+	E4R_REPAIR_YES,		/* -y: fix everything that can be fixed */
+	E4R_REPAIR_PREEN,	/* -p: fix only what is safe without a person; else change nothing */
+	E4R_REPAIR_ASK,		/* ask the callback for each fixable problem */
+};
+
+/* E4R_REPAIR_ASK: return 1 to fix finding F, 0 to leave it. */
+typedef int (*e4r_check_ask_fn)(void *arg, const struct e4r_finding *f);
+
 struct e4r_check_opts {
 	int			force;		/* check even a filesystem marked clean */
 	size_t			max_findings;	/* 0: the default limit */
 	e4r_check_progress_fn	progress;	/* may be NULL */
 	void			*progress_arg;
+	enum e4r_repair_mode	repair;		/* anything but NONE needs FS open read-write */
+	e4r_check_ask_fn	ask;		/* E4R_REPAIR_ASK */
+	void			*ask_arg;
+	unsigned		max_rounds;	/* checks after repairs; 0: the default */
 };
 
 /* Why the full check ran or was skipped. */
@@ -52,11 +67,19 @@ struct e4r_check_result {
 	uint64_t		blocks_used, blocks_count;
 	uint64_t		dirs, regular, symlinks, other_files;
 	uint64_t		noncontig;
+	/* Repairs: findings of every round are kept in order; f->round says which. */
+	unsigned		rounds;		/* checks run (1 without repairs) */
+	unsigned		fixed;		/* findings repaired, all rounds */
+	unsigned		left;		/* errors of the last round not repaired */
+	int			preen_halt;	/* -p met a problem a person must decide: nothing written */
+	int			written;	/* the filesystem was changed (flush it) */
 };
 
 /*
- * Check FS (opened read-only by e4r_image_open) like e2fsck -n: never
- * writes. On success *out holds the findings (free it with
+ * Check FS like e2fsck. With o->repair NONE (FS may be read-only) never
+ * writes; otherwise repairs what it is allowed to, checks again until
+ * nothing more is fixed (at most o->max_rounds checks), and leaves the
+ * changes in FS for the caller's ext2fs_close. On success *out holds the findings (free it with
  * e4r_check_result_free) even when the filesystem has errors; the return is
  * an error only when the check could not run at all (out of memory).
  */
@@ -64,6 +87,27 @@ errcode_t e4r_check_run(ext2_filsys fs, const struct e4r_check_opts *o,
 			struct e4r_check_result **out);
 
 void e4r_check_result_free(struct e4r_check_result *r);
+
+/*
+ * The io manager for a run with repairs: with UNDO_FILE, libext2fs's undo
+ * manager keeps every block's first content there (E4R_UNDO_EXISTS when the
+ * file exists, unless MAY_EXIST: this run's journal replay made it).
+ */
+errcode_t e4r_check_undo_io(const char *undo_file, int may_exist, io_manager *io);
+
+/*
+ * Before a run with repairs: when IMAGE's primary group descriptors are not
+ * sound (ext2fs_check_desc) and a backup's are, *SUPERBLOCK and *BLOCKSIZE
+ * name that backup for ext2fs_open2; otherwise both are 0.
+ */
+errcode_t e4r_check_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize);
+
+/* E4R_CHECK_MOUNTED when IMAGE is mounted (repairs must not run then), else 0. */
+errcode_t e4r_check_not_mounted(const char *image);
+
+/* Open IMAGE read-write from the backup superblock e4r_check_pick_super chose. */
+errcode_t e4r_check_open_backup(const char *image, blk64_t superblock, unsigned blocksize,
+				io_manager io, ext2_filsys *fsp);
 
 /* A stable name of a pass for JSON and progress ("inodes", "dirs"...). */
 const char *e4r_check_pass_name(int pass);

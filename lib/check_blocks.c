@@ -194,6 +194,11 @@ static void walk_extents(struct inode_walk *w, char *buf)
 		}
 		if (e.e_lblk < next_lblk)
 			extent_problem(w, E4R_PR_EXTENT_ORDER, e.e_pblk, next_lblk, e.e_lblk);
+		/* a directory's blocks are always read: none may be uninitialized */
+		if (w->kind == KIND_DIR && (e.e_flags & EXT2_EXTENT_FLAGS_UNINIT) && !w->dup_pass &&
+		    !w->uninit_reported++)
+			check_report_ino(w->c, E4R_PR_DIR_UNINIT_EXTENT, w->ino, e.e_pblk, e.e_lblk,
+					 E4R_NONE);
 		next_lblk = e.e_lblk + e.e_len;
 		claim_range(w, e.e_pblk, e.e_lblk, e.e_len);
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT) &&
@@ -268,6 +273,24 @@ static void check_xattr_block(struct inode_walk *w, char *buf)
 	}
 }
 
+/*
+ * The bad blocks list names filesystem metadata. A bitmap there can move
+ * (e2fsck relocates it); other metadata is the claim pass 1 reports.
+ */
+static void bad_block_in_bitmap(struct inode_walk *w)
+{
+	ext2_filsys fs = w->c->fs;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++)
+		if (ext2fs_block_bitmap_loc(fs, g) == w->first_meta ||
+		    ext2fs_inode_bitmap_loc(fs, g) == w->first_meta) {
+			check_report_group(w->c, E4R_PR_BAD_BLOCK_BITMAP, g, w->first_meta,
+					   E4R_NONE, E4R_NONE);
+			return;
+		}
+}
+
 /* Walk every block the inode claims: map, extent tree, xattr block. */
 void check_walk_blocks(struct inode_walk *w, char *buf)
 {
@@ -276,6 +299,8 @@ void check_walk_blocks(struct inode_walk *w, char *buf)
 
 	if (w->ino == EXT2_BAD_INO) {
 		ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
+		if (w->nmeta && !w->dup_pass)
+			bad_block_in_bitmap(w);
 		return;
 	}
 	if ((in->i_flags & EXT4_INLINE_DATA_FL) || !ext2fs_inode_has_valid_blocks2(fs, in)) {

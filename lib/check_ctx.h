@@ -51,6 +51,7 @@ struct check_ctx {
 	struct check_quota	*quota;		/* usage charged per quota id (check_quota.c), or NULL */
 	int			have_dups;
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
+	unsigned		round;		/* 0: the first check; more after repairs */
 };
 
 /* Record a finding; F's name (if any) is copied. Returns 0 or ENOMEM. */
@@ -141,6 +142,7 @@ struct inode_walk {
 	int			bad;		/* broken: stop walking it */
 	uint64_t		ndup;
 	blk64_t			first_dup;
+	unsigned		uninit_reported;	/* a directory's uninit extents: said once */
 	uint64_t		nmeta;		/* claims on filesystem metadata */
 	blk64_t			first_meta;
 };
@@ -148,6 +150,36 @@ struct inode_walk {
 /* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
 void check_walk_blocks(struct inode_walk *w, char *buf);
 int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
+
+/*
+ * Repairs (check_repair.c and check_fix_*.c). check_repair_round decides
+ * for the findings from index FIRST on (this round's) and makes the repairs,
+ * counting them in *FIXED; check_repair_finish marks a repaired filesystem
+ * valid as e2fsck does at its end.
+ */
+errcode_t check_repair_round(struct check_ctx *c, size_t first, unsigned *fixed);
+void check_repair_finish(ext2_filsys fs, struct e4r_check_result *r);
+
+/* One repair each; 0 when done, else why not (the finding stays unfixed). */
+errcode_t fix_inode(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t fix_inode_clear(struct check_ctx *c, ext2_ino_t ino);
+errcode_t fix_block_map(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t fix_extent_csum(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t fix_dir_entry(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t fix_dir_block(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t fix_dot(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t fix_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent);
+errcode_t fix_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir);
+errcode_t fix_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk);
+errcode_t fix_htree_flag(struct check_ctx *c, ext2_ino_t dir);
+errcode_t fix_journal_clear(struct check_ctx *c);
+errcode_t fix_root(struct check_ctx *c);
+errcode_t fix_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
+errcode_t fix_bad_blocks_inode(struct check_ctx *c);
+errcode_t fix_resize_inode_off(struct check_ctx *c);
+errcode_t fix_summaries(struct check_ctx *c);
+errcode_t fix_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n,
+		   unsigned *cloned);
 
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);

@@ -37,6 +37,10 @@ static void check_i_blocks(struct inode_walk *w)
 		return;
 	if (!(ext2fs_has_feature_huge_file(fs->super) && (in->i_flags & EXT4_HUGE_FILE_FL)))
 		want *= fs->blocksize / 512;
+	/* without huge_file the high half must be zero (libext2fs ignores it there) */
+	if (!ext2fs_has_feature_huge_file(fs->super) && w->inode->osd2.linux2.l_i_blocks_hi &&
+	    fs->super->s_creator_os != EXT2_OS_HURD)
+		found |= (uint64_t)w->inode->osd2.linux2.l_i_blocks_hi << 32;
 	if (found != want)
 		check_report_ino(w->c, E4R_PR_I_BLOCKS, w->ino, E4R_NONE, want, found);
 }
@@ -60,6 +64,16 @@ static void check_dir_size(struct inode_walk *w)
 		check_report_ino(c, E4R_PR_I_SIZE, w->ino, E4R_NONE, have * fs->blocksize, size);
 }
 
+/* The largest size a file's map can reach: extents address 2^32 blocks; a block map its tree. */
+static uint64_t max_file_size(ext2_filsys fs, int extents)
+{
+	uint64_t ppb = fs->blocksize / 4;
+
+	if (extents)
+		return ((uint64_t)1 << (32 + EXT2_BLOCK_SIZE_BITS(fs->super))) - 1;
+	return (EXT2_NDIR_BLOCKS + ppb + ppb * ppb + ppb * ppb * ppb) * fs->blocksize;
+}
+
 static void check_file_size(struct inode_walk *w)
 {
 	ext2_filsys fs = w->c->fs;
@@ -70,6 +84,9 @@ static void check_file_size(struct inode_walk *w)
 	if (w->last_init_lblk >= 0 && size < (uint64_t)w->last_init_lblk * fs->blocksize)
 		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
 				 (uint64_t)(w->last_init_lblk + 1) * fs->blocksize, size);
+	else if (size > max_file_size(fs, w->inode->i_flags & EXT4_EXTENTS_FL))
+		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
+				 (uint64_t)(w->last_lblk + 1) * fs->blocksize, size);
 }
 
 /* A symlink's target must be as long as its size says, fast (in i_block) or in one block. */
@@ -119,6 +136,40 @@ static errcode_t add_dir(struct check_ctx *c, ext2_ino_t ino)
 	return 0;
 }
 
+#define SPECIAL_BAD_FLAGS	(EXT2_IMMUTABLE_FL | EXT2_APPEND_FL)
+
+/*
+ * A device, fifo or socket keeps no block map. e2fsck tolerates stray
+ * i_block words (old kernels left them) unless the inode also has flags
+ * such a file cannot get, immutable or append-only.
+ */
+static int device_map_ok(const struct ext2_inode *in)
+{
+	int i;
+
+	if (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL))
+		return 0;
+	if (in->i_flags & SPECIAL_BAD_FLAGS)
+		for (i = 4; i < EXT2_N_BLOCKS; i++)
+			if (in->i_block[i])
+				return 0;
+	return 1;
+}
+
+/* Flags a special file or symlink may not carry, and a size a special file may not have. */
+static void check_special(struct inode_walk *w)
+{
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+	int special = w->kind >= KIND_CHR && w->kind <= KIND_SOCK;
+
+	if (!special && w->kind != KIND_LNK)
+		return;
+	if (in->i_flags & SPECIAL_BAD_FLAGS)
+		check_report_ino(w->c, E4R_PR_SPECIAL_FLAGS, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
+	if (special && EXT2_I_SIZE(in))
+		check_report_ino(w->c, E4R_PR_SPECIAL_SIZE, w->ino, E4R_NONE, 0, EXT2_I_SIZE(in));
+}
+
 /* Flags and mode problems that decide whether the inode's blocks can be walked. */
 static int check_flags(struct inode_walk *w)
 {
@@ -135,7 +186,7 @@ static int check_flags(struct inode_walk *w)
 		check_report_ino(c, E4R_PR_INLINE_DATA, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
-	if (special && (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL))) {
+	if (special && !device_map_ok(in)) {
 		check_report_ino(c, E4R_PR_SPECIAL_FILE, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
@@ -227,6 +278,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	}
 	if (w.kind == KIND_DIR && add_dir(c, ino))
 		return;
+	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
+		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
 	if (!check_flags(&w)) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
 		return;
@@ -243,7 +296,9 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	else if (w.kind == KIND_LNK && !symlink_ok(&w, buf)) {
 		check_report_ino(c, E4R_PR_FAST_SYMLINK, ino, E4R_NONE, E4R_NONE, EXT2_I_SIZE(in));
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
+		return;
 	}
+	check_special(&w);
 }
 
 static void count_kind(struct e4r_check_result *r, int kind)
@@ -305,6 +360,31 @@ out:
 	return err;
 }
 
+/*
+ * The bad blocks inode steers the inode scan (listed inode table blocks are
+ * skipped): one with fields only a file has, or whose list names the inode
+ * table block it lives in, makes everything else pass 1 sees unreliable.
+ */
+static void check_bad_blocks_inode(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	ext2_badblocks_list bb = NULL;
+	int bad;
+
+	if (ext2fs_read_inode(fs, EXT2_BAD_INO, &in))
+		return;
+	bad = in.i_mode || in.i_uid || in.i_gid || in.i_links_count ||
+	      (in.i_flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL)) ||
+	      ext2fs_file_acl_block(fs, &in);
+	if (!bad && in.i_block[0] && !ext2fs_read_bb_inode(fs, &bb)) {
+		bad = ext2fs_badblocks_list_test(bb, (blk_t)ext2fs_inode_table_loc(fs, 0));
+		ext2fs_badblocks_list_free(bb);
+	}
+	if (bad)
+		check_report_ino(c, E4R_PR_BAD_BLOCKS_INODE, EXT2_BAD_INO, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
 errcode_t check_inodes(struct check_ctx *c)
 {
 	errcode_t err;
@@ -317,6 +397,7 @@ errcode_t check_inodes(struct check_ctx *c)
 	if (err)
 		return err;
 	check_progress(c, E4R_PASS_INODES, 0, c->inodes);
+	check_bad_blocks_inode(c);
 	err = scan_inodes(c, E4R_PASS_INODES, check_one_inode);
 	check_xattr_refcounts(c);
 	check_progress(c, E4R_PASS_INODES, c->inodes, c->inodes);

@@ -152,8 +152,12 @@ errcode_t check_links(struct check_ctx *c)
 					 E4R_PR_UNATTACHED, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 			continue;
 		}
-		if (c->kind[ino] == KIND_DIR && found > EXT2_LINK_MAX)
-			found = 1;	/* dir_nlink: too many to count, the kernel stores 1 */
+		if (c->kind[ino] == KIND_DIR && found > EXT2_LINK_MAX) {
+			/* too many to count: the kernel stores 1, which needs the dir_nlink feature */
+			if (!c->dir_nlink)
+				check_report_ino(c, E4R_PR_DIR_NLINK_FEATURE, ino, E4R_NONE, EXT2_LINK_MAX, found);
+			found = 1;
+		}
 		if (found != c->links_disk[ino])
 			check_report_ino(c, E4R_PR_LINK_COUNT, ino, E4R_NONE, found, c->links_disk[ino]);
 		if (ino % 65536 == 0)

@@ -41,7 +41,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("block bitmap of group %g is at block %b, outside the filesystem or its group")),
 	ROW(E4R_PR_GD_INODE_BITMAP, "gd_inode_bitmap", P0, ERR, E4R_ANS_FIX, 0,
 	    N_("inode bitmap of group %g is at block %b, outside the filesystem or its group")),
-	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_NONE, 0,
 	    N_("inode table of group %g at block %b does not fit in the filesystem or its group")),
 	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_FIX, 0,
 	    N_("metadata of group %g at block %b overlaps other filesystem metadata")),
@@ -49,12 +49,14 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("group %g unused inodes count %f is larger than its free inodes count %e")),
 	ROW(E4R_PR_GD_UNINIT_NO_CSUM, "gd_uninit_no_csum", P0, ERR, E4R_ANS_FIX, PREEN,
 	    N_("group %g has uninit flags %f but the filesystem has no group descriptor checksums")),
-	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, WARN, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, WARN, E4R_ANS_NONE, 0,
 	    N_("first_meta_bg is too big (%f, max value %e)")),
 	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_CLEAR, 0,
 	    N_("the journal (inode %i) is invalid: %x")),
-	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_CLEAR, 0,
 	    N_("the journal superblock checksum does not match (stored %f, computed %e)")),
+	ROW(E4R_PR_SB_RESIZE_META_BG, "sb_resize_meta_bg", P0, ERR, E4R_ANS_FIX, 0,
+	    N_("the resize_inode and meta_bg features are both set; they do not go together")),
 
 	ROW(E4R_PR_INODE_CSUM, "inode_csum", P1, ERR, E4R_ANS_FIX, PREEN,
 	    N_("inode %i passes checks, but its checksum does not match")),
@@ -86,7 +88,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("inode %i claims illegal block %b (outside the filesystem) at logical block %e")),
 	ROW(E4R_PR_BLOCK_METADATA, "block_metadata", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i claims %f block(s) of filesystem metadata, the first block %b (group %g)")),
-	ROW(E4R_PR_BLOCK_DUP, "block_dup", P1, ERR, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_BLOCK_DUP, "block_dup", P1, ERR, E4R_ANS_CLONE, 0,
 	    N_("inode %i claims block %b, which another inode also claims (%f multiply-claimed blocks in this inode)")),
 	ROW(E4R_PR_TOO_MANY_BAD_BLOCKS, "too_many_bad_blocks", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i has too many illegal blocks; the rest of its map was not checked")),
@@ -108,6 +110,18 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("could not read inodes of group %g (the inode table at block %b)")),
 	ROW(E4R_PR_DIR_TOO_BIG, "dir_too_big", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("directory inode %i has logical block %e, past the largest size a directory may have")),
+	ROW(E4R_PR_IMAGIC_FLAG, "imagic_flag", P1, ERR, E4R_ANS_CLEAR, PREEN,
+	    N_("inode %i has the imagic flag set, but the filesystem has no imagic_inodes feature")),
+	ROW(E4R_PR_SPECIAL_FLAGS, "special_flags", P1, ERR, E4R_ANS_CLEAR, PREEN,
+	    N_("special (device/socket/fifo/symlink) inode %i has the immutable or append-only flag set")),
+	ROW(E4R_PR_SPECIAL_SIZE, "special_size", P1, ERR, E4R_ANS_FIX, PREEN,
+	    N_("special (device/socket/fifo) inode %i has a non-zero size %f")),
+	ROW(E4R_PR_DIR_UNINIT_EXTENT, "dir_uninit_extent", P1, ERR, E4R_ANS_FIX, PREEN,
+	    N_("directory inode %i has an extent marked uninitialized at logical block %e (block %b)")),
+	ROW(E4R_PR_BAD_BLOCK_BITMAP, "bad_block_bitmap", P1, ERR, E4R_ANS_RELOCATE, 0,
+	    N_("the bitmap of group %g at block %b is in the bad blocks list")),
+	ROW(E4R_PR_BAD_BLOCKS_INODE, "bad_blocks_inode", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("the bad blocks inode %i is invalid (its fields, or its list names the block holding it)")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    N_("directory inode %d block %b (logical %e) checksum does not match")),
@@ -171,6 +185,8 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("unattached inode %i (no directory entry refers to it)")),
 	ROW(E4R_PR_UNATTACHED_ZERO, "unattached_zero", P4, ERR, E4R_ANS_CLEAR, PREEN,
 	    N_("unattached zero-length inode %i")),
+	ROW(E4R_PR_DIR_NLINK_FEATURE, "dir_nlink_feature", P4, ERR, E4R_ANS_FIX, PREEN,
+	    N_("directory inode %i has more than 65000 links, but the filesystem has no dir_nlink feature")),
 
 	ROW(E4R_PR_BLOCK_NOT_MARKED, "block_not_marked", P5, ERR, E4R_ANS_FIX, PREEN,
 	    N_("block bitmap differences: +%r (in use, marked free)")),
@@ -196,7 +212,7 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("block bitmap of group %g (block %b) does not match its checksum")),
 	ROW(E4R_PR_INODE_BITMAP_CSUM, "inode_bitmap_csum", P5, ERR, E4R_ANS_FIX, PREEN,
 	    N_("inode bitmap of group %g (block %b) does not match its checksum")),
-	ROW(E4R_PR_BITMAP_READ, "bitmap_read", P5, ERR, E4R_ANS_NONE, 0,
+	ROW(E4R_PR_BITMAP_READ, "bitmap_read", P5, ERR, E4R_ANS_FIX, 0,
 	    N_("could not read the on-disk bitmaps; bitmap differences were not checked")),
 	ROW(E4R_PR_INODE_BITMAP_PADDING, "inode_bitmap_padding", P5, ERR, E4R_ANS_FIX, PREEN,
 	    N_("padding at end of an inode bitmap block is not set")),
@@ -269,4 +285,25 @@ struct e4r_finding e4r_finding_init(enum e4r_problem code)
 		.qid = E4R_NONE,
 	};
 	return f;
+}
+
+int e4r_problem_fixable(enum e4r_problem code)
+{
+	const struct e4r_problem_info *p = e4r_problem_info(code);
+
+	return p && p->answer != E4R_ANS_NONE && p->answer != E4R_ANS_IGNORE;
+}
+
+const char *e4r_problem_question(enum e4r_problem code)
+{
+	const struct e4r_problem_info *p = e4r_problem_info(code);
+
+	switch (p ? p->answer : E4R_ANS_NONE) {
+	case E4R_ANS_FIX:	return N_("Fix");
+	case E4R_ANS_CLEAR:	return N_("Clear");
+	case E4R_ANS_IGNORE:	return N_("Ignore");
+	case E4R_ANS_CLONE:	return N_("Clone multiply-claimed blocks");
+	case E4R_ANS_RELOCATE:	return N_("Relocate");
+	default:		return NULL;
+	}
 }

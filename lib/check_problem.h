@@ -31,6 +31,7 @@ enum e4r_problem {
 	E4R_PR_SB_FIRST_META_BG,
 	E4R_PR_JOURNAL_BAD,
 	E4R_PR_JOURNAL_SB_CSUM,
+	E4R_PR_SB_RESIZE_META_BG,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
 	E4R_PR_INODE_BAD_MODE,
@@ -58,6 +59,12 @@ enum e4r_problem {
 	E4R_PR_INLINE_DATA,
 	E4R_PR_INODE_SCAN,
 	E4R_PR_DIR_TOO_BIG,
+	E4R_PR_IMAGIC_FLAG,
+	E4R_PR_SPECIAL_FLAGS,
+	E4R_PR_SPECIAL_SIZE,
+	E4R_PR_DIR_UNINIT_EXTENT,
+	E4R_PR_BAD_BLOCK_BITMAP,
+	E4R_PR_BAD_BLOCKS_INODE,
 	/* Pass 2: directories */
 	E4R_PR_DIR_CSUM,
 	E4R_PR_DIR_CORRUPT,
@@ -91,6 +98,7 @@ enum e4r_problem {
 	E4R_PR_LINK_COUNT,
 	E4R_PR_UNATTACHED,
 	E4R_PR_UNATTACHED_ZERO,
+	E4R_PR_DIR_NLINK_FEATURE,
 	/* Pass 5: bitmaps and counts */
 	E4R_PR_BLOCK_NOT_MARKED,
 	E4R_PR_BLOCK_MARKED_FREE,
@@ -143,8 +151,14 @@ enum e4r_severity {
 };
 
 /* What a repair (issue 8) answers by default, and whether preen (-p) may. */
-enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE };
+enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
+		  E4R_ANS_RELOCATE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
+
+/* A problem the repairs know how to fix (answer is not NONE). */
+int e4r_problem_fixable(enum e4r_problem code);
+/* The word of the question for it: "Fix", "Clear"... (English, for N_/gettext). */
+const char *e4r_problem_question(enum e4r_problem code);
 
 /*
  * One row of the table. MESSAGE is an English template (marked N_ for
@@ -174,6 +188,9 @@ struct e4r_finding {
 	uint64_t		expected, found;
 	char			*name;		/* directory entry name, or NULL */
 	uint64_t		qid;		/* quota id (user, group, project) */
+	uint8_t			fixed;		/* a repair was made (check -y/-p) */
+	uint8_t			declined;	/* fixable, but not fixed: -p unsafe, or answered no */
+	uint16_t		round;		/* which check found it (0: the first) */
 };
 
 /* The table row for CODE (NULL for a code out of range). */

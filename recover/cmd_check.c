@@ -143,9 +143,21 @@ static void print_summary(const char *image, const struct e4r_check_result *r)
 	       r->inodes_used, r->inodes_count, r->blocks_used, r->blocks_count);
 }
 
-static void print_text(const char *image, const struct e4r_check_result *r, int repair)
+/* After a finding, in a run with repairs: what was done with it, as e2fsck's answers. */
+static void print_answer(const struct e4r_finding *f)
+{
+	const char *q = e4r_problem_question(f->code);
+
+	if (!q || (!f->fixed && !f->declined))
+		return;
+	printf("%s? %s\n\n", _(q), f->fixed ? _("yes") : _("no"));
+}
+
+static void print_text(const char *image, const struct e4r_check_result *r,
+		       enum e4r_repair_mode mode)
 {
 	int pass = -1;
+	unsigned round = 0;
 	size_t i;
 	char msg[1024];
 
@@ -164,22 +176,52 @@ static void print_text(const char *image, const struct e4r_check_result *r, int 
 
 		if (f->code == E4R_PR_JOURNAL_SKIPPED)
 			continue;
+		if (f->round != round) {
+			/* the passes ran again after repairs */
+			while (++pass < E4R_PASS_COUNT)
+				if (pass > 0)
+					printf("%s\n", _(pass_titles[pass]));
+			round = f->round;
+			pass = -1;
+			printf(_("%s: checking again after the repairs\n"), image);
+		}
 		while (p && p->pass > pass && pass < E4R_PASS_COUNT - 1) {
 			pass++;
 			if (pass > 0)
 				printf("%s\n", _(pass_titles[pass]));
 		}
+		/* asked on the terminal: already shown with its answer */
+		if (mode == E4R_REPAIR_ASK && (f->fixed || f->declined))
+			continue;
 		format_finding(f, msg, sizeof(msg));
 		printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
+		if (mode != E4R_REPAIR_NONE)
+			print_answer(f);
+	}
+	if (r->rounds > round + 1) {	/* the last check found nothing */
+		while (++pass < E4R_PASS_COUNT)
+			if (pass > 0)
+				printf("%s\n", _(pass_titles[pass]));
+		printf(_("%s: checking again after the repairs\n"), image);
+		pass = -1;
 	}
 	while (++pass < E4R_PASS_COUNT && !r->aborted)
 		if (pass > 0)
 			printf("%s\n", _(pass_titles[pass]));
 	if (r->aborted)
 		printf(_("%s: the check could not finish; what is listed is incomplete\n"), image);
-	if (repair && r->errors)
-		printf(_("%s: repairs are not implemented yet: nothing was changed\n"), image);
-	if (r->errors)
+	if (r->preen_halt) {
+		printf(_("\n%s: UNEXPECTED INCONSISTENCY; nothing was changed. A person must decide:\n"), image);
+		for (i = 0; i < r->count; i++)
+			if (r->findings[i].declined) {
+				format_finding(&r->findings[i], msg, sizeof(msg));
+				printf("  %s\n", msg);
+			}
+		printf(_("Run check without -p (with -y to fix everything, or on a terminal to be asked).\n"));
+	}
+	if (r->fixed)
+		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);
+	if (r->left || r->preen_halt)
 		printf(_("\n%s: ********** WARNING: Filesystem still has errors **********\n\n"), image);
 	print_summary(image, r);
 }
@@ -206,6 +248,8 @@ static void json_finding(struct json *j, const struct e4r_finding *f)
 	FIELD("expected", f->expected);
 	FIELD("found", f->found);
 #undef FIELD
+	json_bool(j, "fixed", f->fixed);
+	json_uint(j, "round", f->round);
 	json_end_object(j);
 }
 
@@ -223,12 +267,16 @@ static int print_json(const char *image, const struct e4r_check_result *r)
 	json_init(&j, stdout, 0);
 	json_begin_object(&j, NULL);
 	json_string(&j, "image", image);
-	json_bool(&j, "clean", r->errors == 0 && !r->aborted);
+	json_bool(&j, "clean", r->left == 0 && !r->preen_halt && !r->aborted);
 	json_bool(&j, "full_check", r->reason != E4R_REASON_CLEAN_SKIPPED);
 	json_string(&j, "reason", reason_names[r->reason]);
 	json_bool(&j, "journal_skipped", r->journal_skipped);
 	json_bool(&j, "aborted", r->aborted);
 	json_uint(&j, "errors", r->errors);
+	json_uint(&j, "fixed", r->fixed);
+	json_uint(&j, "errors_left", r->left);
+	json_uint(&j, "rounds", r->rounds);
+	json_bool(&j, "preen_halt", r->preen_halt);
 	json_uint(&j, "dropped", r->dropped);
 	json_begin_array(&j, "findings");
 	for (i = 0; i < r->count; i++)
@@ -290,14 +338,52 @@ out:
 	return rc;
 }
 
+/* Asking on the terminal: yes, no, or all (yes to this and every later question). */
+struct asker {
+	int	all;
+	int	eof;
+};
+
+static int ask_cb(void *arg, const struct e4r_finding *f)
+{
+	struct asker *a = arg;
+	const struct e4r_problem_info *p = e4r_problem_info(f->code);
+	const char *q = e4r_problem_question(f->code);
+	char msg[1024], line[64];
+
+	format_finding(f, msg, sizeof(msg));
+	printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
+	if (a->all) {
+		printf("%s? %s\n\n", _(q), _("yes"));
+		return 1;
+	}
+	for (;;) {
+		printf(_("%s (yes/no/all)? "), _(q));
+		fflush(stdout);
+		if (a->eof || !fgets(line, sizeof(line), stdin)) {
+			a->eof = 1;
+			printf("%s\n\n", _("no"));
+			return 0;
+		}
+		if (line[0] == 'y' || line[0] == 'Y')
+			return 1;
+		if (line[0] == 'n' || line[0] == 'N')
+			return 0;
+		if (line[0] == 'a' || line[0] == 'A') {
+			a->all = 1;
+			return 1;
+		}
+	}
+}
+
 int cmd_check(int argc, const char **argv)
 {
 	int no = 0, yes = 0, preen = 0, force = 0, json = 0, progress_fd = -1;
 	char *policy = NULL, *undo = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 'n', POPT_ARG_NONE, &no, 0, N_("open read-only, answer no to every question"), NULL },
-		{ NULL, 'y', POPT_ARG_NONE, &yes, 0, N_("answer yes to every question (repairs: not implemented yet)"), NULL },
-		{ NULL, 'p', POPT_ARG_NONE, &preen, 0, N_("fix what is safe without asking (repairs: not implemented yet)"), NULL },
+		{ NULL, 'y', POPT_ARG_NONE, &yes, 0, N_("answer yes to every question: fix everything"), NULL },
+		{ NULL, 'p', POPT_ARG_NONE, &preen, 0, N_("fix what is safe without asking; stop (exit 4) on anything else"), NULL },
 		{ NULL, 'f', POPT_ARG_NONE, &force, 0, N_("check even a filesystem marked clean"), NULL },
 		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("journal checksum failure policy"), N_("P") },
 		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo"), N_("FILE") },
@@ -307,11 +393,16 @@ int cmd_check(int argc, const char **argv)
 	};
 	const char *image = NULL;
 	struct progress prog = { .last_pass = -1, .last_step = -1 };
+	struct asker asker = { 0 };
 	struct e4r_check_opts o = { 0 };
 	struct e4r_check_result *r = NULL;
-	ext2_filsys fs;
+	ext2_filsys fs = NULL;
+	io_manager io = unix_io_manager;
 	errcode_t err;
 	enum jbd_replay_policy jpolicy = JBD_POLICY_AUTO;
+	int undo_made = 0, open_flags;
+	blk64_t backup_sb = 0;
+	unsigned backup_bs = 0;
 	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
 			   opts, argc, argv, &image, NULL);
 
@@ -326,23 +417,60 @@ int cmd_check(int argc, const char **argv)
 		cli_usage_error("check", _("unknown policy '%s'"), policy);
 		goto out;
 	}
+	/* Without -n/-y/-p: ask on a terminal; off a terminal, like -n (e2fsck would refuse). */
+	o.repair = no ? E4R_REPAIR_NONE : yes ? E4R_REPAIR_YES : preen ? E4R_REPAIR_PREEN :
+		   (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !json) ? E4R_REPAIR_ASK :
+		   E4R_REPAIR_NONE;
+	if (o.repair == E4R_REPAIR_NONE)
+		no = 1;
+	if (undo && !no && access(undo, F_OK) == 0) {
+		cli_error(image, E4R_UNDO_EXISTS, _("undo file %s"), undo);
+		goto out;
+	}
+	if (!no && (err = e4r_check_not_mounted(image))) {
+		cli_error(image, err, NULL);
+		rc = EXIT_OPERATIONAL;
+		goto out;
+	}
 	/* -n never writes; otherwise the journal is replayed first, as e2fsck does. */
 	if (!no) {
 		rc = recover_journal(image, jpolicy, undo, json);
 		if (rc >= 0)
 			goto out;
+		/* the replay's undo file holds the journal's blocks: the repairs add theirs to it */
+		undo_made = undo && access(undo, F_OK) == 0;
 	}
 	rc = EXIT_OPERATIONAL;
-	/* Repairs of the filesystem itself come with issue 8: the check never writes. */
-	err = e4r_image_open(image, 0, NULL, &fs);
+	if (!no) {
+		err = e4r_check_undo_io(undo, undo_made, &io);
+		if (err) {
+			cli_error(image, err, _("undo file %s"), undo);
+			rc = err == E4R_UNDO_EXISTS ? EXIT_USAGE : EXIT_OPERATIONAL;
+			goto out;
+		}
+	}
+	open_flags = no ? 0 : E4R_OPEN_RW;
+	if (!no)
+		e4r_check_pick_super(image, &backup_sb, &backup_bs);
+	if (backup_sb) {
+		/* like e2fsck: bad primary descriptors are replaced by a sound backup's */
+		fprintf(json ? stderr : stdout,
+			_("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
+			image, (unsigned long long)backup_sb);
+		err = e4r_check_open_backup(image, backup_sb, backup_bs, io, &fs);
+	} else {
+		err = e4r_image_open(image, open_flags, io, &fs);
+	}
 	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
 	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
-		err = e4r_image_open(image, E4R_OPEN_IGNORE_SB_ERRORS, NULL, &fs);
+		err = e4r_image_open(image, open_flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
 	if (err) {
 		cli_error(image, err, _("cannot open the filesystem"));
 		goto out;
 	}
 	o.force = force;
+	o.ask = ask_cb;
+	o.ask_arg = &asker;
 	if (progress_fd >= 0 && !json) {
 		prog.fd = progress_fd;
 		prog.bar = progress_fd == 0 && isatty(STDOUT_FILENO);
@@ -353,19 +481,27 @@ int cmd_check(int argc, const char **argv)
 		}
 	}
 	err = e4r_check_run(fs, &o, &r);
-	ext2fs_close_free(&fs);
 	if (err) {
+		ext2fs_close_free(&fs);
 		cli_error(image, err, _("cannot check the filesystem"));
+		goto out;
+	}
+	/* The repairs are in memory and in the io cache: writing them is part of the check. */
+	err = ext2fs_close_free(&fs);
+	if (err) {
+		cli_error(image, err, _("cannot write the repaired filesystem"));
 		goto out;
 	}
 	if (json) {
 		if (print_json(image, r))
 			goto out;
 	} else {
-		print_text(image, r, yes || preen);
+		print_text(image, r, o.repair);
 	}
 	/* Like e2fsck, a journal replay alone does not count as a fix in the exit code. */
-	rc = (r->errors ? EXIT_UNCORRECTED : EXIT_OK) | (r->aborted ? EXIT_OPERATIONAL : 0);
+	rc = (r->fixed || backup_sb ? EXIT_PROBLEMS : EXIT_OK) |
+	     (r->left || r->preen_halt ? EXIT_UNCORRECTED : EXIT_OK) |
+	     (r->aborted ? EXIT_OPERATIONAL : 0);
 out:
 	e4r_check_result_free(r);
 	free((char *)image);

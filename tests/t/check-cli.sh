@@ -1,5 +1,5 @@
 # check's command line: --json findings carry the objects e2fsck names; -n/-y/-p
-# exclusive; -y/-p report (repairs are not implemented yet) and never write;
+# exclusive; -y/-p repair (a link count is safe for -p), saying so in text and JSON;
 # --policy and --undo accepted; -C FD writes progress per pass.
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
@@ -33,15 +33,27 @@ run "$E4R" check -n -y t.img;  expect_rc 16 "-n with -y"
 run "$E4R" check -p -y t.img;  expect_rc 16 "-p with -y"
 run "$E4R" check -n --policy=bogus t.img; expect_rc 16 "unknown policy"; expect_out "bogus" "the policy is named"
 
-# -y and -p: the same check, nothing written, and said so.
-sum=$(sha t.img)
+# -y and -p: the link count is fixed (exit 1), e2fsck agrees, JSON says what was fixed.
 for a in -y -p; do
-	run "$E4R" check $a -f --policy=stop --undo="$PWD/undo.e2undo" t.img
-	expect_rc 4 "check $a leaves the errors"
-	expect_out "repairs are not implemented yet" "check $a says repairs are not implemented"
-	expect_out "inode $i1 ref count is 5, should be 1" "check $a still reports"
+	cp t.img r.img
+	rm -f undo.e2undo
+	run "$E4R" check $a -f --policy=stop --undo="$PWD/undo.e2undo" r.img
+	expect_rc 1 "check $a fixes the link count"
+	expect_out "inode $i1 ref count is 5, should be 1" "check $a reports what it fixes"
+	expect_out "Fix\\? yes" "check $a says it fixed it"
+	run e2fsck -fn r.img
+	expect_rc 0 "oracle: e2fsck -fn after check $a"
 done
-[ "$(sha t.img)" = "$sum" ] || fail "check -y wrote to the image"
+cp t.img r.img
+"$E4R" check -y -f --json r.img > fixed.json; RC=$?
+expect_rc 1 "check -y --json"
+python3 - <<'PY' || fail "JSON does not say what was fixed"
+import json
+d = json.load(open("fixed.json"))
+assert d["clean"] is True and d["fixed"] >= 1 and d["errors_left"] == 0, d
+f = [x for x in d["findings"] if x["problem"] == "link_count"]
+assert f and f[0]["fixed"] is True and f[0]["round"] == 0, f
+PY
 
 # -C FD: "pass done total image" lines; every pass reaches its total.
 "$E4R" check -n -f -C 3 base.img 3> progress.txt >/dev/null; RC=$?

@@ -1,0 +1,87 @@
+# check -y repairs what the checker finds: after it, e2fsck -fn (the oracle)
+# and our own check -n -f find the image clean. Each case damages a copy of
+# a populated image with debugfs -w; e2fsck -fn must see the damage first.
+. "$E4R_TESTS_SRCDIR/check_lib.sh"
+
+base_image
+blk=$(debugfs -R "bmap f1 0" base.img 2>/dev/null)
+[ -n "$blk" ] && [ "$blk" -gt 0 ] || fail "no block for f1"
+
+# repaired "DEBUGFS COMMANDS" [ORACLE-RC]: damage a copy, repair it, judge it.
+repaired() {
+	local want=${2:-4}
+	cp base.img t.img
+	printf '%s\n' "$1" | tr ';' '\n' | debugfs -w -f - t.img >/dev/null 2>&1 || fail "debugfs $1"
+	run e2fsck -fn t.img
+	expect_rc "$want" "oracle: e2fsck -fn sees the damage of '$1'"
+	run "$E4R" check -y -f t.img
+	expect_rc 1 "check -y -f repairs '$1'"
+	expect_out "FILE SYSTEM WAS MODIFIED" "check -y -f says it wrote after '$1'"
+	YOUT=$OUT
+	run e2fsck -fn t.img
+	expect_rc 0 "oracle: e2fsck -fn after check -y -f on '$1'"
+	run "$E4R" check -n -f t.img
+	expect_rc 0 "check -n -f after check -y -f on '$1'"
+}
+
+# Bitmaps and counts (the 2012 journal bug's damage).
+repaired "freeb $blk"
+repaired "freei f1"
+repaired "seti <40>"
+repaired "set_bg 0 free_blocks_count 17;set_bg 0 checksum calc"
+repaired "set_bg 0 free_inodes_count 3;set_bg 0 checksum calc"
+repaired "set_bg 0 used_dirs_count 9;set_bg 0 checksum calc"
+repaired "set_bg 0 itable_unused 2035;set_bg 0 checksum calc"
+# Checksums: a bitmap's, a descriptor's, an inode's.
+repaired "set_bg 0 block_bitmap_csum 0x1234;set_bg 0 checksum calc"
+repaired "set_bg 0 inode_bitmap_csum 0x1234;set_bg 0 checksum calc"
+# (e2fsck -n ignores a wrong descriptor checksum: exit 0, but it says so)
+repaired "set_bg 0 checksum 0x1234" 0
+run e2fsck -fn t.img
+expect_no_out "checksum is 0x1234" "oracle: the descriptor checksum is right after check -y -f"
+repaired "sif f1 checksum 0x1234"
+# A directory block whose checksum tail is wrong (the last 4 bytes of the block).
+dblk=$(debugfs -R "bmap dir 0" base.img 2>/dev/null)
+bs=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block size: *//p')
+cp base.img t.img
+printf '\022\064\126\170' | dd of=t.img bs=1 seek=$((dblk * bs + bs - 4)) conv=notrunc 2>/dev/null
+run e2fsck -fn t.img
+expect_rc 4 "oracle: e2fsck -fn sees the directory checksum"
+run "$E4R" check -y -f t.img
+expect_rc 1 "check -y -f repairs the directory checksum"
+run e2fsck -fn t.img
+expect_rc 0 "oracle: e2fsck -fn after the directory checksum repair"
+# An orphan list left by a crash: a deleted inode still on it is released.
+ino2=$(debugfs -R "stat f2" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+repaired "unlink f2;sif <$ino2> links_count 0;ssv last_orphan $ino2"
+run dumpe2fs -h t.img
+expect_no_out "orphan" "the orphan list is empty after check -y -f"
+# Inode-level damage: a link count, a dangling entry, an unattached file.
+repaired "sif f1 links_count 5"
+repaired "ln <40> dangling"
+repaired "unlink f2"
+# Flags and sizes pass 1 rejects: imagic without the feature, an immutable fifo with a size.
+repaired "sif f1 flags 0x82000"
+repaired "mknod pipe p;sif pipe flags 0x10;sif pipe size 100"
+# A bad blocks inode that looks like a file: zeroed, then everything checked again.
+repaired "sif <1> mode 0100644;sif <1> links_count 1"
+# A hole in a directory is filled with an empty block; a root that is not a directory is remade.
+repaired "expand_dir dir;expand_dir dir;punch dir 1 1"
+repaired "sif <2> mode 0100644" 12	# e2fsck -n aborts on it (exit 12)
+run debugfs -R "ls -l /lost+found" t.img
+expect_out "#[0-9]+" "the old root's entries are in lost+found"
+# An unconnected directory, reconnected into lost+found.
+repaired "unlink dir/sub"
+OUT=$YOUT expect_out "directory inode [0-9]+ is not connected" "the unconnected directory is named"
+run debugfs -R "ls -l /lost+found" t.img
+expect_out "#[0-9]+" "the directory is in lost+found"
+# An unattached file without lost+found: it is made.
+repaired "rmdir lost+found;unlink f2"
+run debugfs -R "ls -l /lost+found" t.img
+expect_out "#[0-9]+" "lost+found was made and holds the file"
+# A broken extent (its start outside the filesystem) is trimmed.
+repaired "sif f1 block[5] 9999999"
+# A doubly claimed block: f2's first extent moved onto f1's blocks; f2 gets copies.
+repaired "sif f2 block[5] $blk"
+OUT=$YOUT expect_out "multiply-claimed" "the shared block is explained"
+exit 0
