@@ -76,7 +76,7 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 	struct ext2_super_block sb;
 	io_channel ch;
 	uint64_t blocks, groups, bpg;
-	unsigned log;
+	unsigned log, isize;
 	errcode_t err;
 
 	err = io->open(image, 0, &ch);
@@ -97,6 +97,15 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 	if (!(flags & E4R_OPEN_NO_SIZE_CHECK) &&
 	    blocks > bytes >> (EXT2_MIN_BLOCK_LOG_SIZE + log))
 		return E4R_IMAGE_TRUNCATED;
+	/*
+	 * Every inode has its place in an inode table inside the filesystem; a
+	 * count past that would size the checker's per-inode arrays (gigabytes
+	 * for a forged 2^32).
+	 */
+	isize = sb.s_rev_level == EXT2_GOOD_OLD_REV ? EXT2_GOOD_OLD_INODE_SIZE : sb.s_inode_size;
+	if ((uint64_t)sb.s_inodes_count * (isize ? isize : EXT2_GOOD_OLD_INODE_SIZE) >
+	    blocks << (EXT2_MIN_BLOCK_LOG_SIZE + log))
+		return E4R_IMAGE_TOO_MANY_INODES;
 	/* Even without the size check, the descriptor table must fit in the image. */
 	bpg = sb.s_blocks_per_group;
 	if (!bpg || blocks <= sb.s_first_data_block)
