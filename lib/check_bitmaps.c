@@ -45,7 +45,8 @@ static void run_add(struct diff_run *r, uint64_t first, uint64_t last)
 	r->end = last;
 }
 
-static unsigned popcount_bytes(const unsigned char *b, size_t n)
+/* Set bits in N bytes of a bitmap (the repairs count the rebuilt ones too). */
+unsigned check_popcount(const unsigned char *b, size_t n)
 {
 	unsigned count = 0;
 	size_t i;
@@ -90,7 +91,7 @@ static uint64_t compare_block_group(struct check_ctx *c, dgrp_t g, unsigned char
 				run_add(minus, blk, blk + EXT2FS_CLUSTER_RATIO(fs) - 1);
 		}
 	}
-	return popcount_bytes(disk, bytes);
+	return check_popcount(disk, bytes);
 }
 
 static void check_block_bitmap_csum(struct check_ctx *c, dgrp_t g, unsigned char *disk)
@@ -188,7 +189,7 @@ static void check_inode_group(struct check_ctx *c, dgrp_t g, unsigned char *ours
 	for (i = 0; i < ipg && first + i <= c->inodes; i++)
 		if (c->kind[first + i] == KIND_DIR)
 			dirs++;
-	used = popcount_bytes(disk, bytes);
+	used = check_popcount(disk, bytes);
 	*total_free += ipg - used;
 	if (ipg - used != ext2fs_bg_free_inodes_count(fs, g))
 		check_report_group(c, E4R_PR_GROUP_FREE_INODES, g, E4R_NONE, ipg - used,

@@ -185,4 +185,6 @@ errcode_t fix_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n,
 int check_inode_kind(uint16_t mode);
 errcode_t check_mark_metadata(struct check_ctx *c);
 
+unsigned check_popcount(const unsigned char *b, size_t n);
+
 #endif

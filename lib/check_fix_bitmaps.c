@@ -12,16 +12,6 @@
 
 #include "check_ctx.h"
 
-static unsigned popcount_bytes(const unsigned char *b, size_t n)
-{
-	unsigned count = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		count += (unsigned)__builtin_popcount(b[i]);
-	return count;
-}
-
 /* Group G's block bitmap becomes the computed one; returns its free clusters. */
 static errcode_t rebuild_block_group(struct check_ctx *c, dgrp_t g, unsigned char *ours,
 				     unsigned char *disk, uint64_t *free_c)
@@ -47,7 +37,7 @@ static errcode_t rebuild_block_group(struct check_ctx *c, dgrp_t g, unsigned cha
 		if ((err = ext2fs_set_block_bitmap_range2(fs->block_map, first, n, ours)))
 			return err;
 	}
-	*free_c = n - popcount_bytes(ours, bytes);
+	*free_c = n - check_popcount(ours, bytes);
 	ext2fs_bg_free_blocks_count_set(fs, g, (uint32_t)*free_c);
 	return 0;
 }
@@ -66,7 +56,7 @@ static errcode_t rebuild_inode_group(struct check_ctx *c, dgrp_t g, unsigned cha
 	if ((err = ext2fs_get_inode_bitmap_range2(c->inode_used, first, ipg, ours)) ||
 	    (err = ext2fs_get_inode_bitmap_range2(fs->inode_map, first, ipg, disk)))
 		return err;
-	used = popcount_bytes(ours, bytes);
+	used = check_popcount(ours, bytes);
 	if (memcmp(ours, disk, bytes)) {
 		if ((err = ext2fs_set_inode_bitmap_range2(fs->inode_map, first, ipg, ours)))
 			return err;

@@ -18,6 +18,24 @@ static int descriptors_sound(ext2_filsys fs)
 	return ext2fs_check_desc(fs) == 0;
 }
 
+/* 1 (and *superblock, *blocksize set) when the superblock at SB with block size BS opens with sound descriptors. */
+static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
+			blk64_t *superblock, unsigned *blocksize)
+{
+	ext2_filsys b = NULL;
+	int sound;
+
+	if (ext2fs_open2(image, NULL, flags, (int)sb, bs, e4r_image_io(image, NULL), &b))
+		return 0;
+	sound = descriptors_sound(b);
+	ext2fs_close_free(&b);
+	if (sound) {
+		*superblock = sb;
+		*blocksize = bs;
+	}
+	return sound;
+}
+
 errcode_t e4r_check_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize)
 {
 	ext2_filsys fs = NULL;
@@ -38,20 +56,9 @@ errcode_t e4r_check_pick_super(const char *image, blk64_t *superblock, unsigned 
 		 * backup is with the default geometry of each block size (as
 		 * e2fsck does); nothing found leaves the error to the real open.
 		 */
-		for (bs = 1024; bs <= 65536; bs *= 2) {
-			blk64_t sb = (blk64_t)bs * 8 + (bs == 1024);
-			ext2_filsys b = NULL;
-
-			if (ext2fs_open2(image, NULL, flags, (int)sb, bs, unix_io_manager, &b))
-				continue;
-			if (descriptors_sound(b)) {
-				ext2fs_close_free(&b);
-				*superblock = sb;
-				*blocksize = bs;
-				return 0;
-			}
-			ext2fs_close_free(&b);
-		}
+		for (bs = 1024; bs <= 65536; bs *= 2)
+			if (backup_sound(image, flags, (blk64_t)bs * 8 + (bs == 1024), bs, superblock, blocksize))
+				break;
 		return 0;
 	}
 	if (descriptors_sound(fs)) {
@@ -63,22 +70,9 @@ errcode_t e4r_check_pick_super(const char *image, blk64_t *superblock, unsigned 
 	groups = fs->group_desc_count;
 	bs = fs->blocksize;
 	ext2fs_close_free(&fs);
-	for (i = 0; i < sizeof(backup_groups) / sizeof(backup_groups[0]); i++) {
-		blk64_t sb = (blk64_t)backup_groups[i] * bpg + first;
-		ext2_filsys b = NULL;
-
-		if (backup_groups[i] >= groups)
+	for (i = 0; i < sizeof(backup_groups) / sizeof(backup_groups[0]) && backup_groups[i] < groups; i++)
+		if (backup_sound(image, flags, (blk64_t)backup_groups[i] * bpg + first, bs, superblock, blocksize))
 			break;
-		if (ext2fs_open2(image, NULL, flags, (int)sb, bs, unix_io_manager, &b))
-			continue;
-		if (descriptors_sound(b)) {
-			ext2fs_close_free(&b);
-			*superblock = sb;
-			*blocksize = bs;
-			return 0;
-		}
-		ext2fs_close_free(&b);
-	}
 	return 0;
 }
 
