@@ -31,8 +31,7 @@ static int documented_exit(int rc)
 	switch (rc) {
 	case EXIT_OK: case EXIT_PROBLEMS: case EXIT_UNCORRECTED:
 	case EXIT_OPERATIONAL: case EXIT_CANCELLED:
-	case EXIT_PROBLEMS | EXIT_UNCORRECTED:	/* check: some fixed, some left */
-	case EXIT_OPERATIONAL | EXIT_UNCORRECTED:
+	case EXIT_OPERATIONAL | EXIT_UNCORRECTED:	/* check cut short with errors left */
 		return 1;
 	default:
 		return 0;

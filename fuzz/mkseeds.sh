@@ -17,7 +17,7 @@ seed() {
 	for opt in 0 3 15; do "$img2seed" "$2" "$3" $opt "$out/logdump/$1-$opt"; done
 	for opt in 0 4 129; do "$img2seed" "$2" "$3" $opt "$out/replay/$1-$opt"; done
 	for opt in 0 1; do "$img2seed" "$2" "$3" $opt "$out/diagnose/$1-$opt"; done
-	for opt in 0 1; do "$img2seed" "$2" "$3" $opt "$out/check/$1-$opt"; done
+	for opt in 0 1 2 4; do "$img2seed" "$2" "$3" $opt "$out/check/$1-$opt"; done
 }
 
 # written NAME SIZE BLOCKSIZE MKE2FS-OPTIONS WRITE-OPTIONS...

@@ -106,6 +106,15 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 	if ((uint64_t)sb.s_inodes_count * (isize ? isize : EXT2_GOOD_OLD_INODE_SIZE) >
 	    blocks << (EXT2_MIN_BLOCK_LOG_SIZE + log))
 		return E4R_IMAGE_TOO_MANY_INODES;
+	/*
+	 * Group 0 starts at block 1 with 1 KiB blocks (the boot block before
+	 * it) and at block 0 otherwise: mke2fs writes nothing else and e2fsck
+	 * aborts on anything else. libext2fs sizes its bitmaps from this field
+	 * and corrupts its heap reading them when it is forged (fuzz_check).
+	 */
+	if (sb.s_first_data_block !=
+	    (log == 0 && !ext2fs_has_feature_bigalloc(&sb) ? 1u : 0u))
+		return E4R_IMAGE_BAD_FIRST_DATA_BLOCK;
 	/* Even without the size check, the descriptor table must fit in the image. */
 	bpg = sb.s_blocks_per_group;
 	if (!bpg || blocks <= sb.s_first_data_block)

@@ -498,10 +498,16 @@ int cmd_check(int argc, const char **argv)
 	} else {
 		print_text(image, r, o.repair);
 	}
-	/* Like e2fsck, a journal replay alone does not count as a fix in the exit code. */
-	rc = (r->fixed || backup_sb ? EXIT_PROBLEMS : EXIT_OK) |
-	     (r->left || r->preen_halt ? EXIT_UNCORRECTED : EXIT_OK) |
-	     (r->aborted ? EXIT_OPERATIONAL : 0);
+	/*
+	 * Like e2fsck: a journal replay alone does not count as a fix, and a
+	 * filesystem that still has errors (or a check cut short) says so
+	 * without the "fixed" bit, so the codes are 0, 1, 4, 8 and 12, never 5.
+	 */
+	rc = r->fixed || backup_sb ? EXIT_PROBLEMS : EXIT_OK;
+	if (r->left || r->preen_halt)
+		rc = EXIT_UNCORRECTED;
+	if (r->aborted)
+		rc = (rc & EXIT_UNCORRECTED) | EXIT_OPERATIONAL;
 out:
 	e4r_check_result_free(r);
 	free((char *)image);
