@@ -12,6 +12,17 @@ mkdir adir
 # refused as truncated before anything is sized from the claim.
 mkimg huge.img 8M -O 64bit
 debugfs -w -R "ssv blocks_count 0x10000000000" huge.img >/dev/null 2>&1 || fail "debugfs ssv"
+# A forged first data block (libext2fs sizes its bitmaps from it and corrupted
+# its heap on one, found by fuzz_check): e2fsck aborts on both, and so do we.
+mkimg fdb1k.img 8M -b 1024
+debugfs -w -R "ssv first_data_block 7" fdb1k.img >/dev/null 2>&1 || fail "debugfs ssv"
+mkimg fdb4k.img 8M -b 4096
+debugfs -w -R "ssv first_data_block 1" fdb4k.img >/dev/null 2>&1 || fail "debugfs ssv"
+for f in fdb1k.img fdb4k.img; do
+	run e2fsck -fn $f
+	expect_rc 8 "e2fsck -fn $f (the oracle)"
+	expect_out "first_data_block = [0-9]+, should have been" "e2fsck on $f"
+done
 
 check_case() { # sub image reason-regex
 	run "$E4R" "$1" "$2"
@@ -27,6 +38,8 @@ for sub in logdump replay diagnose check; do
 	check_case $sub tiny.img 'truncated'
 	check_case $sub huge.img 'truncated'
 	check_case $sub adir 'Is a directory'
+	check_case $sub fdb1k.img 'first data block'
+	check_case $sub fdb4k.img 'first data block'
 done
 # Nothing was written to the inputs.
 cmp -s cut.img <(head -c 3145728 good.img) || fail "cut.img was modified"
