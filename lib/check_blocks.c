@@ -152,6 +152,7 @@ static void walk_extents(struct inode_walk *w, char *buf)
 	ext2_filsys fs = w->c->fs;
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
+	struct ext2_extent_info info;
 	uint64_t next_lblk = 0, steps = 0, max_steps = ext2fs_blocks_count(fs->super) + 16;
 	blk64_t node = E4R_NONE;
 	int op = EXT2_EXTENT_ROOT;
@@ -161,6 +162,18 @@ static void walk_extents(struct inode_walk *w, char *buf)
 	if (err) {
 		extent_problem(w, E4R_PR_EXTENT_HEADER, E4R_NONE, E4R_NONE, E4R_NONE);
 		w->bad = 1;
+		return;
+	}
+	/*
+	 * A root that claims more levels than any tree of this block size can
+	 * need (the kernel stops at 5) is forged: walking it would read one
+	 * block per claimed level for every leaf. Like e2fsck, clear the inode.
+	 */
+	if (!ext2fs_extent_get_info(h, &info) && info.max_depth > ext2fs_max_extent_depth(h)) {
+		extent_problem(w, E4R_PR_EXTENT_TOO_DEEP, E4R_NONE, ext2fs_max_extent_depth(h),
+			       info.max_depth);
+		w->bad = 1;
+		ext2fs_extent_free(h);
 		return;
 	}
 	while (!w->bad && steps++ < max_steps) {

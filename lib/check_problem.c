@@ -84,6 +84,8 @@ static const struct e4r_problem_info table[E4R_PR_COUNT] = {
 	    N_("inode %i has an invalid extent: logical block %e, physical block %b, length %f")),
 	ROW(E4R_PR_EXTENT_ORDER, "extent_order", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i extent tree is out of order or overlaps at logical block %f (expected at least %e)")),
+	ROW(E4R_PR_EXTENT_TOO_DEEP, "extent_too_deep", P1, ERR, E4R_ANS_CLEAR, 0,
+	    N_("inode %i extent tree claims %f levels; no tree of this block size needs more than %e")),
 	ROW(E4R_PR_BLOCK_ILLEGAL, "block_illegal", P1, ERR, E4R_ANS_CLEAR, 0,
 	    N_("inode %i claims illegal block %b (outside the filesystem) at logical block %e")),
 	ROW(E4R_PR_BLOCK_METADATA, "block_metadata", P1, ERR, E4R_ANS_CLEAR, 0,

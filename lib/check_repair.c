@@ -217,7 +217,8 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i, struct rep
 	case E4R_PR_HTREE_HASH:
 		return fix_htree_flag(c, (ext2_ino_t)f->dir);
 	case E4R_PR_INODE_BAD_MODE: case E4R_PR_EXTENTS_NO_FEATURE: case E4R_PR_EXTENT_HEADER:
-	case E4R_PR_EXTENT_NODE: case E4R_PR_TOO_MANY_BAD_BLOCKS: case E4R_PR_DIR_NO_BLOCKS:
+	case E4R_PR_EXTENT_NODE: case E4R_PR_EXTENT_TOO_DEEP: case E4R_PR_TOO_MANY_BAD_BLOCKS:
+	case E4R_PR_DIR_NO_BLOCKS:
 	case E4R_PR_FAST_SYMLINK: case E4R_PR_SPECIAL_FILE: case E4R_PR_INLINE_DATA:
 	case E4R_PR_DIR_TOO_BIG: case E4R_PR_UNATTACHED_ZERO: case E4R_PR_ROOT_NOT_DIR:
 		return fix_inode_clear(c, (ext2_ino_t)f->ino);

@@ -182,7 +182,7 @@ errcode_t e4r_decode_want(struct e4r_decode *d, blk64_t blk)
 	if (d->nwant == d->want_cap) {
 		size_t cap = d->want_cap ? d->want_cap * 2 : 256;
 		if (cap > DECODE_MAX_WANTED)
-			return E4R_LIMIT;
+			return E4R_DECODE_TOO_MANY;
 		w = realloc(d->want, cap * sizeof(*w));
 		if (!w)
 			return ENOMEM;

@@ -249,7 +249,7 @@ static errcode_t parse_block(struct fc_parser *p, const unsigned char *blk, uint
 			return 0;
 		}
 		if (fc->ntags >= JBD_FC_MAX_TAGS) {
-			stop_at(p, JBD_FC_STOP_LIMIT, jblk, off, tag, len, E4R_LIMIT);
+			stop_at(p, JBD_FC_STOP_LIMIT, jblk, off, tag, len, E4R_FC_TOO_MANY_TAGS);
 			return 0;
 		}
 		err = parse_tag(p, blk + off, jblk, off);

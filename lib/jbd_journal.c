@@ -7,6 +7,7 @@
 
 #include "crc.h"
 #include "e4r_err.h"
+#include "image.h"
 #include "jbd_journal.h"
 
 /* The largest journal we build a block map for (map[] costs 8 bytes a block). */
@@ -92,20 +93,50 @@ static errcode_t map_indirect(struct jbd_journal *j, struct ext2_inode *inode, u
 	return err;
 }
 
-/* Build map[] for the journal inode INODE; every block must be mapped inside the fs. */
+/*
+ * How many of the inode's NBLOCKS the log uses: like the kernel (jbd2's
+ * load_superblock), a journal superblock whose s_maxlen is smaller than the
+ * inode wins; the blocks past it need not be mapped.
+ */
+static uint64_t used_blocks(struct jbd_journal *j, uint64_t nblocks)
+{
+	ext2_filsys fs = j->fs;
+	const struct jbd_superblock *sb;
+	char *buf;
+	uint64_t used = nblocks;
+
+	if (j->map[0] < fs->super->s_first_data_block || j->map[0] >= ext2fs_blocks_count(fs->super) ||
+	    ext2fs_get_mem(fs->blocksize, &buf))
+		return used;
+	sb = (const void *)buf;
+	if (!io_channel_read_blk64(fs->io, j->map[0], 1, buf) &&
+	    jbd_be32(sb->s_header.h_magic) == JBD_MAGIC && jbd_be32(sb->s_maxlen) &&
+	    jbd_be32(sb->s_maxlen) < used)
+		used = jbd_be32(sb->s_maxlen);
+	ext2fs_free_mem(&buf);
+	return used;
+}
+
+/* Build map[] for the journal inode INODE; every block the log uses must be mapped inside the fs. */
 static errcode_t map_inode(struct jbd_journal *j, struct ext2_inode *inode)
 {
 	ext2_filsys fs = j->fs;
 	uint64_t size = EXT2_I_SIZE(inode);
-	uint64_t nblocks = size / fs->blocksize;
+	uint64_t nblocks = size / fs->blocksize, used;
 	errcode_t err;
 
 	if (!inode->i_links_count || !LINUX_S_ISREG(inode->i_mode))
 		return E4R_JOURNAL_INODE_BAD;
 	if (nblocks < JBD_MIN_JOURNAL_BLOCKS)
 		return E4R_JOURNAL_TOO_SHORT;
+	/*
+	 * A size past the filesystem is forged or damaged: map no more than the
+	 * filesystem holds (map[] is sized from it); s_maxlen decides the rest.
+	 */
+	if (nblocks > ext2fs_blocks_count(fs->super))
+		nblocks = ext2fs_blocks_count(fs->super);
 	if (nblocks > JBD_MAXLEN_LIMIT)
-		return E4R_LIMIT;
+		return E4R_JOURNAL_TOO_LONG;
 	free(j->map);
 	j->map = calloc(nblocks, sizeof(*j->map));
 	if (!j->map)
@@ -117,10 +148,12 @@ static errcode_t map_inode(struct jbd_journal *j, struct ext2_inode *inode)
 		err = map_indirect(j, inode, nblocks);
 	if (err)
 		return err;
-	for (uint64_t l = 0; l < nblocks; l++)
+	used = used_blocks(j, nblocks);
+	for (uint64_t l = 0; l < used; l++)
 		if (j->map[l] < fs->super->s_first_data_block ||
 		    j->map[l] >= ext2fs_blocks_count(fs->super))
 			return E4R_JOURNAL_INODE_BAD;
+	j->total_len = (uint32_t)used;
 	return 0;
 }
 
@@ -169,7 +202,7 @@ static errcode_t open_external(struct jbd_journal *j, const char *path)
 {
 	ext2_filsys fs = j->fs;
 	struct ext2_super_block esb;
-	uint64_t blocks;
+	uint64_t blocks, dev_bytes;
 	errcode_t err;
 
 	err = unix_io_manager->open(path, (fs->flags & EXT2_FLAG_RW) ? IO_FLAG_RW : 0, &j->io);
@@ -191,8 +224,9 @@ static errcode_t open_external(struct jbd_journal *j, const char *path)
 		return E4R_JOURNAL_EXTERNAL_BAD;
 	io_channel_set_blksize(j->io, fs->blocksize);
 	blocks = ext2fs_blocks_count(&esb);
-	if (blocks > JBD_MAXLEN_LIMIT)
-		return E4R_LIMIT;
+	if (blocks > JBD_MAXLEN_LIMIT ||
+	    (!e4r_image_size(path, &dev_bytes) && blocks > dev_bytes / fs->blocksize))
+		return E4R_JOURNAL_TOO_LONG;
 	/* An external journal's block numbers are the device's own. */
 	j->sb_block = ext2fs_journal_sb_start(fs->blocksize);
 	j->total_len = (uint32_t)blocks;

@@ -81,6 +81,15 @@ run debugfs -R "ls -l /lost+found" t.img
 expect_out "#[0-9]+" "lost+found was made and holds the file"
 # A broken extent (its start outside the filesystem) is trimmed.
 repaired "sif f1 block[5] 9999999"
+# A root claiming 32767 levels (the kernel stops at 5): the inode is cleared,
+# both tools naming the same claimed depth and the same limit.
+repaired "sif f1 block[1] 0x7fff0004"
+OUT=$YOUT expect_out "extent tree claims 32767 levels; no tree of this block size needs more than [0-9]+" "the depth is named"
+deep_limit=$(printf '%s\n' "$YOUT" | sed -n 's/.*needs more than \([0-9]*\).*/\1/p' | head -n 1)
+cp base.img base-deep.img
+debugfs -w -R "sif f1 block[1] 0x7fff0004" base-deep.img >/dev/null 2>&1
+run e2fsck -fn base-deep.img
+expect_out "could be more shallow \(32767; could be <= $deep_limit\)" "e2fsck names the same limit"
 # A doubly claimed block: f2's first extent moved onto f1's blocks; f2 gets copies.
 repaired "sif f2 block[5] $blk"
 OUT=$YOUT expect_out "multiply-claimed" "the shared block is explained"

@@ -34,6 +34,12 @@ done
 cp v3.img cases/v3-rcount.img
 python3 -c 'import sys; f=open(sys.argv[1],"r+b"); f.seek(int(sys.argv[2])+12); f.write((60000).to_bytes(4,"big"))' \
 	cases/v3-rcount.img "$(jblock_offset cases/v3-rcount.img 8)"
+# A journal inode whose size (and the superblock's copy of it) claims 2^30 blocks:
+# the kernel and e2fsck use s_maxlen; so do we, without sizing anything from the claim.
+cp v3.img cases/v3-isize.img
+printf '%s\n' "sif <8> size 0x10000000000" "ssv jnl_blocks[15] 0x100" |
+	debugfs -w -f - cases/v3-isize.img >/dev/null 2>&1
+debugfs -R "stat <8>" cases/v3-isize.img 2>/dev/null | grep -q "Size: 1099511627776" || fail "forged journal size"
 # needs_recovery set over an empty journal: e2fsck still moves the sequence on.
 mkimg cases/empty-nr.img 8M
 debugfs -w -R "feature needs_recovery" cases/empty-nr.img >/dev/null 2>&1
