@@ -25,7 +25,8 @@ static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
 	ext2_filsys b = NULL;
 	int sound;
 
-	if (ext2fs_open2(image, NULL, flags, (int)sb, bs, e4r_image_io(image, NULL), &b))
+	if (e4r_image_precheck(image, sb, bs, E4R_OPEN_NO_SIZE_CHECK) ||
+	    ext2fs_open2(image, NULL, flags, (int)sb, bs, e4r_image_io(image, NULL), &b))
 		return 0;
 	sound = descriptors_sound(b);
 	ext2fs_close_free(&b);
@@ -81,8 +82,11 @@ errcode_t e4r_check_open_backup(const char *image, blk64_t superblock, unsigned 
 {
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS |
 		    EXT2_FLAG_RW;
-	errcode_t err = ext2fs_open2(image, NULL, flags, (int)superblock, blocksize, io, fsp);
+	/* a backup's claims are checked like the primary's (e4r_image_open) */
+	errcode_t err = e4r_image_precheck(image, superblock, blocksize, 0);
 
+	if (!err)
+		err = ext2fs_open2(image, NULL, flags, (int)superblock, blocksize, io, fsp);
 	if (err)
 		return err;
 	/* Every copy is written from this one on close, the primary first. */

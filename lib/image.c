@@ -71,11 +71,12 @@ static errcode_t explain_open_error(errcode_t err)
  * count makes it allocate and clear gigabytes before anyone looks at the
  * image's size. A superblock that is not ext at all is left to libext2fs.
  */
-static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes, int flags)
+static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes, int flags,
+				uint64_t sb_offset)
 {
 	struct ext2_super_block sb;
 	io_channel ch;
-	uint64_t blocks, groups, bpg;
+	uint64_t blocks, groups, bpg, inodes;
 	unsigned log, isize;
 	errcode_t err;
 
@@ -83,7 +84,7 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 	if (err)
 		return 0;	/* libext2fs will say why */
 	io_channel_set_blksize(ch, SUPERBLOCK_OFFSET);
-	err = io_channel_read_blk64(ch, 1, -SUPERBLOCK_SIZE, &sb);
+	err = io_channel_read_blk64(ch, sb_offset / SUPERBLOCK_OFFSET, -SUPERBLOCK_SIZE, &sb);
 	io_channel_close(ch);
 #ifdef WORDS_BIGENDIAN
 	ext2fs_swap_super(&sb);
@@ -98,15 +99,6 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 	    blocks > bytes >> (EXT2_MIN_BLOCK_LOG_SIZE + log))
 		return E4R_IMAGE_TRUNCATED;
 	/*
-	 * Every inode has its place in an inode table inside the filesystem; a
-	 * count past that would size the checker's per-inode arrays (gigabytes
-	 * for a forged 2^32).
-	 */
-	isize = sb.s_rev_level == EXT2_GOOD_OLD_REV ? EXT2_GOOD_OLD_INODE_SIZE : sb.s_inode_size;
-	if ((uint64_t)sb.s_inodes_count * (isize ? isize : EXT2_GOOD_OLD_INODE_SIZE) >
-	    blocks << (EXT2_MIN_BLOCK_LOG_SIZE + log))
-		return E4R_IMAGE_TOO_MANY_INODES;
-	/*
 	 * Group 0 starts at block 1 with 1 KiB blocks (the boot block before
 	 * it) and at block 0 otherwise: mke2fs writes nothing else and e2fsck
 	 * aborts on anything else. libext2fs sizes its bitmaps from this field
@@ -117,12 +109,37 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 		return E4R_IMAGE_BAD_FIRST_DATA_BLOCK;
 	/* Even without the size check, the descriptor table must fit in the image. */
 	bpg = sb.s_blocks_per_group;
-	if (!bpg || blocks <= sb.s_first_data_block)
-		return 0;
-	groups = (blocks - sb.s_first_data_block + bpg - 1) / bpg;
+	groups = 0;	/* libext2fs refuses these geometries itself */
+	if (bpg && blocks > sb.s_first_data_block)
+		groups = (blocks - sb.s_first_data_block + bpg - 1) / bpg;
 	if (groups > bytes / EXT2_MIN_DESC_SIZE)
 		return E4R_IMAGE_TRUNCATED;
+	/*
+	 * Every inode has its place in an inode table inside the filesystem,
+	 * and a group's inodes fit its one-block bitmap; counts past that would
+	 * size libext2fs's bitmaps and the checker's per-inode arrays (gigabytes
+	 * for a forged 2^32 in either the total or the per-group count).
+	 */
+	isize = sb.s_rev_level == EXT2_GOOD_OLD_REV ? EXT2_GOOD_OLD_INODE_SIZE : sb.s_inode_size;
+	if (!isize)
+		isize = EXT2_GOOD_OLD_INODE_SIZE;
+	inodes = (uint64_t)sb.s_inodes_per_group * groups;
+	if (inodes < sb.s_inodes_count)
+		inodes = sb.s_inodes_count;
+	if (sb.s_inodes_per_group > (8u << (EXT2_MIN_BLOCK_LOG_SIZE + log)) ||
+	    inodes > (blocks << (EXT2_MIN_BLOCK_LOG_SIZE + log)) / isize)
+		return E4R_IMAGE_TOO_MANY_INODES;
 	return 0;
+}
+
+errcode_t e4r_image_precheck(const char *image, blk64_t superblock, unsigned blocksize, int flags)
+{
+	uint64_t bytes;
+
+	if (e4r_image_size(image, &bytes))
+		return 0;	/* the open will say why */
+	return precheck_size(image, e4r_image_io(image, NULL), bytes, flags,
+			     superblock ? superblock * (uint64_t)blocksize : SUPERBLOCK_OFFSET);
 }
 
 errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsys *fsp)
@@ -150,7 +167,7 @@ errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsy
 		return bytes == 0 ? E4R_IMAGE_NOT_EXT : E4R_IMAGE_TRUNCATED;
 
 	/* the raw image: a wrapping manager (undo, fault injection) must not see this read */
-	err = precheck_size(image, e4r_image_io(image, NULL), bytes, flags);
+	err = precheck_size(image, e4r_image_io(image, NULL), bytes, flags, SUPERBLOCK_OFFSET);
 	if (err)
 		return err;
 	if (flags & E4R_OPEN_RW)

@@ -19,6 +19,14 @@
 errcode_t e4r_image_open(const char *image, int flags, io_manager io, ext2_filsys *fs);
 
 /*
+ * What e4r_image_open checks of a superblock's claims before libext2fs sizes
+ * anything from them, for the superblock at block SUPERBLOCK of BLOCKSIZE
+ * bytes (0: the primary): E4R_IMAGE_TRUNCATED, E4R_IMAGE_TOO_MANY_INODES,
+ * E4R_IMAGE_BAD_FIRST_DATA_BLOCK, or 0. For opening a backup superblock.
+ */
+errcode_t e4r_image_precheck(const char *image, blk64_t superblock, unsigned blocksize, int flags);
+
+/*
  * The io manager that reaches IMAGE: IO, or unix_io_manager when IO is NULL;
  * an image registered in memory (mem_io.h) is reached through that manager.
  */
