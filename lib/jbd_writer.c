@@ -681,7 +681,7 @@ errcode_t jw_checkpoint(struct jbd_writer *w)
 			if (!err)
 				list[n++] = b;
 		}
-	if (!err)
+	if (!err && n)	/* no list at all when nothing waits for a checkpoint */
 		qsort(list, n, sizeof(*list), cmp_blk);
 	for (unsigned i = 0; !err && i < n; i++) {
 		err = e4r_bdev_write(&w->bdev, list[i]->blk, list[i]->ckpt);

@@ -282,7 +282,7 @@ static void test_many(void)
 	CHECK_EQ(jbd_fc_parse(buf, n, 4096, 0, 0, &lim, &fc), 0);
 	CHECK_EQ(fc->stop, JBD_FC_STOP_LIMIT);
 	CHECK_EQ(fc->ntags, JBD_FC_MAX_TAGS);
-	CHECK_EQ(fc->stop_error, E4R_LIMIT);
+	CHECK_EQ(fc->stop_error, E4R_FC_TOO_MANY_TAGS);
 	jbd_fc_free(fc);
 	free(buf);
 }
