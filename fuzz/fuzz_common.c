@@ -8,8 +8,8 @@
 #include <ext2fs/ext2fs.h>
 
 #include "fuzz_common.h"
-#include "mem_io.h"
-#include "e4r_err.h"
+#include "fs/mem_io.h"
+#include "util/e4r_err.h"
 #include "cli.h"
 
 /* recover/cli.c names the program in its messages. */
@@ -70,13 +70,13 @@ int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const
 	memcpy(args, argv, argc * sizeof(*args));
 	args[argc] = FUZZ_IMAGE;
 	args[argc + 1] = NULL;
-	if (e4r_mem_image_add(FUZZ_IMAGE, img.buf, img.len))
+	if (fs_mem_image_add(FUZZ_IMAGE, img.buf, img.len))
 		abort();
 	rc = cmd(argc + 1, args);
 	dump_image(&img);
-	if (!e4r_mem_image_stats(FUZZ_IMAGE, &st))
+	if (!fs_mem_image_stats(FUZZ_IMAGE, &st))
 		abort();
-	e4r_mem_image_remove(FUZZ_IMAGE);
+	fs_mem_image_remove(FUZZ_IMAGE);
 
 	if (!documented_exit(rc)) {
 		fprintf(stderr, "fuzz: %s exited %d, not a documented exit code\n", argv[0], rc);

@@ -8,8 +8,8 @@
 #include <et/com_err.h>
 
 #include "cli.h"
-#include "image.h"
-#include "e4r_err.h"
+#include "fs/image.h"
+#include "util/e4r_err.h"
 
 void cli_error(const char *image, errcode_t err, const char *what, ...)
 {
@@ -110,7 +110,7 @@ out:
 ext2_filsys cli_open_image(const char *image, int rw)
 {
 	ext2_filsys fs;
-	errcode_t err = e4r_image_open(image, rw ? E4R_OPEN_RW : 0, NULL, &fs);
+	errcode_t err = fs_image_open(image, rw ? E4R_OPEN_RW : 0, NULL, &fs);
 
 	if (err) {
 		cli_error(image, err, _("cannot open the filesystem"));

@@ -9,13 +9,15 @@
 
 #include <et/com_err.h>
 
-#include "check.h"
-#include "image.h"
+#include "check/check.h"
+#include "fsck/fsck.h"
+#include "fs/open.h"
+#include "fs/image.h"
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
-#include "replay_image.h"
-#include "e4r_err.h"
+#include "replay/image.h"
+#include "util/e4r_err.h"
 
 #define BAR_WIDTH	40
 
@@ -56,7 +58,7 @@ static void progress_cb(void *arg, int pass, uint64_t done, uint64_t total)
 		return;
 	if (p->bar) {
 		int fill = step * BAR_WIDTH / 100;
-		printf("\r%-12s |%.*s%*s| %3d%%", e4r_check_pass_name(pass), fill,
+		printf("\r%-12s |%.*s%*s| %3d%%", check_pass_name(pass), fill,
 		       "========================================", BAR_WIDTH - fill, "", step);
 		if (step >= 100)
 			putchar('\n');
@@ -87,7 +89,7 @@ static size_t escape_name(const char *name, char *out, size_t size)
 /* Expand a problem's message template (check_problem.h) for one finding. */
 static void format_finding(const struct e4r_finding *f, char *out, size_t size)
 {
-	const struct e4r_problem_info *p = e4r_problem_info(f->code);
+	const struct check_problem_info *p = check_problem_info(f->code);
 	const char *t = p ? _(p->message) : "?";
 	size_t n = 0;
 
@@ -146,7 +148,7 @@ static void print_summary(const char *image, const struct e4r_check_result *r)
 /* After a finding, in a run with repairs: what was done with it, as e2fsck's answers. */
 static void print_answer(const struct e4r_finding *f)
 {
-	const char *q = e4r_problem_question(f->code);
+	const char *q = check_problem_question(f->code);
 
 	if (!q || (!f->fixed && !f->declined))
 		return;
@@ -172,7 +174,7 @@ static void print_text(const char *image, const struct e4r_check_result *r,
 		printf("%s %s\n", image, _(reason_texts[r->reason]));
 	for (i = 0; i < r->count; i++) {
 		const struct e4r_finding *f = &r->findings[i];
-		const struct e4r_problem_info *p = e4r_problem_info(f->code);
+		const struct check_problem_info *p = check_problem_info(f->code);
 
 		if (f->code == E4R_PR_JOURNAL_SKIPPED)
 			continue;
@@ -228,13 +230,13 @@ static void print_text(const char *image, const struct e4r_check_result *r,
 
 static void json_finding(struct json *j, const struct e4r_finding *f)
 {
-	const struct e4r_problem_info *p = e4r_problem_info(f->code);
+	const struct check_problem_info *p = check_problem_info(f->code);
 	char msg[1024];
 
 	format_finding(f, msg, sizeof(msg));
 	json_begin_object(j, NULL);
 	json_string(j, "problem", p ? p->name : "unknown");
-	json_string(j, "pass", p ? e4r_check_pass_name(p->pass) : "unknown");
+	json_string(j, "pass", p ? check_pass_name(p->pass) : "unknown");
 	json_string(j, "severity", p ? severity_names[p->severity] : "error");
 	json_string(j, "message", msg);
 #define FIELD(key, v) do { if ((v) != E4R_NONE) json_uint(j, key, v); } while (0)
@@ -306,7 +308,7 @@ static int recover_journal(const char *image, enum jbd_replay_policy policy, con
 	struct e4r_replay_opts ro = { .policy = policy, .undo_file = undo };
 	struct e4r_replay *r = NULL;
 	FILE *out = json ? stderr : stdout;
-	errcode_t err = e4r_replay_image(image, &ro, &r);
+	errcode_t err = replay_image(image, &ro, &r);
 	int rc = -1;
 
 	if (err == E4R_NO_JOURNAL || (r && (r->nothing_to_do || r->resumed) && !err))
@@ -334,7 +336,7 @@ static int recover_journal(const char *image, enum jbd_replay_policy policy, con
 		goto out;
 	}
 out:
-	e4r_replay_free(r);
+	replay_free(r);
 	return rc;
 }
 
@@ -347,8 +349,8 @@ struct asker {
 static int ask_cb(void *arg, const struct e4r_finding *f)
 {
 	struct asker *a = arg;
-	const struct e4r_problem_info *p = e4r_problem_info(f->code);
-	const char *q = e4r_problem_question(f->code);
+	const struct check_problem_info *p = check_problem_info(f->code);
+	const char *q = check_problem_question(f->code);
 	char msg[1024], line[64];
 
 	format_finding(f, msg, sizeof(msg));
@@ -413,7 +415,7 @@ int cmd_check(int argc, const char **argv)
 		cli_usage_error("check", _("only one of the options -p, -n or -y may be given"));
 		goto out;
 	}
-	if (policy && jbd_policy_parse(policy, &jpolicy)) {
+	if (policy && replay_policy_parse(policy, &jpolicy)) {
 		cli_usage_error("check", _("unknown policy '%s'"), policy);
 		goto out;
 	}
@@ -427,7 +429,7 @@ int cmd_check(int argc, const char **argv)
 		cli_error(image, E4R_UNDO_EXISTS, _("undo file %s"), undo);
 		goto out;
 	}
-	if (!no && (err = e4r_check_not_mounted(image))) {
+	if (!no && (err = fs_not_mounted(image))) {
 		cli_error(image, err, NULL);
 		rc = EXIT_OPERATIONAL;
 		goto out;
@@ -442,7 +444,7 @@ int cmd_check(int argc, const char **argv)
 	}
 	rc = EXIT_OPERATIONAL;
 	if (!no) {
-		err = e4r_check_undo_io(undo, undo_made, &io);
+		err = fs_undo_io(undo, undo_made, &io);
 		if (err) {
 			cli_error(image, err, _("undo file %s"), undo);
 			rc = err == E4R_UNDO_EXISTS ? EXIT_USAGE : EXIT_OPERATIONAL;
@@ -451,19 +453,19 @@ int cmd_check(int argc, const char **argv)
 	}
 	open_flags = no ? 0 : E4R_OPEN_RW;
 	if (!no)
-		e4r_check_pick_super(image, &backup_sb, &backup_bs);
+		fs_pick_super(image, &backup_sb, &backup_bs);
 	if (backup_sb) {
 		/* like e2fsck: bad primary descriptors are replaced by a sound backup's */
 		fprintf(json ? stderr : stdout,
 			_("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
 			image, (unsigned long long)backup_sb);
-		err = e4r_check_open_backup(image, backup_sb, backup_bs, io, &fs);
+		err = fs_open_backup(image, backup_sb, backup_bs, io, &fs);
 	} else {
-		err = e4r_image_open(image, open_flags, io, &fs);
+		err = fs_image_open(image, open_flags, io, &fs);
 	}
 	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
 	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
-		err = e4r_image_open(image, open_flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
+		err = fs_image_open(image, open_flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
 	if (err) {
 		cli_error(image, err, _("cannot open the filesystem"));
 		goto out;
@@ -480,7 +482,7 @@ int cmd_check(int argc, const char **argv)
 			o.progress_arg = &prog;
 		}
 	}
-	err = e4r_check_run(fs, &o, &r);
+	err = fsck_run(fs, &o, &r);
 	if (err) {
 		ext2fs_close_free(&fs);
 		cli_error(image, err, _("cannot check the filesystem"));
@@ -509,7 +511,7 @@ int cmd_check(int argc, const char **argv)
 	if (r->aborted)
 		rc = (rc & EXIT_UNCORRECTED) | EXIT_OPERATIONAL;
 out:
-	e4r_check_result_free(r);
+	check_result_free(r);
 	free((char *)image);
 	free(policy);
 	free(undo);

@@ -60,7 +60,7 @@ static int run(struct diagnose *dg, ext2_filsys fs)
 		cli_error(dg->image, err, _("cannot scan the journal"));
 		return EXIT_OPERATIONAL;
 	}
-	err = jbd_diagnose(dg->j, dg->s, &dg->d);
+	err = diag_journal(dg->j, dg->s, &dg->d);
 	if (err) {
 		cli_error(dg->image, err, _("cannot diagnose the journal's checksums"));
 		return EXIT_OPERATIONAL;
@@ -102,7 +102,7 @@ int cmd_diagnose(int argc, const char **argv)
 	}
 	rc = run(&dg, fs);
 out:
-	jbd_diagnosis_free(dg.d);
+	diag_free(dg.d);
 	if (dg.s)
 		jbd_scan_free(dg.s);
 	if (dg.j)

@@ -11,9 +11,9 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "e4r_err.h"
-#include "fs_decode.h"
-#include "jbd_replay.h"
+#include "util/e4r_err.h"
+#include "fs/decode.h"
+#include "replay/plan.h"
 #include "json.h"
 #include "describe.h"
 #include "diag_print.h"
@@ -33,7 +33,7 @@ struct logdump {
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
 	struct e4r_decode	*dec;
-	struct jbd_replay_plan	*plan;		/* what the stop policy does with each block */
+	struct replay_plan	*plan;		/* what the stop policy does with each block */
 	struct jbd_diagnosis	*diag;		/* --diagnose */
 	struct jbd_fc		*fc;		/* the fast-commit area, when the journal has one */
 	unsigned		problems;	/* bad checksums and other damage found */
@@ -235,17 +235,17 @@ static errcode_t build_decoder(struct logdump *ld)
 	unsigned t, i;
 	errcode_t err;
 
-	err = e4r_decode_new(ld->j->fs, &ld->dec);
+	err = fs_decode_new(ld->j->fs, &ld->dec);
 	if (err)
 		return err;
 	if (ld->o.have_block)
-		return e4r_decode_want(ld->dec, ld->o.block);
+		return fs_decode_want(ld->dec, ld->o.block);
 	for (t = 0; t < ld->s->ntxns; t++) {
 		const struct jbd_scan_txn *txn = &ld->s->txns[t];
 		if (!txn_shown(ld, txn))
 			continue;
 		for (i = 0; i < txn->nblocks; i++) {
-			err = e4r_decode_want(ld->dec, txn->blocks[i].fs_block);
+			err = fs_decode_want(ld->dec, txn->blocks[i].fs_block);
 			if (err)
 				return err;
 		}
@@ -383,7 +383,7 @@ static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 	       b->flags & JBD_FLAG_ESCAPE ? _(" (escaped)") : "", csum_text(&b->csum));
 	if (jbd_csum_bad(&b->csum))
 		printf(_(" (stored 0x%08x, computed 0x%08x)"), b->csum.stored, b->csum.computed);
-	if (ld->dec && !e4r_decode_lookup(ld->dec, b->fs_block, &bi)) {
+	if (ld->dec && !fs_decode_lookup(ld->dec, b->fs_block, &bi)) {
 		describe_block(&bi, what, sizeof(what));
 		printf(" [%s]", what);
 	}
@@ -538,7 +538,7 @@ static void text_versions(const struct logdump *ld)
 	unsigned n = 0;
 
 	printf(_("Filesystem block %llu"), (unsigned long long)ld->o.block);
-	if (ld->dec && !e4r_decode_lookup(ld->dec, ld->o.block, &bi)) {
+	if (ld->dec && !fs_decode_lookup(ld->dec, ld->o.block, &bi)) {
 		describe_block(&bi, what, sizeof(what));
 		printf(" (%s)", what);
 	}
@@ -597,7 +597,7 @@ static void json_block(struct json *js, const struct logdump *ld, const struct j
 	json_string(js, "fate", fate_names[f]);
 	if (f == FATE_REVOKED)
 		json_uint(js, "revoked_by", revoker);
-	if (ld->dec && !e4r_decode_lookup(ld->dec, b->fs_block, &bi))
+	if (ld->dec && !fs_decode_lookup(ld->dec, b->fs_block, &bi))
 		json_block_info(js, &bi);
 	json_end_object(js);
 }
@@ -739,7 +739,7 @@ static void json_versions(struct json *js, const struct logdump *ld)
 
 	json_begin_object(js, "block");
 	json_uint(js, "fs_block", ld->o.block);
-	if (ld->dec && !e4r_decode_lookup(ld->dec, ld->o.block, &bi))
+	if (ld->dec && !fs_decode_lookup(ld->dec, ld->o.block, &bi))
 		json_block_info(js, &bi);
 	json_begin_array(js, "versions");
 	for_each_version(ld, json_version, js);
@@ -768,7 +768,7 @@ static void json_output(struct logdump *ld)
 	if (ld->o.have_block)
 		json_versions(&js, ld);
 	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, fc_replays(ld));
-	json_bool(&js, "decode_partial", ld->dec && e4r_decode_partial(ld->dec));
+	json_bool(&js, "decode_partial", ld->dec && fs_decode_partial(ld->dec));
 	if (ld->diag)
 		diag_print_json(&js, "diagnosis", ld->diag);
 	json_uint(&js, "problems", ld->problems);
@@ -800,7 +800,7 @@ static int load(struct logdump *ld, ext2_filsys fs)
 			return EXIT_OPERATIONAL;
 		}
 	}
-	err = jbd_replay_plan(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
+	err = replay_plan(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
 	if (!err && (ld->o.decode || ld->o.have_block))
 		err = build_decoder(ld);
 	if (err) {
@@ -808,7 +808,7 @@ static int load(struct logdump *ld, ext2_filsys fs)
 		return EXIT_OPERATIONAL;
 	}
 	if (ld->o.diagnose) {
-		err = jbd_diagnose(ld->j, ld->s, &ld->diag);
+		err = diag_journal(ld->j, ld->s, &ld->diag);
 		if (err) {
 			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
 			return EXIT_OPERATIONAL;
@@ -867,9 +867,9 @@ int cmd_logdump(int argc, const char **argv)
 	if (rc < 0)
 		rc = dump(&ld);
 out:
-	jbd_diagnosis_free(ld.diag);
-	e4r_decode_free(ld.dec);
-	jbd_replay_plan_free(ld.plan);
+	diag_free(ld.diag);
+	fs_decode_free(ld.dec);
+	replay_plan_free(ld.plan);
 	jbd_fc_free(ld.fc);
 	if (ld.s)
 		jbd_scan_free(ld.s);

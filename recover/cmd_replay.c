@@ -11,9 +11,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "describe.h"
-#include "e4r_err.h"
+#include "util/e4r_err.h"
 #include "json.h"
-#include "replay_image.h"
+#include "replay/image.h"
 
 struct replay_cli {
 	const char		*image;
@@ -82,7 +82,7 @@ static enum jbd_decision ask_user(void *arg, const struct jbd_failure *f)
 
 /* ---- text ---- */
 
-/* A transaction's fate in words (JSON keeps jbd_txn_fate_name's short names). */
+/* A transaction's fate in words (JSON keeps replay_txn_fate_name's short names). */
 static const char *txn_fate_text(enum jbd_txn_fate f)
 {
 	switch (f) {
@@ -101,7 +101,7 @@ static void text_block_name(struct replay_cli *c, uint64_t blk, char *buf, size_
 {
 	struct e4r_block_info bi;
 
-	if (c->dec && !e4r_decode_lookup(c->dec, blk, &bi))
+	if (c->dec && !fs_decode_lookup(c->dec, blk, &bi))
 		describe_block(&bi, buf, len);
 	else
 		buf[0] = 0;
@@ -114,7 +114,7 @@ static void text_transactions(struct replay_cli *c)
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
 		const struct jbd_scan_txn *x = &r->s->txns[t];
 		printf(_("transaction %" PRIu32 ": %s, %u of %u blocks\n"), x->sequence,
-		       txn_fate_text(r->p->txn_fate[t]), jbd_plan_txn_replayed(r->p, t), x->nblocks);
+		       txn_fate_text(r->p->txn_fate[t]), replay_plan_txn_replayed(r->p, t), x->nblocks);
 	}
 }
 
@@ -152,7 +152,7 @@ static void text_one_left_out(struct replay_cli *c, const struct left_out *lo, v
 	text_block_name(c, lo->blk->fs_block, name, sizeof(name));
 	printf(_("  left out: fs block %" PRIu64 " (journal block %" PRIu32 ", transaction %" PRIu32 ")%s%s: %s"),
 	       lo->blk->fs_block, lo->blk->jblk, lo->txn->sequence, name[0] ? ", " : "", name,
-	       jbd_block_fate_name(lo->fate));
+	       replay_block_fate_name(lo->fate));
 	if (lo->fate == JBD_BLK_REVOKED)
 		printf(_(" by transaction %" PRIu32), lo->revoker);
 	putchar('\n');
@@ -160,7 +160,7 @@ static void text_one_left_out(struct replay_cli *c, const struct left_out *lo, v
 
 static void text_writes(struct replay_cli *c)
 {
-	const struct jbd_replay_plan *p = c->r->p;
+	const struct replay_plan *p = c->r->p;
 	char name[160];
 
 	for (size_t i = 0; i < p->nwrites; i++) {
@@ -174,7 +174,7 @@ static void text_writes(struct replay_cli *c)
 
 static void text_decisions(struct replay_cli *c)
 {
-	const struct jbd_replay_plan *p = c->r->p;
+	const struct replay_plan *p = c->r->p;
 
 	for (unsigned i = 0; i < p->ndecisions; i++) {
 		const struct jbd_replay_decision *d = &p->decisions[i];
@@ -198,7 +198,7 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	}
 	if (!r->p)
 		return;
-	printf(_("%s: policy %s%s\n"), c->image, jbd_policy_name(c->o.policy),
+	printf(_("%s: policy %s%s\n"), c->image, replay_policy_name(c->o.policy),
 	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
 	text_transactions(c);
 	text_decisions(c);
@@ -236,7 +236,7 @@ static void json_block_name(struct replay_cli *c, struct json *js, uint64_t blk)
 {
 	struct e4r_block_info bi;
 
-	if (c->dec && !e4r_decode_lookup(c->dec, blk, &bi))
+	if (c->dec && !fs_decode_lookup(c->dec, blk, &bi))
 		json_block_info(js, &bi);
 }
 
@@ -250,9 +250,9 @@ static void json_transactions(struct replay_cli *c, struct json *js)
 
 		json_begin_object(js, NULL);
 		json_uint(js, "sequence", x->sequence);
-		json_string(js, "fate", jbd_txn_fate_name(r->p->txn_fate[t]));
+		json_string(js, "fate", replay_txn_fate_name(r->p->txn_fate[t]));
 		json_uint(js, "blocks", x->nblocks);
-		json_uint(js, "blocks_replayed", jbd_plan_txn_replayed(r->p, t));
+		json_uint(js, "blocks_replayed", replay_plan_txn_replayed(r->p, t));
 		json_end_object(js);
 	}
 	json_end_array(js);
@@ -266,7 +266,7 @@ static void json_one_left_out(struct replay_cli *c, const struct left_out *lo, v
 	json_uint(js, "fs_block", lo->blk->fs_block);
 	json_uint(js, "journal_block", lo->blk->jblk);
 	json_uint(js, "sequence", lo->txn->sequence);
-	json_string(js, "reason", jbd_block_fate_name(lo->fate));
+	json_string(js, "reason", replay_block_fate_name(lo->fate));
 	if (lo->fate == JBD_BLK_REVOKED)
 		json_uint(js, "revoked_by", lo->revoker);
 	json_block_name(c, js, lo->blk->fs_block);
@@ -275,7 +275,7 @@ static void json_one_left_out(struct replay_cli *c, const struct left_out *lo, v
 
 static void json_writes(struct replay_cli *c, struct json *js)
 {
-	const struct jbd_replay_plan *p = c->r->p;
+	const struct replay_plan *p = c->r->p;
 
 	json_begin_array(js, "writes");
 	for (size_t i = 0; i < p->nwrites; i++) {
@@ -292,7 +292,7 @@ static void json_writes(struct replay_cli *c, struct json *js)
 
 static void json_decisions(struct replay_cli *c, struct json *js)
 {
-	const struct jbd_replay_plan *p = c->r->p;
+	const struct replay_plan *p = c->r->p;
 
 	json_begin_array(js, "decisions");
 	for (unsigned i = 0; i < p->ndecisions; i++) {
@@ -316,7 +316,7 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	json_init(&js, stdout, 0);
 	json_begin_object(&js, NULL);
 	json_string(&js, "image", c->image);
-	json_string(&js, "policy", jbd_policy_name(c->o.policy));
+	json_string(&js, "policy", replay_policy_name(c->o.policy));
 	json_bool(&js, "dry_run", c->o.dry_run);
 	json_bool(&js, "nothing_to_do", r->nothing_to_do);
 	json_bool(&js, "resumed", r->resumed);
@@ -362,10 +362,10 @@ static errcode_t build_decoder(struct replay_cli *c)
 	const struct jbd_scan *s = c->r->s;
 	errcode_t err;
 
-	err = e4r_decode_new(c->r->fs, &c->dec);
+	err = fs_decode_new(c->r->fs, &c->dec);
 	for (unsigned t = 0; t < s->ntxns && !err; t++)
 		for (unsigned b = 0; b < s->txns[t].nblocks && !err; b++)
-			err = e4r_decode_want(c->dec, s->txns[t].blocks[b].fs_block);
+			err = fs_decode_want(c->dec, s->txns[t].blocks[b].fs_block);
 	return err;
 }
 
@@ -404,7 +404,7 @@ int cmd_replay(int argc, const char **argv)
 	if (rc >= 0)
 		goto out;
 	c.o.policy = JBD_POLICY_AUTO;
-	if (policy && jbd_policy_parse(policy, &c.o.policy)) {
+	if (policy && replay_policy_parse(policy, &c.o.policy)) {
 		cli_usage_error("replay", _("unknown policy '%s' (stop, skip-block, skip-transaction, all, auto, ask, none)"), policy);
 		rc = EXIT_USAGE;
 		goto out;
@@ -417,7 +417,7 @@ int cmd_replay(int argc, const char **argv)
 		hooks.arg = &c;
 		c.o.hooks = &hooks;
 	}
-	err = e4r_replay_image(c.image, &c.o, &c.r);
+	err = replay_image(c.image, &c.o, &c.r);
 	if (err && (!c.r || !c.r->j)) {
 		/* Nothing was learnt about the journal: one line naming the image and the reason. */
 		if (err == E4R_UNDO_EXISTS)
@@ -437,8 +437,8 @@ int cmd_replay(int argc, const char **argv)
 		cli_error(c.image, err, _("journal replay failed"));
 	rc = exit_code(c.r, err);
 out:
-	e4r_decode_free(c.dec);
-	e4r_replay_free(c.r);
+	fs_decode_free(c.dec);
+	replay_free(c.r);
 	free(policy);
 	free(undo);
 	free(journal);

@@ -8,8 +8,8 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "e4r_err.h"
-#include "e4r_workload.h"
+#include "util/e4r_err.h"
+#include "write/workload.h"
 
 struct write_args {
 	char	*script, *csum, *reproduce, *dump_script;
@@ -62,7 +62,7 @@ static int load_workload(const struct write_args *a, struct e4r_workload *wl)
 	FILE *in;
 
 	if (!a->script) {
-		err = e4r_workload_random(a->ops, a->seed, a->reproduce != NULL, wl);
+		err = write_workload_random(a->ops, a->seed, a->reproduce != NULL, wl);
 		if (err)
 			cli_error(NULL, err, _("generating %d random operations"), a->ops);
 		return err ? EXIT_OPERATIONAL : -1;
@@ -72,7 +72,7 @@ static int load_workload(const struct write_args *a, struct e4r_workload *wl)
 		cli_error(a->script, errno, _("cannot open the script"));
 		return EXIT_OPERATIONAL;
 	}
-	err = e4r_workload_parse(in, wl, &bad);
+	err = write_workload_parse(in, wl, &bad);
 	fclose(in);
 	if (err == E4R_WRITE_SCRIPT) {
 		cli_usage_error("write", _("%s: line %u: not an operation of the script format"), a->script, bad);
@@ -93,7 +93,7 @@ static int dump_script(const char *path, const struct e4r_workload *wl)
 		cli_error(path, errno, _("cannot write the script"));
 		return EXIT_OPERATIONAL;
 	}
-	e4r_workload_print(out, wl);
+	write_workload_print(out, wl);
 	if (out != stdout && fclose(out)) {
 		cli_error(path, errno, _("cannot write the script"));
 		return EXIT_OPERATIONAL;
@@ -132,16 +132,16 @@ static int run_session(const char *image, const struct write_args *a, struct e4r
 	opt.async_commit = a->async_commit;
 	opt.crash_after = a->crash_after;
 	opt.torn_bytes = a->torn;
-	err = jw_open(image, &opt, &w);
+	err = write_open(image, &opt, &w);
 	if (err) {
 		cli_error(image, err, _("cannot start writing"));
 		return EXIT_OPERATIONAL;
 	}
-	err = e4r_fs_init(&f, w);
+	err = write_fs_init(&f, w);
 	f.alloc.bug_ialloc34 = a->reproduce != NULL;
 	run.in_flight_end = a->reproduce != NULL;
 	if (!err)
-		err = e4r_workload_run(&f, wl, &run);
+		err = write_workload_run(&f, wl, &run);
 	if (err && run.failed_op < wl->n) {
 		const struct e4r_op *op = &wl->ops[run.failed_op];
 
@@ -151,15 +151,15 @@ static int run_session(const char *image, const struct write_args *a, struct e4r
 		cli_error(image, err, _("journal commit"));
 	}
 	if (!run.crashed && !run.in_flight_end) {
-		errcode_t cerr = jw_close_clean(w);
+		errcode_t cerr = write_close_clean(w);
 
 		if (cerr)
 			cli_error(image, cerr, _("final commit and checkpoint"));
 		err = err ? err : cerr;
 	}
 	report(image, w, &f, &run, wl);
-	e4r_fs_free(&f);
-	jw_abandon(w);
+	write_fs_free(&f);
+	write_abandon(w);
 	return err ? EXIT_OPERATIONAL : EXIT_OK;
 }
 
@@ -190,7 +190,7 @@ int cmd_write(int argc, const char **argv)
 		rc = dump_script(a.dump_script, &wl);
 	if (rc < 0)
 		rc = run_session(image, &a, &wl);
-	e4r_workload_free(&wl);
+	write_workload_free(&wl);
 	free((char *)image);
 	free(a.script);
 	free(a.csum);

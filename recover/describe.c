@@ -9,7 +9,7 @@
 /* "inode_bitmap of group 3", "data of inode 12 (block 4)", ... */
 void describe_block(const struct e4r_block_info *bi, char *buf, size_t len)
 {
-	const char *kind = e4r_block_kind_name(bi->kind);
+	const char *kind = fs_block_kind_name(bi->kind);
 
 	switch (bi->kind) {
 	case E4R_KIND_SUPERBLOCK:
@@ -42,7 +42,7 @@ void describe_block(const struct e4r_block_info *bi, char *buf, size_t len)
 
 void json_block_info(struct json *js, const struct e4r_block_info *bi)
 {
-	json_string(js, "kind", e4r_block_kind_name(bi->kind));
+	json_string(js, "kind", fs_block_kind_name(bi->kind));
 	switch (bi->kind) {
 	case E4R_KIND_SUPERBLOCK:
 	case E4R_KIND_GROUP_DESC:

@@ -3,7 +3,7 @@
 #define E4R_DESCRIBE_H
 
 #include <stddef.h>
-#include "fs_decode.h"
+#include "fs/decode.h"
 #include "json.h"
 
 /* "inode_bitmap of group 3", "data of inode 12 (block 4)", ... into BUF. */

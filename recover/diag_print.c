@@ -90,7 +90,7 @@ static void text_finding(const struct jbd_finding *f)
 		 ", computed %#" PRIx32 ", %u bits)\n"),
 	       f->sequence, f->jblk, _(object_texts[f->object]), f->csum.stored, f->csum.computed, f->csum_bits);
 	if (f->block >= 0)
-		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, e4r_block_kind_name(f->info.kind));
+		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, fs_block_kind_name(f->info.kind));
 	printf(_("  cause: %s\n"), _(cause_texts[f->cause]));
 	if (f->searched || f->weight)
 		text_search(f);
@@ -113,7 +113,7 @@ static void json_candidate(struct json *js, const struct jbd_candidate *c)
 		json_uint(js, "journal_block", c->flip[i].jblk);
 		json_uint(js, "byte", c->flip[i].byte);
 		json_uint(js, "bit", c->flip[i].bit);
-		json_string(js, "place", jbd_flip_place_name(c->flip[i].place));
+		json_string(js, "place", diag_flip_place_name(c->flip[i].place));
 		json_end_object(js);
 	}
 	json_end_array(js);
@@ -179,11 +179,11 @@ static void json_finding(struct json *js, const struct jbd_finding *f)
 {
 	json_begin_object(js, NULL);
 	json_uint(js, "sequence", f->sequence);
-	json_string(js, "object", jbd_object_name(f->object));
+	json_string(js, "object", diag_object_name(f->object));
 	json_uint(js, "journal_block", f->jblk);
 	if (f->block >= 0) {
 		json_uint(js, "fs_block", f->fs_block);
-		json_string(js, "kind", e4r_block_kind_name(f->info.kind));
+		json_string(js, "kind", fs_block_kind_name(f->info.kind));
 	} else {
 		json_null(js, "fs_block");
 		json_null(js, "kind");
@@ -191,9 +191,9 @@ static void json_finding(struct json *js, const struct jbd_finding *f)
 	json_uint(js, "stored", f->csum.stored);
 	json_uint(js, "computed", f->csum.computed);
 	json_uint(js, "checksum_bits", f->csum_bits);
-	json_string(js, "cause", jbd_cause_name(f->cause));
+	json_string(js, "cause", diag_cause_name(f->cause));
 	json_bool(js, "problem", f->problem);
-	json_string(js, "action", jbd_auto_action_name(f->action));
+	json_string(js, "action", diag_action_name(f->action));
 	json_search(js, f);
 	json_evidence(js, f);
 	json_end_object(js);

@@ -2,7 +2,7 @@
 #ifndef E4R_DIAG_PRINT_H
 #define E4R_DIAG_PRINT_H
 
-#include "jbd_diagnose.h"
+#include "diag/diagnose.h"
 #include "json.h"
 
 /* Each finding: the failing object, the cause, the evidence, and what auto does. */

@@ -2,7 +2,7 @@
 #ifndef E4R_LOGDUMP_FC_H
 #define E4R_LOGDUMP_FC_H
 
-#include "jbd_fc.h"
+#include "jbd/fc.h"
 #include "json.h"
 
 /* REPLAYS: 1 when a recovery would reach the fast commits (the log needs recovery and its replay does not fail). */

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "e4r_err.h"
+#include "util/e4r_err.h"
 
 const char *progname = "e4recover";
 

@@ -1,4 +1,4 @@
-# Fast-commit replay (lib/fc_replay.c through the tests/unit/fc_replay_tool helper:
+# Fast-commit replay (lib/replay/fc.c through the tests/unit/fc_replay_tool helper:
 # full commits with the stop policy, then the committed fast-commit tags) against
 # the kernel's own recovery of the same image (a loop mount): same files, sizes,
 # link counts and contents; e2fsck -fn finds nothing to fix in ours.

@@ -1,7 +1,7 @@
 # A replay cut short after any number of block writes (a simulated power cut), then run again,
 # ends in the same image as one uninterrupted replay; that image is e2fsck's (conform.py).
 # Images: the journal logs the superblock itself; a corrupt commit (error flag); a bad block
-# checksum (not clean). The cutting is done by tests/unit/replay_cuts through lib/fault_io.
+# checksum (not clean). The cutting is done by tests/unit/replay_cuts through tests/unit/fault_io.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 cuts=$E4R_TOP_BUILDDIR/tests/unit/replay_cuts

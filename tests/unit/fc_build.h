@@ -7,8 +7,8 @@
 #define E4R_FC_BUILD_H
 
 #include <string.h>
-#include "jbd_fc.h"
-#include "crc.h"
+#include "jbd/fc.h"
+#include "util/crc.h"
 
 struct area {
 	unsigned char	buf[BS * NBLK];
@@ -28,7 +28,7 @@ static inline unsigned char *tlv(struct area *a, unsigned tag, unsigned len, con
 	put16(p + 2, len);
 	if (val)
 		memcpy(p + 4, val, len);
-	a->crc = e4r_crc32c(a->crc, p, 4 + len);
+	a->crc = util_crc32c(a->crc, p, 4 + len);
 	a->off += 4 + len;
 	return p;
 }
@@ -42,7 +42,7 @@ static inline void tail(struct area *a, uint32_t tid, int break_crc)
 	put16(p, JBD_FC_TAG_TAIL);
 	put16(p + 2, room - 4);
 	put32(p + 4, tid);
-	a->crc = e4r_crc32c(a->crc, p, 8);
+	a->crc = util_crc32c(a->crc, p, 8);
 	put32(p + 8, a->crc ^ (break_crc ? 1 : 0));
 	a->crc = 0;
 	a->off += room;

@@ -1,7 +1,7 @@
 /*
  * Test helper (run by tests/t/replay-fc.sh): fc_replay_tool IMAGE
  * scans IMAGE's fast-commit area, replays its full commits (stop policy),
- * then applies the committed fast-commit tags with e4r_fc_replay: the order
+ * then applies the committed fast-commit tags with replay_fc: the order
  * in which the replay command is to call it. Prints one summary line.
  * Exit 0 when every committed tag applied, 1 when some failed, 8 on error.
  */
@@ -11,11 +11,11 @@
 #include <string.h>
 #include <et/com_err.h>
 
-#include "replay_image.h"
-#include "jbd_scan.h"
-#include "jbd_fc.h"
-#include "fc_replay.h"
-#include "e4r_err.h"
+#include "replay/image.h"
+#include "jbd/scan.h"
+#include "jbd/fc.h"
+#include "replay/fc.h"
+#include "util/e4r_err.h"
 
 #define OPEN_FLAGS	(EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS)
 
@@ -67,12 +67,12 @@ int main(int argc, char **argv)
 	}
 	memset(&o, 0, sizeof(o));
 	o.policy = JBD_POLICY_STOP;
-	err = e4r_replay_image(argv[1], &o, &r);
-	e4r_replay_free(r);
+	err = replay_image(argv[1], &o, &r);
+	replay_free(r);
 	if (!err)
 		err = ext2fs_open(argv[1], OPEN_FLAGS | EXT2_FLAG_RW, 0, 0, unix_io_manager, &fs);
 	if (!err)
-		err = e4r_fc_replay(fs, fc, &res);
+		err = replay_fc(fs, fc, &res);
 	if (fs) {
 		errcode_t cerr = ext2fs_close_free(&fs);
 		if (!err)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_image.h"
+#include "replay/image.h"
 #include "fault_io.h"
-#include "e4r_err.h"
+#include "util/e4r_err.h"
 #include "unit.h"
 
 static int copy_file(const char *from, const char *to)
@@ -86,9 +86,9 @@ static errcode_t replay(const char *img, enum jbd_replay_policy policy, io_manag
 {
 	struct e4r_replay_opts o = { .policy = policy, .io = io };
 	struct e4r_replay *r = NULL;
-	errcode_t err = e4r_replay_image(img, &o, &r);
+	errcode_t err = replay_image(img, &o, &r);
 
-	e4r_replay_free(r);
+	replay_free(r);
 	return err;
 }
 
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 	char ref[4096], cut[4096];
 	long total;
 
-	if (argc != 3 || jbd_policy_parse(argv[2], &policy)) {
+	if (argc != 3 || replay_policy_parse(argv[2], &policy)) {
 		fprintf(stderr, "usage: replay_cuts IMAGE POLICY\n");
 		return 2;
 	}

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "image.h"
-#include "e4r_err.h"
+#include "check/check.h"
+#include "fs/image.h"
+#include "util/e4r_err.h"
 #include "unit.h"
 
 static void check_table(void)
@@ -16,7 +16,7 @@ static void check_table(void)
 	int i, j;
 
 	for (i = 0; i < E4R_PR_COUNT; i++) {
-		const struct e4r_problem_info *p = e4r_problem_info(i);
+		const struct check_problem_info *p = check_problem_info(i);
 		const char *m;
 
 		CHECK(p != NULL);
@@ -30,12 +30,12 @@ static void check_table(void)
 		for (m = strchr(p->message, '%'); m; m = strchr(m + 2, '%'))
 			CHECK(m[1] && strchr("ibgdnefoxrRq", m[1]));
 		for (j = 0; j < i; j++) {
-			const struct e4r_problem_info *q = e4r_problem_info(j);
+			const struct check_problem_info *q = check_problem_info(j);
 			CHECK(!q || strcmp(q->name, p->name) != 0);
 		}
 	}
-	CHECK(e4r_problem_info(E4R_PR_COUNT) == NULL);
-	CHECK(e4r_problem_info((enum e4r_problem)-1) == NULL);
+	CHECK(check_problem_info(E4R_PR_COUNT) == NULL);
+	CHECK(check_problem_info((enum e4r_problem)-1) == NULL);
 }
 
 struct seen { uint64_t last_done[E4R_PASS_COUNT]; int finished[E4R_PASS_COUNT]; int backwards; };
@@ -61,21 +61,21 @@ static void check_clean_image(const char *img)
 	ext2_filsys fs;
 	int p;
 
-	CHECK_EQ(e4r_image_open(img, 0, NULL, &fs), 0);
-	CHECK_EQ(e4r_check_run(fs, &o, &r), 0);
+	CHECK_EQ(fs_image_open(img, 0, NULL, &fs), 0);
+	CHECK_EQ(fsck_run(fs, &o, &r), 0);
 	CHECK(r && r->reason == E4R_REASON_CLEAN_SKIPPED && r->errors == 0 && r->count == 0);
-	e4r_check_result_free(r);
+	check_result_free(r);
 
 	o.force = 1;
 	o.progress = progress;
 	o.progress_arg = &s;
-	CHECK_EQ(e4r_check_run(fs, &o, &r), 0);
+	CHECK_EQ(fsck_run(fs, &o, &r), 0);
 	CHECK(r && r->reason == E4R_REASON_FORCED && r->errors == 0 && r->count == 0 && !r->aborted);
 	CHECK(r && r->inodes_used == 11 && r->dirs == 2);
 	for (p = 0; p < E4R_PASS_COUNT; p++)
 		CHECK(s.finished[p]);
 	CHECK(!s.backwards);
-	e4r_check_result_free(r);
+	check_result_free(r);
 	ext2fs_close_free(&fs);
 }
 

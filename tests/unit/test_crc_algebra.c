@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc.h"
-#include "crc_algebra.h"
-#include "e4r_err.h"
+#include "util/crc.h"
+#include "diag/crc_algebra.h"
+#include "util/e4r_err.h"
 #include "unit.h"
 
 static uint64_t rng = 88172645463325252ULL;
@@ -28,7 +28,7 @@ static void fill(unsigned char *b, size_t n)
 
 static uint32_t crc(enum crc_alg alg, uint32_t init, const unsigned char *b, size_t n)
 {
-	return alg == CRC_ALG_CRC32C ? e4r_crc32c(init, b, n) : e4r_crc32_be(init, b, n);
+	return alg == CRC_ALG_CRC32C ? util_crc32c(init, b, n) : util_crc32_be(init, b, n);
 }
 
 static void flip(unsigned char *b, uint64_t bit)
@@ -66,12 +66,12 @@ static void test_syndromes(enum crc_alg alg)
 		fill(a, n);
 		memset(e, 0, n);
 		flip(e, bit);
-		CHECK_EQ(crc_bit_syndrome(alg, n, bit), crc(alg, 0, e, n));
+		CHECK_EQ(diag_crc_bit_syndrome(alg, n, bit), crc(alg, 0, e, n));
 		uint32_t before = crc(alg, init, a, n);
 		flip(a, bit);
-		CHECK_EQ(before ^ crc(alg, init, a, n), crc_bit_syndrome(alg, n, bit));
+		CHECK_EQ(before ^ crc(alg, init, a, n), diag_crc_bit_syndrome(alg, n, bit));
 	}
-	CHECK_EQ(crc_mulmod(alg, crc_xpow(alg, 5), crc_xpow(alg, 7)), crc_xpow(alg, 12));
+	CHECK_EQ(diag_crc_mulmod(alg, diag_crc_xpow(alg, 5), diag_crc_xpow(alg, 7)), diag_crc_xpow(alg, 12));
 }
 
 /* Every bit of a short message, one after the other: each is found, alone. */
@@ -90,7 +90,7 @@ static void test_exhaustive(enum crc_alg alg)
 		flip(a, bit);
 		q.syndrome = good ^ crc(alg, init, a, sizeof(a));
 		flip(a, bit);
-		if (crc_locate(&q, &r) == 0 && r.weight == 1 && r.count == 1 &&
+		if (diag_crc_locate(&q, &r) == 0 && r.weight == 1 && r.count == 1 &&
 		    r.cand[0].nbits == 1 && r.cand[0].bit[0] == bit)
 			ok++;
 	}
@@ -115,14 +115,14 @@ static void test_block(enum crc_alg alg)
 		bits[0] = rnd() % (N * 8);
 		flip(a, bits[0]);
 		q.syndrome = good ^ crc(alg, 0x12345678U, a, N);
-		CHECK_EQ(crc_locate(&q, &r), 0);
+		CHECK_EQ(diag_crc_locate(&q, &r), 0);
 		CHECK_EQ(r.weight, 1);
 		CHECK_EQ(r.count, 1);
 		CHECK(has_bits(&r, bits, 1));
 		CHECK(r.chance < 1e-4);
 
 		/* the corrected bytes check out */
-		crc_pattern_apply(&r.cand[0], a, N);
+		diag_crc_pattern_apply(&r.cand[0], a, N);
 		CHECK_EQ(crc(alg, 0x12345678U, a, N), good);
 
 		/* two bits anywhere in the block */
@@ -136,14 +136,14 @@ static void test_block(enum crc_alg alg)
 		flip(a, bits[0]);
 		flip(a, bits[1]);
 		q.syndrome = good ^ crc(alg, 0x12345678U, a, N);
-		CHECK_EQ(crc_locate(&q, &r), 0);
+		CHECK_EQ(diag_crc_locate(&q, &r), 0);
 		CHECK_EQ(r.weight, 2);
 		CHECK(has_bits(&r, bits, 2));
 		pairs_unique += r.count == 1;
 		for (unsigned i = 0; i < r.ncand; i++) {
 			unsigned char *tmp = malloc(N);
 			memcpy(tmp, a, N);
-			crc_pattern_apply(&r.cand[i], tmp, N);
+			diag_crc_pattern_apply(&r.cand[i], tmp, N);
 			CHECK_EQ(crc(alg, 0x12345678U, tmp, N), good);
 			free(tmp);
 		}
@@ -165,7 +165,7 @@ static void test_block(enum crc_alg alg)
 			if (pat & (1U << i))
 				flip(a, order_bit(alg, start * 8 + i));
 		q.syndrome = good ^ crc(alg, 0x12345678U, a, N);
-		CHECK_EQ(crc_locate(&q, &r), 0);
+		CHECK_EQ(diag_crc_locate(&q, &r), 0);
 		/*
 		 * Some pair of bits fits any syndrome with odds ~ (N*8)^2/2 / 2^32,
 		 * about 1 in 4 here: then the lighter pair wins, as it should.
@@ -176,7 +176,7 @@ static void test_block(enum crc_alg alg)
 			for (unsigned i = 0; i < r.ncand; i++) {
 				unsigned char tmp[N];
 				memcpy(tmp, a, N);
-				crc_pattern_apply(&r.cand[i], tmp, N);
+				diag_crc_pattern_apply(&r.cand[i], tmp, N);
 				if (!memcmp(tmp + start, orig, 4))
 					found = 1;
 				CHECK_EQ(crc(alg, 0x12345678U, tmp, N), good);
@@ -202,7 +202,7 @@ static void test_stored_and_hole(void)
 				.hole_start = N - 4, .hole_len = 4, .max_burst = 32 };
 	struct crc_result r;
 
-	CHECK_EQ(crc_locate(&q, &r), 0);
+	CHECK_EQ(diag_crc_locate(&q, &r), 0);
 	CHECK_EQ(r.weight, 1);
 	CHECK_EQ(r.count, 1);
 	CHECK_EQ(r.cand[0].nbits, 0);
@@ -210,8 +210,8 @@ static void test_stored_and_hole(void)
 
 	/* the syndrome of a bit in the hole: no message bit may explain it */
 	fill(a, N);
-	q.syndrome = crc_bit_syndrome(CRC_ALG_CRC32C, N, (N - 2) * 8 + 3);
-	CHECK_EQ(crc_locate(&q, &r), 0);
+	q.syndrome = diag_crc_bit_syndrome(CRC_ALG_CRC32C, N, (N - 2) * 8 + 3);
+	CHECK_EQ(diag_crc_locate(&q, &r), 0);
 	for (unsigned i = 0; i < r.ncand; i++)
 		for (unsigned k = 0; k < r.cand[i].nbits; k++)
 			CHECK(r.cand[i].bit[k] / 8 < N - 4);
@@ -219,10 +219,10 @@ static void test_stored_and_hole(void)
 
 	/* no error, no pattern */
 	q.syndrome = 0;
-	CHECK_EQ(crc_locate(&q, &r), 0);
+	CHECK_EQ(diag_crc_locate(&q, &r), 0);
 	CHECK_EQ(r.weight, 0);
 	q.nbytes = 0;
-	CHECK_EQ(crc_locate(&q, &r), E4R_BAD_ARGUMENT);
+	CHECK_EQ(diag_crc_locate(&q, &r), E4R_BAD_ARGUMENT);
 }
 
 /* v2 keeps 16 bits: the true bit is among the candidates; the chance says how weak that is. */
@@ -239,10 +239,10 @@ static void test_truncated(void)
 		uint32_t good;
 
 		fill(a, N);
-		good = e4r_crc32c(7, a, N);
+		good = util_crc32c(7, a, N);
 		flip(a, bit);
-		q.syndrome = good ^ e4r_crc32c(7, a, N);
-		CHECK_EQ(crc_locate(&q, &r), 0);
+		q.syndrome = good ^ util_crc32c(7, a, N);
+		CHECK_EQ(diag_crc_locate(&q, &r), 0);
 		CHECK_EQ(r.weight, 1);
 		CHECK(r.count >= 1);
 		CHECK(r.chance > 0.4 && r.chance < 0.6);
@@ -263,7 +263,7 @@ static void test_long(void)
 	if (!a)
 		return;
 	fill(a, n);
-	good = e4r_crc32_be(~0U, a, n);
+	good = util_crc32_be(~0U, a, n);
 	for (int t = 0; t < 5; t++) {
 		struct crc_search q = { .alg = CRC_ALG_CRC32_BE, .nbytes = n, .mask = 0xFFFFFFFFU,
 					.max_gap = 64 };
@@ -272,8 +272,8 @@ static void test_long(void)
 
 		bits[0] = rnd() % (n * 8);
 		flip(a, bits[0]);
-		q.syndrome = good ^ e4r_crc32_be(~0U, a, n);
-		CHECK_EQ(crc_locate(&q, &r), 0);
+		q.syndrome = good ^ util_crc32_be(~0U, a, n);
+		CHECK_EQ(diag_crc_locate(&q, &r), 0);
 		CHECK_EQ(r.weight, 1);
 		CHECK_EQ(r.count, 1);
 		CHECK(has_bits(&r, bits, 1));
@@ -284,8 +284,8 @@ static void test_long(void)
 		bits[1] = bits[0] + 1 + rnd() % 63;
 		flip(a, bits[0]);
 		flip(a, bits[1]);
-		q.syndrome = good ^ e4r_crc32_be(~0U, a, n);
-		CHECK_EQ(crc_locate(&q, &r), 0);
+		q.syndrome = good ^ util_crc32_be(~0U, a, n);
+		CHECK_EQ(diag_crc_locate(&q, &r), 0);
 		CHECK_EQ(r.weight, 2);
 		CHECK(has_bits(&r, bits, 2));
 		CHECK(r.searched & CRC_SEARCHED_2);

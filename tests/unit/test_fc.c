@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jbd_fc.h"
-#include "crc.h"
-#include "e4r_err.h"
+#include "jbd/fc.h"
+#include "util/crc.h"
+#include "util/e4r_err.h"
 #include "unit.h"
 
 #define BS	1024

@@ -1,5 +1,5 @@
 /*
- * Unit test: e4r_fc_replay on a fresh mke2fs image with an area built here:
+ * Unit test: replay_fc on a fresh mke2fs image with an area built here:
  * a new file (INODE, ADD_RANGE, CREAT) among hostile committed tags (blocks
  * past the end, inodes out of range, a dentry already there, an unlink of a
  * missing name). The good tags apply, the bad ones are counted and skipped,
@@ -15,8 +15,8 @@
 #define BS	4096
 #define NBLK	2
 #include "fc_build.h"
-#include "fc_replay.h"
-#include "e4r_err.h"
+#include "replay/fc.h"
+#include "util/e4r_err.h"
 #include "unit.h"
 
 #define NEW_INO		12
@@ -70,7 +70,7 @@ int main(void)
 	CHECK_EQ(jbd_fc_parse(a->buf, NBLK, BS, 0, 1, &lim, &fc), 0);
 	CHECK_EQ(fc->ncommitted, 11);
 
-	CHECK_EQ(e4r_fc_replay(fs, fc, &res), 0);
+	CHECK_EQ(replay_fc(fs, fc, &res), 0);
 	CHECK_EQ(res.failed, 3);
 	CHECK_EQ(res.applied, 8);
 	CHECK_EQ(res.first_error, E4R_FC_BAD_RANGE);
@@ -91,7 +91,7 @@ int main(void)
 	/* Nothing committed, or a stop that fails recovery: nothing is touched. */
 	fc->ncommitted = 0;
 	CHECK_EQ(ext2fs_open(path, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs), 0);
-	CHECK_EQ(e4r_fc_replay(fs, fc, &res), 0);
+	CHECK_EQ(replay_fc(fs, fc, &res), 0);
 	CHECK_EQ(res.applied, 0);
 	ext2fs_close_free(&fs);
 

@@ -19,8 +19,8 @@
 #define BS	4096
 #define NBLK	2
 #include "fc_build.h"
-#include "fc_replay.h"
-#include "e4r_err.h"
+#include "replay/fc.h"
+#include "util/e4r_err.h"
 #include "unit.h"
 
 #define DIR_INO		12
@@ -92,7 +92,7 @@ static void replay_once(const char *path, const struct jbd_fc *fc, unsigned expe
 	ext2_filsys fs;
 
 	CHECK_EQ(ext2fs_open(path, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs), 0);
-	CHECK_EQ(e4r_fc_replay(fs, fc, &res), 0);
+	CHECK_EQ(replay_fc(fs, fc, &res), 0);
 	CHECK_EQ(res.failed, HOSTILE_TAGS);
 	CHECK_EQ(res.applied, expect_applied);
 	CHECK_EQ(ext2fs_bg_used_dirs_count(fs, 0), 4);	/* root, lost+found, newdir, sub */

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crc.h"
-#include "image.h"
-#include "jbd_diagnose.h"
-#include "e4r_err.h"
+#include "util/crc.h"
+#include "fs/image.h"
+#include "diag/diagnose.h"
+#include "util/e4r_err.h"
 #include "unit.h"
 
 #define BS 1024
@@ -90,15 +90,15 @@ static int load(const char *img, struct loaded *l)
 
 	memset(l, 0, sizeof(*l));
 	snprintf(path, sizeof(path), "%s/%s", dir, img);
-	if (e4r_image_open(path, 0, NULL, &l->fs) || jbd_journal_open(l->fs, NULL, &l->j) ||
-	    jbd_scan_log(l->j, 0, &l->s) || jbd_diagnose(l->j, l->s, &l->d))
+	if (fs_image_open(path, 0, NULL, &l->fs) || jbd_journal_open(l->fs, NULL, &l->j) ||
+	    jbd_scan_log(l->j, 0, &l->s) || diag_journal(l->j, l->s, &l->d))
 		return -1;
 	return 0;
 }
 
 static void unload(struct loaded *l)
 {
-	jbd_diagnosis_free(l->d);
+	diag_free(l->d);
 	jbd_scan_free(l->s);
 	if (l->j)
 		jbd_journal_close(l->j);
@@ -132,8 +132,8 @@ int main(void)
 	CHECK(l.d && l.d->nfindings == 0);
 	CHECK(l.s && l.s->nlive == 2);
 	if (l.d && l.s && l.s->nlive == 2) {
-		CHECK_EQ(jbd_diagnosis_txn_action(l.d, 0), JBD_AUTO_REPLAY);
-		CHECK(jbd_diagnosis_block(l.d, l.s, 0, 1) == NULL);
+		CHECK_EQ(diag_txn_action(l.d, 0), JBD_AUTO_REPLAY);
+		CHECK(diag_block(l.d, l.s, 0, 1) == NULL);
 	}
 	unload(&l);
 
@@ -142,14 +142,14 @@ int main(void)
 	flip_jblk("flip.img", 3, 333, 5);
 	CHECK(load("flip.img", &l) == 0);
 	if (l.d && l.s && l.s->nlive == 2) {
-		const unsigned char *c = jbd_diagnosis_block(l.d, l.s, 0, 1);
+		const unsigned char *c = diag_block(l.d, l.s, 0, 1);
 		CHECK_EQ(l.d->nfindings, 1);
-		CHECK_EQ(jbd_diagnosis_txn_action(l.d, 0), JBD_AUTO_REPLAY_CORRECTED);
-		CHECK_EQ(jbd_diagnosis_txn_action(l.d, 1), JBD_AUTO_REPLAY);
+		CHECK_EQ(diag_txn_action(l.d, 0), JBD_AUTO_REPLAY_CORRECTED);
+		CHECK_EQ(diag_txn_action(l.d, 1), JBD_AUTO_REPLAY);
 		CHECK(c != NULL);
 		CHECK(c && memcmp(c, data + BS, BS) == 0);
-		CHECK(jbd_diagnosis_block(l.d, l.s, 0, 0) == NULL);	/* untouched: replay the copy */
-		CHECK(jbd_diagnosis_block(l.d, l.s, 5, 0) == NULL);	/* out of range */
+		CHECK(diag_block(l.d, l.s, 0, 0) == NULL);	/* untouched: replay the copy */
+		CHECK(diag_block(l.d, l.s, 5, 0) == NULL);	/* out of range */
 	}
 	unload(&l);
 
@@ -161,8 +161,8 @@ int main(void)
 	if (l.d && l.s && l.s->nlive == 2) {
 		CHECK_EQ(l.d->nfindings, 1);
 		CHECK_EQ(l.d->findings[0].cause, JBD_CAUSE_UNEXPLAINED);
-		CHECK_EQ(jbd_diagnosis_txn_action(l.d, 1), JBD_AUTO_STOP);
-		CHECK(jbd_diagnosis_block(l.d, l.s, 1, 0) == NULL);
+		CHECK_EQ(diag_txn_action(l.d, 1), JBD_AUTO_STOP);
+		CHECK(diag_block(l.d, l.s, 1, 0) == NULL);
 	}
 	unload(&l);
 
@@ -179,11 +179,11 @@ int main(void)
 
 		CHECK(jbd_journal_read(l.j, 6, 1, desc) == 0);
 		CHECK(jbd_journal_read(l.j, 7, 1, blk) == 0);
-		c = e4r_crc32c(e4r_crc32c(l.j->csum_seed, &seq, 4), blk, BS);
+		c = util_crc32c(util_crc32c(l.j->csum_seed, &seq, 4), blk, BS);
 		c = jbd_to_be32(c);
 		memcpy(desc + JBD_HEADER_SIZE + 12, &c, 4);	/* tag 0's t_checksum (tag3) */
 		memset(desc + BS - 4, 0, 4);
-		tail = jbd_to_be32(e4r_crc32c(l.j->csum_seed, desc, BS));
+		tail = jbd_to_be32(util_crc32c(l.j->csum_seed, desc, BS));
 		memcpy(desc + BS - 4, &tail, 4);
 		write_jblk("stale.img", 6, desc);
 	}

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc.h"
-#include "jbd_diagnose.h"
+#include "util/crc.h"
+#include "diag/diagnose.h"
 #include "unit.h"
 
 #define BS 4096
@@ -41,7 +41,7 @@ static uint32_t tag_csum(uint32_t seed, uint32_t seq, const unsigned char *blk)
 {
 	uint32_t be = jbd_to_be32(seq);
 
-	return e4r_crc32c(e4r_crc32c(seed, &be, 4), blk, BS);
+	return util_crc32c(util_crc32c(seed, &be, 4), blk, BS);
 }
 
 static int has(const struct jbd_leak *l, uint32_t bit, uint32_t seq)
@@ -77,7 +77,7 @@ static void test_v3_leak(void)
 	memcpy(later, logged, BS);
 	set_bit(later, 105);
 
-	CHECK_EQ(jbd_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C,
+	CHECK_EQ(diag_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C,
 			       4 + BS, 4, stored ^ tag_csum(seed, 10, logged), 0xFFFFFFFFU, &leak), 1);
 	CHECK_EQ(leak.nbits, 2);
 	CHECK(has(&leak, 103, 11));
@@ -85,11 +85,11 @@ static void test_v3_leak(void)
 	CHECK_EQ(leak.later_versions, 1);
 
 	/* Without the earlier content every used bit is a suspect: too many to name. */
-	CHECK_EQ(jbd_leak_find(logged, NULL, lv, lseq, 1, BS, CRC_ALG_CRC32C,
+	CHECK_EQ(diag_leak_find(logged, NULL, lv, lseq, 1, BS, CRC_ALG_CRC32C,
 			       4 + BS, 4, stored ^ tag_csum(seed, 10, logged), 0xFFFFFFFFU, &leak), 0);
 
 	/* v2 keeps 16 bits: the two leaked bits are still the lightest unique answer. */
-	CHECK_EQ(jbd_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C,
+	CHECK_EQ(diag_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C,
 			       4 + BS, 4, stored ^ tag_csum(seed, 10, logged), 0xFFFFU, &leak), 1);
 	CHECK(has(&leak, 103, 11) && has(&leak, 104, 11));
 }
@@ -109,13 +109,13 @@ static void test_v1_leak(void)
 	bitmap(bm, 37, 8192);
 	memcpy(before, bm, BS);
 	set_bit(bm, 37);			/* the transaction's own allocation */
-	stored = e4r_crc32_be(~0U, msg, sizeof(msg));
+	stored = util_crc32_be(~0U, msg, sizeof(msg));
 	set_bit(bm, 38);			/* the leak */
 	memcpy(later, bm, BS);
 	set_bit(later, 39);
 
-	CHECK_EQ(jbd_leak_find(bm, before, lv, lseq, 1, BS, CRC_ALG_CRC32_BE, sizeof(msg), 2 * BS,
-			       stored ^ e4r_crc32_be(~0U, msg, sizeof(msg)), 0xFFFFFFFFU, &leak), 1);
+	CHECK_EQ(diag_leak_find(bm, before, lv, lseq, 1, BS, CRC_ALG_CRC32_BE, sizeof(msg), 2 * BS,
+			       stored ^ util_crc32_be(~0U, msg, sizeof(msg)), 0xFFFFFFFFU, &leak), 1);
 	CHECK_EQ(leak.nbits, 1);
 	CHECK(has(&leak, 38, 8));
 }
@@ -137,13 +137,13 @@ static void test_not_leak(void)
 	memcpy(later, intended, BS);
 	set_bit(later, 51);
 
-	CHECK_EQ(jbd_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C, 4 + BS, 4,
+	CHECK_EQ(diag_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C, 4 + BS, 4,
 			       stored ^ tag_csum(seed, 10, logged), 0xFFFFFFFFU, &leak), 0);
 	CHECK_EQ(leak.nbits, 0);
-	CHECK_EQ(jbd_leak_find(logged, before, lv, lseq, 0, BS, CRC_ALG_CRC32C, 4 + BS, 4,
+	CHECK_EQ(diag_leak_find(logged, before, lv, lseq, 0, BS, CRC_ALG_CRC32C, 4 + BS, 4,
 			       stored ^ tag_csum(seed, 10, logged), 0xFFFFFFFFU, &leak), 0);
 	/* a matching checksum: nothing to explain */
-	CHECK_EQ(jbd_leak_find(intended, before, lv, lseq, 1, BS, CRC_ALG_CRC32C, 4 + BS, 4,
+	CHECK_EQ(diag_leak_find(intended, before, lv, lseq, 1, BS, CRC_ALG_CRC32C, 4 + BS, 4,
 			       0, 0xFFFFFFFFU, &leak), 0);
 }
 
@@ -170,7 +170,7 @@ static void test_random(void)
 		for (unsigned i = 0; i < nleak; i++)
 			set_bit(logged, used + own + i);
 		memcpy(later, logged, BS);
-		if (jbd_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C, 4 + BS, 4,
+		if (diag_leak_find(logged, before, lv, lseq, 1, BS, CRC_ALG_CRC32C, 4 + BS, 4,
 				  stored ^ tag_csum(seed, 999 + t, logged), 0xFFFFFFFFU, &leak) != 1)
 			continue;
 		good = leak.nbits == nleak;

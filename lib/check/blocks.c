@@ -1,0 +1,337 @@
+/* Checker pass 1: the blocks an inode claims, against the filesystem's bounds, its metadata and other claims. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+
+/* e2fsck gives up on an inode's map after this many illegal blocks. */
+#define MAX_ILLEGAL_BLOCKS	12
+#define XATTR_MAGIC		0xEA020000
+
+static int illegal_block(struct inode_walk *w, blk64_t blk, int64_t lblk, enum e4r_problem code)
+{
+	if (w->illegal < MAX_ILLEGAL_BLOCKS) {
+		struct e4r_finding f = check_finding_init(code);
+		f.ino = w->ino;
+		f.blk = blk;
+		f.expected = lblk < 0 ? E4R_NONE : (uint64_t)lblk;
+		check_report(w->c, &f);
+	}
+	if (++w->illegal == MAX_ILLEGAL_BLOCKS) {
+		check_report_ino(w->c, E4R_PR_TOO_MANY_BAD_BLOCKS, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		w->bad = 1;
+	}
+	ext2fs_mark_inode_bitmap2(w->c->inode_bad, w->ino);
+	return w->bad;
+}
+
+int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len)
+{
+	blk64_t first = fs->super->s_first_data_block, end = ext2fs_blocks_count(fs->super);
+
+	return blk < first || blk >= end || len > end - blk;
+}
+
+static errcode_t add_dir_block(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, int64_t lblk)
+{
+	if (c->ndblocks == c->dblocks_cap) {
+		size_t cap = c->dblocks_cap ? c->dblocks_cap * 2 : 1024;
+		struct check_dir_block *n = realloc(c->dblocks, cap * sizeof(*n));
+		if (!n)
+			return ENOMEM;
+		c->dblocks = n;
+		c->dblocks_cap = cap;
+	}
+	c->dblocks[c->ndblocks].ino = ino;
+	c->dblocks[c->ndblocks].blk = blk;
+	c->dblocks[c->ndblocks].lblk = (uint32_t)lblk;
+	c->ndblocks++;
+	return 0;
+}
+
+/* Directories stop at 2 GiB (2^21 KiB) unless the filesystem has largedir. */
+static int64_t dir_max_blocks(ext2_filsys fs)
+{
+	if (ext2fs_has_feature_largedir(fs->super))
+		return INT64_MAX;
+	return (int64_t)1 << (21 - fs->super->s_log_block_size);
+}
+
+/* One block claimed by the inode: data (LBLK >= 0) or map metadata (LBLK < 0). */
+static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
+{
+	struct check_ctx *c = w->c;
+	ext2_filsys fs = c->fs;
+
+	if (check_out_of_fs(fs, blk, 1))
+		return w->dup_pass ? 0 : illegal_block(w, blk, lblk, E4R_PR_BLOCK_ILLEGAL);
+	if (!w->dup_pass && lblk >= 0) {
+		if (w->kind == KIND_DIR && lblk >= dir_max_blocks(fs)) {
+			check_report_ino(c, E4R_PR_DIR_TOO_BIG, w->ino, blk, lblk, E4R_NONE);
+			ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
+			return w->bad = 1;
+		}
+		if (lblk > w->last_lblk)
+			w->last_lblk = lblk;
+		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))
+			return w->bad = 1;
+	}
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
+		blk64_t cl = EXT2FS_B2C(fs, blk);
+		if (cl == w->last_cluster)
+			return 0;
+		w->last_cluster = cl;
+	}
+	if (w->dup_pass) {
+		if (ext2fs_test_block_bitmap2(c->dup, blk) && w->ndup++ == 0)
+			w->first_dup = blk;
+		return 0;
+	}
+	w->nblocks++;
+	if (!ext2fs_test_block_bitmap2(c->used, blk)) {
+		ext2fs_mark_block_bitmap2(c->used, blk);
+	} else if (ext2fs_test_block_bitmap2(c->meta, blk)) {
+		if (w->nmeta++ == 0)
+			w->first_meta = blk;
+		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
+	} else if (!ext2fs_has_feature_shared_blocks(fs->super)) {
+		ext2fs_mark_block_bitmap2(c->dup, blk);
+		c->have_dups = 1;
+	}
+	return 0;
+}
+
+/* A run of data blocks from an extent: whole when nothing in it is claimed yet. */
+static int claim_range(struct inode_walk *w, blk64_t pblk, uint64_t lblk, uint64_t len)
+{
+	struct check_ctx *c = w->c;
+	uint64_t i;
+
+	if (!w->dup_pass && w->kind != KIND_DIR && EXT2FS_CLUSTER_RATIO(c->fs) == 1 &&
+	    !check_out_of_fs(c->fs, pblk, len) && ext2fs_test_block_bitmap_range2(c->used, pblk, len)) {
+		ext2fs_mark_block_bitmap_range2(c->used, pblk, len);
+		w->nblocks += len;
+		if ((int64_t)(lblk + len - 1) > w->last_lblk)
+			w->last_lblk = lblk + len - 1;
+		return 0;
+	}
+	if (w->dup_pass && !check_out_of_fs(c->fs, pblk, len) &&
+	    ext2fs_test_block_bitmap_range2(c->dup, pblk, len))
+		return 0;
+	for (i = 0; i < len && !w->bad; i++)
+		claim_block(w, pblk + i, lblk + i);
+	return w->bad;
+}
+
+/* Read an extent tree node and verify its checksum (libext2fs ignores it for us). */
+static void check_extent_node_csum(struct inode_walk *w, blk64_t blk, char *buf)
+{
+	ext2_filsys fs = w->c->fs;
+
+	if (!ext2fs_has_feature_metadata_csum(fs->super) || check_out_of_fs(fs, blk, 1))
+		return;
+	if (io_channel_read_blk64(fs->io, blk, 1, buf))
+		return;
+	if (!ext2fs_extent_block_csum_verify(fs, w->ino, (struct ext3_extent_header *)buf))
+		check_report_ino(w->c, E4R_PR_EXTENT_CSUM, w->ino, blk, E4R_NONE, E4R_NONE);
+}
+
+static void extent_problem(struct inode_walk *w, enum e4r_problem code, blk64_t blk,
+			   uint64_t expected, uint64_t found)
+{
+	if (!w->dup_pass)
+		check_report_ino(w->c, code, w->ino, blk, expected, found);
+	ext2fs_mark_inode_bitmap2(w->c->inode_bad, w->ino);
+}
+
+static void walk_extents(struct inode_walk *w, char *buf)
+{
+	ext2_filsys fs = w->c->fs;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	struct ext2_extent_info info;
+	uint64_t next_lblk = 0, steps = 0, max_steps = ext2fs_blocks_count(fs->super) + 16;
+	blk64_t node = E4R_NONE;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
+
+	err = ext2fs_extent_open2(fs, w->ino, (struct ext2_inode *)w->inode, &h);
+	if (err) {
+		extent_problem(w, E4R_PR_EXTENT_HEADER, E4R_NONE, E4R_NONE, E4R_NONE);
+		w->bad = 1;
+		return;
+	}
+	/*
+	 * A root that claims more levels than any tree of this block size can
+	 * need (the kernel stops at 5) is forged: walking it would read one
+	 * block per claimed level for every leaf. Like e2fsck, clear the inode.
+	 */
+	if (!ext2fs_extent_get_info(h, &info) && info.max_depth > ext2fs_max_extent_depth(h)) {
+		extent_problem(w, E4R_PR_EXTENT_TOO_DEEP, E4R_NONE, ext2fs_max_extent_depth(h),
+			       info.max_depth);
+		w->bad = 1;
+		ext2fs_extent_free(h);
+		return;
+	}
+	while (!w->bad && steps++ < max_steps) {
+		err = ext2fs_extent_get(h, op, &e);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT)
+			break;
+		if (err) {
+			extent_problem(w, node == E4R_NONE ? E4R_PR_EXTENT_HEADER : E4R_PR_EXTENT_NODE,
+				       node, E4R_NONE, E4R_NONE);
+			w->bad = 1;
+			break;
+		}
+		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			node = e.e_pblk;
+			if (check_out_of_fs(fs, e.e_pblk, 1)) {
+				extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
+				w->bad = 1;
+				break;
+			}
+			if (!w->dup_pass)
+				check_extent_node_csum(w, e.e_pblk, buf);
+			claim_block(w, e.e_pblk, -1);
+			continue;
+		}
+		if (e.e_len == 0 || check_out_of_fs(fs, e.e_pblk, e.e_len)) {
+			extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
+			continue;
+		}
+		if (e.e_lblk < next_lblk)
+			extent_problem(w, E4R_PR_EXTENT_ORDER, e.e_pblk, next_lblk, e.e_lblk);
+		/* a directory's blocks are always read: none may be uninitialized */
+		if (w->kind == KIND_DIR && (e.e_flags & EXT2_EXTENT_FLAGS_UNINIT) && !w->dup_pass &&
+		    !w->uninit_reported++)
+			check_report_ino(w->c, E4R_PR_DIR_UNINIT_EXTENT, w->ino, e.e_pblk, e.e_lblk,
+					 E4R_NONE);
+		next_lblk = e.e_lblk + e.e_len;
+		claim_range(w, e.e_pblk, e.e_lblk, e.e_len);
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT) &&
+		    (int64_t)(e.e_lblk + e.e_len - 1) > w->last_init_lblk)
+			w->last_init_lblk = e.e_lblk + e.e_len - 1;
+	}
+	ext2fs_extent_free(h);
+}
+
+static int block_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct inode_walk *w = priv;
+
+	(void)fs; (void)ref_blk; (void)ref_offset;
+	if (claim_block(w, *blocknr, blockcnt))
+		return BLOCK_ABORT;
+	if (blockcnt >= 0 && blockcnt > w->last_init_lblk)
+		w->last_init_lblk = blockcnt;
+	return 0;
+}
+
+static void walk_block_map(struct inode_walk *w, char *buf)
+{
+	ext2_filsys fs = w->c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+
+	/* block_iterate3 reads the inode itself; an in-use inode on disk is what we scanned. */
+	if (w->ino == EXT2_RESIZE_INO) {
+		if (in->i_block[EXT2_DIND_BLOCK])
+			claim_block(w, in->i_block[EXT2_DIND_BLOCK], -1);
+		return;
+	}
+	ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
+}
+
+static void check_xattr_block(struct inode_walk *w, char *buf)
+{
+	struct check_ctx *c = w->c;
+	ext2_filsys fs = c->fs;
+	blk64_t blk = ext2fs_file_acl_block(fs, (struct ext2_inode *)w->inode);
+	struct ext2_ext_attr_header *h = (struct ext2_ext_attr_header *)buf;
+
+	if (!blk)
+		return;
+	if (w->dup_pass) {
+		claim_block(w, blk, -1);
+		return;
+	}
+	if (check_out_of_fs(fs, blk, 1)) {
+		check_report_ino(c, E4R_PR_EA_BLOCK, w->ino, blk, E4R_NONE, E4R_NONE);
+		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
+		return;
+	}
+	if (ext2fs_test_block_bitmap2(c->ea, blk)) {	/* shared with an inode seen before */
+		w->nblocks++;
+		check_xattr_more_ref(c, blk);
+		return;
+	}
+	if (io_channel_read_blk64(fs->io, blk, 1, buf) || h->h_magic != XATTR_MAGIC ||
+	    h->h_blocks != 1 ||
+	    (ext2fs_has_feature_metadata_csum(fs->super) &&
+	     !ext2fs_ext_attr_block_csum_verify(fs, w->ino, blk, h))) {
+		check_report_ino(c, E4R_PR_EA_BLOCK, w->ino, blk, E4R_NONE, E4R_NONE);
+		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
+		return;
+	}
+	check_xattr_entries(c, w->ino, blk, buf);
+	if (!claim_block(w, blk, -1)) {
+		ext2fs_mark_block_bitmap2(c->ea, blk);
+		check_xattr_first_ref(c, w->ino, blk, h->h_refcount);
+	}
+}
+
+/*
+ * The bad blocks list names filesystem metadata. A bitmap there can move
+ * (e2fsck relocates it); other metadata is the claim pass 1 reports.
+ */
+static void bad_block_in_bitmap(struct inode_walk *w)
+{
+	ext2_filsys fs = w->c->fs;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++)
+		if (ext2fs_block_bitmap_loc(fs, g) == w->first_meta ||
+		    ext2fs_inode_bitmap_loc(fs, g) == w->first_meta) {
+			check_report_group(w->c, E4R_PR_BAD_BLOCK_BITMAP, g, w->first_meta,
+					   E4R_NONE, E4R_NONE);
+			return;
+		}
+}
+
+/* Walk every block the inode claims: map, extent tree, xattr block. */
+void check_walk_blocks(struct inode_walk *w, char *buf)
+{
+	ext2_filsys fs = w->c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+
+	if (w->ino == EXT2_BAD_INO) {
+		ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
+		if (w->nmeta && !w->dup_pass)
+			bad_block_in_bitmap(w);
+		return;
+	}
+	if ((in->i_flags & EXT4_INLINE_DATA_FL) || !ext2fs_inode_has_valid_blocks2(fs, in)) {
+		check_xattr_block(w, buf);
+		return;
+	}
+	if (in->i_flags & EXT4_EXTENTS_FL)
+		walk_extents(w, buf);
+	else
+		walk_block_map(w, buf);
+	if (!w->bad)
+		check_xattr_block(w, buf);
+	if (w->nmeta) {
+		struct e4r_finding f = check_finding_init(E4R_PR_BLOCK_METADATA);
+		f.ino = w->ino;
+		f.blk = w->first_meta;
+		f.group = ext2fs_group_of_blk2(fs, w->first_meta);
+		f.found = w->nmeta;
+		check_report(w->c, &f);
+	}
+}

@@ -1,0 +1,88 @@
+/* The read-only consistency checker: run the passes, collect the findings. */
+#ifndef E4R_CHECK_H
+#define E4R_CHECK_H
+
+#include <stdint.h>
+#include <ext2fs/ext2fs.h>
+#include "check/problem.h"
+
+/* The passes, in the order they run (numbered like e2fsck's). */
+enum e4r_check_pass {
+	E4R_PASS_SUPER = 0,	/* superblock and group descriptors */
+	E4R_PASS_INODES,	/* 1: inodes, blocks, sizes */
+	E4R_PASS_DIRS,		/* 2: directory structure */
+	E4R_PASS_CONNECT,	/* 3: directory connectivity */
+	E4R_PASS_LINKS,		/* 4: reference counts */
+	E4R_PASS_BITMAPS,	/* 5: bitmaps and group summaries */
+	E4R_PASS_COUNT
+};
+
+/* Called now and then during a pass: DONE of TOTAL units (inodes, blocks, groups). */
+typedef void (*e4r_check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
+
+/* What the checker does with what it finds (issue 8). */
+enum e4r_repair_mode {
+	E4R_REPAIR_NONE = 0,	/* -n: report only; the filesystem may be open read-only */
+	E4R_REPAIR_YES,		/* -y: fix everything that can be fixed */
+	E4R_REPAIR_PREEN,	/* -p: fix only what is safe without a person; else change nothing */
+	E4R_REPAIR_ASK,		/* ask the callback for each fixable problem */
+};
+
+/* E4R_REPAIR_ASK: return 1 to fix finding F, 0 to leave it. */
+typedef int (*e4r_check_ask_fn)(void *arg, const struct e4r_finding *f);
+
+struct e4r_check_opts {
+	int			force;		/* check even a filesystem marked clean */
+	size_t			max_findings;	/* 0: the default limit */
+	e4r_check_progress_fn	progress;	/* may be NULL */
+	void			*progress_arg;
+	enum e4r_repair_mode	repair;		/* anything but NONE needs FS open read-write */
+	e4r_check_ask_fn	ask;		/* E4R_REPAIR_ASK */
+	void			*ask_arg;
+	unsigned		max_rounds;	/* checks after repairs; 0: the default */
+};
+
+/* Why the full check ran or was skipped. */
+enum e4r_check_reason {
+	E4R_REASON_FORCED = 0,		/* -f */
+	E4R_REASON_CLEAN_SKIPPED,	/* marked clean, not forced: only the superblock was checked */
+	E4R_REASON_NOT_CLEAN,		/* not cleanly unmounted */
+	E4R_REASON_ERRORS,		/* marked as having errors */
+	E4R_REASON_MOUNT_COUNT,		/* mounted too many times without a check */
+	E4R_REASON_INTERVAL,		/* the check interval has passed */
+};
+
+struct e4r_check_result {
+	struct e4r_finding	*findings;
+	size_t			count, cap;
+	size_t			dropped;	/* findings over the limit, not kept */
+	size_t			max_findings;
+	unsigned		errors;		/* findings that leave the filesystem not clean */
+	enum e4r_check_reason	reason;
+	int			journal_skipped; /* needs_recovery: the unreplayed filesystem was checked */
+	int			aborted;	/* a pass could not go on; the check is incomplete */
+	errcode_t		abort_err;
+	/* Totals for the summary line, like e2fsck's "N/M files, B/C blocks". */
+	uint64_t		inodes_used, inodes_count;
+	uint64_t		blocks_used, blocks_count;
+	uint64_t		dirs, regular, symlinks, other_files;
+	uint64_t		noncontig;
+	/* Repairs: findings of every round are kept in order; f->round says which. */
+	unsigned		rounds;		/* checks run (1 without repairs) */
+	unsigned		fixed;		/* findings repaired, all rounds */
+	unsigned		left;		/* errors of the last round not repaired */
+	int			preen_halt;	/* -p met a problem a person must decide: nothing written */
+	int			written;	/* the filesystem was changed (flush it) */
+};
+
+
+void check_result_free(struct e4r_check_result *r);
+
+
+
+
+
+/* A stable name of a pass for JSON and progress ("inodes", "dirs"...). */
+const char *check_pass_name(int pass);
+
+#endif

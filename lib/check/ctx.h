@@ -1,0 +1,160 @@
+/* What the checker's passes share (private to lib/check_*.c). */
+#ifndef E4R_CHECK_CTX_H
+#define E4R_CHECK_CTX_H
+
+#include <stdint.h>
+#include <ext2fs/ext2fs.h>
+#include "check/check.h"
+
+/* Per-inode file kinds, one byte each (0: not in use). */
+enum { KIND_NONE = 0, KIND_REG, KIND_DIR, KIND_CHR, KIND_BLK, KIND_FIFO, KIND_SOCK, KIND_LNK,
+       KIND_BAD /* in use, but its mode is invalid */ };
+
+/* A directory seen in pass 1; parent is filled by pass 2 (the entry that names it). */
+struct check_dir {
+	ext2_ino_t	ino;
+	ext2_ino_t	dotdot;		/* what its '..' says (0: none found) */
+	ext2_ino_t	parent;		/* the directory with an entry naming it (0: none) */
+};
+
+/* One block of a directory, in pass 1's order (inode, then logical block). */
+struct check_dir_block {
+	ext2_ino_t	ino;
+	blk64_t		blk;
+	uint32_t	lblk;
+};
+
+struct check_ctx {
+	ext2_filsys			fs;
+	const struct e4r_check_opts	*opts;
+	struct e4r_check_result		*res;
+	ext2_ino_t			inodes;		/* s_inodes_count */
+	ext2_ino_t			first_ino;
+
+	ext2fs_block_bitmap	meta;		/* superblocks, descriptors, bitmaps, inode tables */
+	ext2fs_block_bitmap	used;		/* every block claimed (meta included) */
+	ext2fs_block_bitmap	dup;		/* blocks claimed more than once */
+	ext2fs_block_bitmap	ea;		/* extended attribute blocks (shared legitimately) */
+	ext2fs_inode_bitmap	inode_used;	/* in use per pass 1 */
+	ext2fs_inode_bitmap	inode_bad;	/* pass 1 found it broken */
+	ext2fs_inode_bitmap	inode_ea;	/* EA inodes: referenced by xattrs, not by entries */
+
+	uint8_t			*kind;		/* [inodes + 1] KIND_* */
+	uint16_t		*links_disk;	/* [inodes + 1] i_links_count */
+	uint32_t		*links_found;	/* [inodes + 1] entries naming it (pass 2) */
+
+	struct check_dir	*dirs;		/* sorted by ino (pass 1 scans in order) */
+	size_t			ndirs, dirs_cap;
+	struct check_dir_block	*dblocks;
+	size_t			ndblocks, dblocks_cap;
+	struct check_xattr_refs	*xattr_refs;	/* xattr blocks: refcount against references (check_xattr.c) */
+	struct check_quota	*quota;		/* usage charged per quota id (check_quota.c), or NULL */
+	int			have_dups;
+	int			dir_nlink;	/* the feature: a directory may have link count 1 */
+	unsigned		round;		/* 0: the first check; more after repairs */
+};
+
+/* Record a finding; F's name (if any) is copied. Returns 0 or ENOMEM. */
+errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f);
+
+/* Shorthands for the common shapes of finding. */
+errcode_t check_report_ino(struct check_ctx *c, enum e4r_problem code, uint64_t ino,
+			   uint64_t blk, uint64_t expected, uint64_t found);
+errcode_t check_report_group(struct check_ctx *c, enum e4r_problem code, uint64_t group,
+			     uint64_t blk, uint64_t expected, uint64_t found);
+
+void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total);
+
+struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino);
+
+/* The passes (each returns an error only when it could not go on). */
+errcode_t check_super(struct check_ctx *c);
+errcode_t check_clean_skip(struct check_ctx *c);
+errcode_t check_inodes(struct check_ctx *c);
+errcode_t check_dups(struct check_ctx *c);
+errcode_t check_dirs(struct check_ctx *c);
+errcode_t check_connectivity(struct check_ctx *c);
+errcode_t check_links(struct check_ctx *c);
+errcode_t check_bitmaps(struct check_ctx *c);
+
+/* Quota (check_quota.c): setup before pass 1, charge each inode in pass 1, compare after pass 5. */
+errcode_t check_quota_setup(struct check_ctx *c);
+void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
+			uint64_t bytes);
+errcode_t check_quota(struct check_ctx *c);
+void check_quota_free(struct check_ctx *c);
+uint32_t *check_quota_inump(struct ext2_super_block *sb, int type);
+/* 1 when INO is one of the superblock's quota inodes. */
+int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
+
+/* Xattr blocks (check_xattr.c): the first valid reference, later ones, the comparison after pass 1. */
+errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount);
+void check_xattr_more_ref(struct check_ctx *c, blk64_t blk);
+void check_xattr_refcounts(struct check_ctx *c);
+void check_xattr_free(struct check_ctx *c);
+/* Entries of the xattr block BUF (at BLK, read for inode INO): bounds, overlaps, names, hashes. */
+void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char *buf);
+
+/* The orphan list (before pass 1) and the orphan file (after pass 5): check_orphan.c. */
+errcode_t check_orphan_list(struct check_ctx *c);
+errcode_t check_orphan_file(struct check_ctx *c);
+
+/* An htree directory's index as pass 2 reads it (check_htree.c). */
+enum { HTREE_NONE = 0, HTREE_ROOT, HTREE_NODE, HTREE_LEAF, HTREE_BAD };
+
+struct htree_range {
+	uint32_t	lo, hi;		/* hashes the block may hold (inclusive) */
+	uint8_t		kind;		/* HTREE_* */
+};
+
+struct htree_map {
+	ext2_ino_t			dir;
+	const struct check_dir_block	*blocks;	/* the directory's blocks, logical order */
+	size_t				nblocks;
+	struct htree_range		*range;		/* [logical block] */
+	uint32_t			nrange;
+	unsigned			blocksize;
+	int				csum, casefold;
+	int				hash_version;
+	int				usable;		/* the index is sound: check leaf hashes */
+};
+
+errcode_t check_htree_setup(struct check_ctx *c, ext2_ino_t dir, uint32_t flags,
+			    const struct check_dir_block *blocks, size_t n, struct htree_map *m);
+int check_htree_kind(const struct htree_map *m, uint32_t lblk);
+/* 1 when NAME's hash lies in the range the index gives leaf LBLK (or nothing is known); *hash set. */
+int check_htree_hash_ok(struct check_ctx *c, const struct htree_map *m, uint32_t lblk,
+			const char *name, int len, uint32_t *hash);
+void check_htree_free(struct htree_map *m);
+
+/* What one inode's walk over its blocks has seen so far. */
+struct inode_walk {
+	struct check_ctx	*c;
+	ext2_ino_t		ino;
+	struct ext2_inode_large	*inode;
+	int			kind;
+	int			dup_pass;	/* pass 1b: only look for blocks in c->dup */
+	uint64_t		nblocks;	/* blocks (clusters with bigalloc) for i_blocks */
+	int64_t			last_lblk;	/* highest mapped logical block, -1: none */
+	int64_t			last_init_lblk;	/* same, initialized extents only */
+	blk64_t			last_cluster;	/* bigalloc: blocks of one cluster count once */
+	unsigned		illegal;
+	int			bad;		/* broken: stop walking it */
+	uint64_t		ndup;
+	blk64_t			first_dup;
+	unsigned		uninit_reported;	/* a directory's uninit extents: said once */
+	uint64_t		nmeta;		/* claims on filesystem metadata */
+	blk64_t			first_meta;
+};
+
+/* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
+void check_walk_blocks(struct inode_walk *w, char *buf);
+int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
+
+/* Helpers shared by passes. */
+int check_inode_kind(uint16_t mode);
+errcode_t check_mark_metadata(struct check_ctx *c);
+
+unsigned check_popcount(const unsigned char *b, size_t n);
+
+#endif

@@ -1,0 +1,362 @@
+/* Checker pass 2: every directory block: entries, lengths, names, types, '.', '..', checksums, htree. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+
+#define DIRENT_HEADER		8	/* inode, rec_len, name_len, file_type */
+#define DIRENT_MIN		12
+#define DIRENT_TAIL_SIZE	12
+#define DIRENT_TAIL_FT		0xDE
+#define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
+#define INLINE_PARENT_SIZE	4
+
+/* What pass 2 knows about the directory whose blocks it is reading. */
+struct dir_walk {
+	struct check_ctx	*c;
+	ext2_ino_t		ino;
+	struct check_dir	*dir;
+	uint32_t		flags;		/* the directory's i_flags */
+	int			csum;		/* metadata_csum: blocks carry tails */
+	struct htree_map	*ht;		/* the index of an htree directory, or NULL */
+	int			hash_reported;	/* one bad-hash finding per block */
+	blk64_t			blk;		/* the block being read, for findings */
+	uint32_t		lblk;
+};
+
+static const int kind_to_ft[] = {
+	[KIND_NONE] = 0, [KIND_REG] = EXT2_FT_REG_FILE, [KIND_DIR] = EXT2_FT_DIR,
+	[KIND_CHR] = EXT2_FT_CHRDEV, [KIND_BLK] = EXT2_FT_BLKDEV, [KIND_FIFO] = EXT2_FT_FIFO,
+	[KIND_SOCK] = EXT2_FT_SOCK, [KIND_LNK] = EXT2_FT_SYMLINK, [KIND_BAD] = 0,
+};
+
+static void entry_problem(struct dir_walk *d, enum e4r_problem code, ext2_ino_t ino,
+			  const char *name, int len, uint64_t expected, uint64_t found)
+{
+	struct e4r_finding f = check_finding_init(code);
+	char buf[EXT2_NAME_LEN + 1];
+
+	if (len < 0)
+		len = 0;
+	memcpy(buf, name, (size_t)len);
+	buf[len] = '\0';
+	f.dir = d->ino;
+	f.ino = ino ? ino : E4R_NONE;
+	f.blk = d->blk;
+	f.name = buf;
+	f.expected = expected;
+	f.found = found;
+	if (code == E4R_PR_ENTRY_UNINIT_INODE)
+		f.group = ext2fs_group_of_ino(d->c->fs, ino);
+	check_report(d->c, &f);
+}
+
+static void dir_problem(struct dir_walk *d, enum e4r_problem code, uint64_t expected, uint64_t found)
+{
+	struct e4r_finding f = check_finding_init(code);
+
+	f.dir = d->ino;
+	f.blk = d->blk;
+	f.expected = expected;
+	f.found = found;
+	check_report(d->c, &f);
+}
+
+static int is_dot(const char *name, int len) { return len == 1 && name[0] == '.'; }
+static int is_dotdot(const char *name, int len) { return len == 2 && name[0] == '.' && name[1] == '.'; }
+
+/* An inode the filesystem never initialized: past its group's used-inode watermark. */
+static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g = ext2fs_group_of_ino(fs, ino);
+	ext2_ino_t idx = (ino - 1) % fs->super->s_inodes_per_group;
+
+	if (!ext2fs_has_group_desc_csum(fs))
+		return 0;
+	if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
+		return 1;
+	return idx >= fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
+}
+
+/* The target of an ordinary entry (not '.' or '..' in their places). */
+static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
+{
+	struct check_ctx *c = d->c;
+	ext2_ino_t ino = de->inode;
+	int ft = ext2fs_dirent_file_type(de), kind;
+
+	if ((ino < c->first_ino && ino != EXT2_ROOT_INO) || ino > c->inodes) {
+		entry_problem(d, E4R_PR_ENTRY_BAD_INODE, ino, name, len, E4R_NONE, E4R_NONE);
+		return;
+	}
+	if (ino == EXT2_ROOT_INO) {
+		entry_problem(d, E4R_PR_ENTRY_ROOT, ino, name, len, E4R_NONE, E4R_NONE);
+		return;
+	}
+	if (!ext2fs_test_inode_bitmap2(c->inode_used, ino)) {
+		entry_problem(d, in_unused_area(c->fs, ino) ? E4R_PR_ENTRY_UNINIT_INODE :
+			      E4R_PR_ENTRY_UNUSED_INODE, ino, name, len, E4R_NONE, E4R_NONE);
+		return;
+	}
+	kind = c->kind[ino];
+	if (kind == KIND_BAD) {
+		entry_problem(d, E4R_PR_ENTRY_BAD_TARGET, ino, name, len, E4R_NONE, E4R_NONE);
+		return;
+	}
+	if (ext2fs_has_feature_filetype(c->fs->super) ? ft != kind_to_ft[kind] : ft != 0)
+		entry_problem(d, E4R_PR_ENTRY_FILETYPE, ino, name, len,
+			      ext2fs_has_feature_filetype(c->fs->super) ? (uint64_t)kind_to_ft[kind] : 0, ft);
+	if (kind == KIND_DIR) {
+		struct check_dir *sub = check_find_dir(c, ino);
+		if (sub && sub->parent) {
+			entry_problem(d, E4R_PR_DIR_HARDLINK, ino, name, len, sub->parent, E4R_NONE);
+			return;
+		}
+		if (sub)
+			sub->parent = d->ino;
+	}
+	if (c->links_found[ino] < UINT32_MAX)
+		c->links_found[ino]++;
+}
+
+static int bad_name(const struct dir_walk *d, const char *name, int len)
+{
+	int i;
+
+	if (len == 0)
+		return 1;
+	if (d->flags & EXT4_ENCRYPT_FL)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (name[i] == '/' || name[i] == '\0')
+			return 1;
+	return 0;
+}
+
+/* Names in a casefolded directory must be valid in the filesystem's encoding. */
+static int bad_encoding(const struct dir_walk *d, const char *name, int len)
+{
+	char *pos = NULL;
+	ext2_filsys fs = d->c->fs;
+
+	if (!(d->flags & EXT4_CASEFOLD_FL) || !fs->encoding || (d->flags & EXT4_ENCRYPT_FL))
+		return 0;
+	return ext2fs_check_encoded_name(fs->encoding, (char *)name, len, &pos) > 0;
+}
+
+/* '.' and '..' must open block 0; N is the entry's index in the block. */
+static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, const char *name,
+			     int len, int n)
+{
+	if (n == 0) {
+		if (!is_dot(name, len)) {
+			dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
+			return 0;	/* then check it as an ordinary entry */
+		}
+		if (de->inode != d->ino)
+			dir_problem(d, E4R_PR_BAD_DOT, d->ino, de->inode);
+		return 1;
+	}
+	if (!is_dotdot(name, len)) {
+		dir_problem(d, E4R_PR_NO_DOTDOT, E4R_NONE, E4R_NONE);
+		return 0;
+	}
+	if (d->dir)
+		d->dir->dotdot = de->inode;
+	return 1;
+}
+
+static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
+{
+	if (ino && ino <= c->inodes && c->links_found[ino] < UINT32_MAX)
+		c->links_found[ino]++;
+}
+
+/* In an htree leaf, every name must hash into the range the index gives the block. */
+static void check_hash(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
+{
+	uint32_t hash = 0;
+
+	if (!d->ht || d->hash_reported || check_htree_hash_ok(d->c, d->ht, d->lblk, name, len, &hash))
+		return;
+	entry_problem(d, E4R_PR_HTREE_HASH, de->inode, name, len, d->lblk, hash);
+	d->hash_reported = 1;
+}
+
+/*
+ * Parse the entries in BUF[0..LEN) (a block without its tail, or an inline
+ * area). DOTS: 2 when the region must start with '.' and '..', else 0.
+ */
+static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
+{
+	struct check_ctx *c = d->c;
+	unsigned off = 0;
+	int n = 0;
+
+	while (off < len) {
+		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
+		unsigned rec_len;
+		int name_len;
+		const char *name = de->name;
+
+		if (len - off < DIRENT_HEADER || ext2fs_get_rec_len(c->fs, de, &rec_len) ||
+		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > len - off ||
+		    (unsigned)(name_len = ext2fs_dirent_name_len(de)) + DIRENT_HEADER > rec_len) {
+			dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, off);
+			return;
+		}
+		if (n < dots && check_dot_entries(d, de, name, name_len, n)) {
+			if (n == 1)
+				count_dotdot(c, de->inode);
+		} else if (de->inode) {
+			/* A bad name still names its inode: count the link. */
+			if (bad_name(d, name, name_len))
+				entry_problem(d, E4R_PR_ENTRY_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+			else if (bad_encoding(d, name, name_len))
+				entry_problem(d, E4R_PR_ENTRY_ENCODING, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+			check_hash(d, de, name, name_len);
+			if (is_dot(name, name_len) || is_dotdot(name, name_len))
+				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+			else
+				check_entry_target(d, de, name, name_len);
+		}
+		n++;
+		off += rec_len;
+	}
+}
+
+/* The checksum tail at the end of a leaf block, if the block has one. */
+static int has_dirent_tail(ext2_filsys fs, const char *buf)
+{
+	const struct ext2_dir_entry_tail *t =
+		(const struct ext2_dir_entry_tail *)(buf + fs->blocksize - DIRENT_TAIL_SIZE);
+
+	return t->det_reserved_zero1 == 0 && t->det_rec_len == DIRENT_TAIL_SIZE &&
+	       t->det_reserved_name_len == (DIRENT_TAIL_FT << 8);
+}
+
+static void check_dir_block(struct dir_walk *d, char *buf)
+{
+	ext2_filsys fs = d->c->fs;
+	unsigned len = fs->blocksize;
+	int kind = d->ht ? check_htree_kind(d->ht, d->lblk) : HTREE_NONE;
+
+	if (d->csum && !ext2fs_dir_block_csum_verify(fs, d->ino, (struct ext2_dir_entry *)buf))
+		dir_problem(d, E4R_PR_DIR_CSUM, d->lblk, E4R_NONE);
+	if (kind == HTREE_NODE || (kind == HTREE_BAD && d->lblk))
+		return;		/* interior index nodes hold no entries */
+	d->hash_reported = 0;
+	/* An htree root's '..' spans the block (its dx tail may look like a dirent tail). */
+	if (d->csum && kind != HTREE_ROOT && has_dirent_tail(fs, buf))
+		len -= DIRENT_TAIL_SIZE;
+	parse_entries(d, buf, len, d->lblk == 0 ? 2 : 0);
+}
+
+static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
+{
+	struct check_ctx *c = d->c;
+	size_t size = 0;
+	char *buf = NULL;
+	uint32_t parent = in->i_block[0];
+
+	d->blk = E4R_NONE;
+	if (d->dir)
+		d->dir->dotdot = parent;
+	count_dotdot(c, parent);
+	if (ext2fs_inline_data_size(c->fs, d->ino, &size) || size < INLINE_PARENT_SIZE ||
+	    !(buf = malloc(size)) ||
+	    ext2fs_inline_data_get(c->fs, d->ino, (struct ext2_inode *)in, buf, &size)) {
+		dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, 0);
+		free(buf);
+		return;
+	}
+	parse_entries(d, buf + INLINE_PARENT_SIZE,
+		      (size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE) - INLINE_PARENT_SIZE, 0);
+	if (size > INLINE_IBLOCK_SIZE)
+		parse_entries(d, buf + INLINE_IBLOCK_SIZE, size - INLINE_IBLOCK_SIZE, 0);
+	free(buf);
+}
+
+/* The directory's blocks are C->dblocks[first..end), in logical order from pass 1. */
+static void check_one_dir(struct dir_walk *d, size_t first, size_t end, char *buf)
+{
+	struct check_ctx *c = d->c;
+	uint32_t expect = 0;
+	size_t i;
+
+	for (i = first; i < end; i++) {
+		d->blk = c->dblocks[i].blk;
+		d->lblk = c->dblocks[i].lblk;
+		if (d->lblk > expect) {
+			d->blk = E4R_NONE;
+			dir_problem(d, E4R_PR_DIR_HOLE, expect, E4R_NONE);
+			d->blk = c->dblocks[i].blk;
+			if (expect == 0)
+				dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
+		}
+		expect = d->lblk + 1;
+		if (io_channel_read_blk64(c->fs->io, d->blk, 1, buf)) {
+			dir_problem(d, E4R_PR_DIR_READ, E4R_NONE, E4R_NONE);
+			continue;
+		}
+		check_dir_block(d, buf);
+	}
+}
+
+errcode_t check_dirs(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	int isize = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode_large *in = calloc(1, isize < (int)sizeof(*in) ? sizeof(*in) : (size_t)isize);
+	char *buf = malloc(fs->blocksize);
+	size_t di, bi = 0;
+	errcode_t err = 0;
+
+	if (!in || !buf) {
+		err = ENOMEM;
+		goto out;
+	}
+	check_progress(c, E4R_PASS_DIRS, 0, c->ndirs);
+	for (di = 0; di < c->ndirs; di++) {
+		struct dir_walk d = { .c = c, .ino = c->dirs[di].ino, .dir = &c->dirs[di],
+				      .csum = ext2fs_has_feature_metadata_csum(fs->super) };
+		struct htree_map ht;
+		size_t end;
+
+		while (bi < c->ndblocks && c->dblocks[bi].ino < d.ino)
+			bi++;
+		for (end = bi; end < c->ndblocks && c->dblocks[end].ino == d.ino; end++)
+			;
+		if (ext2fs_read_inode_full(fs, d.ino, (struct ext2_inode *)in, isize))
+			continue;
+		d.flags = in->i_flags;
+		/* the directory's own '.' counts once toward its links */
+		count_dotdot(c, d.ino);
+		/* A directory pass 1 found broken still has the blocks it collected before. */
+		if (in->i_flags & EXT4_INLINE_DATA_FL)
+			check_inline_dir(&d, in);
+		else if ((in->i_flags & EXT2_INDEX_FL) && ext2fs_has_feature_dir_index(fs->super)) {
+			/* no data blocks collected: dblocks may be NULL (no offset on it) */
+			err = check_htree_setup(c, d.ino, in->i_flags, end > bi ? c->dblocks + bi : NULL,
+						end - bi, &ht);
+			if (err)
+				goto out;
+			d.ht = &ht;
+			check_one_dir(&d, bi, end, buf);
+			check_htree_free(&ht);
+		} else {
+			check_one_dir(&d, bi, end, buf);
+		}
+		bi = end;
+		if (di % 1024 == 0)
+			check_progress(c, E4R_PASS_DIRS, di, c->ndirs);
+	}
+	check_progress(c, E4R_PASS_DIRS, c->ndirs, c->ndirs);
+out:
+	free(in);
+	free(buf);
+	return err;
+}

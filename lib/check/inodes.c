@@ -1,0 +1,434 @@
+/* Checker pass 1: every inode through libext2fs's inode scan: use, mode, flags, sizes, i_blocks; pass 1b: who shares a block. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+
+#define PROGRESS_EVERY		4096
+#define XATTR_MAGIC		0xEA020000
+
+static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)
+{
+	unsigned isize = EXT2_INODE_SIZE(fs->super);
+	uint32_t magic;
+
+	if (ext2fs_file_acl_block(fs, (const struct ext2_inode *)in))
+		return 1;
+	if (isize <= EXT2_GOOD_OLD_INODE_SIZE ||
+	    EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize + sizeof(magic) > isize)
+		return 0;
+	memcpy(&magic, (const char *)in + EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize, sizeof(magic));
+	return magic == XATTR_MAGIC;
+}
+
+/* i_blocks as the inode counts it, in the units of its flags. */
+static void check_i_blocks(struct inode_walk *w)
+{
+	ext2_filsys fs = w->c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+	uint64_t found = ext2fs_inode_i_blocks(fs, in);
+	uint64_t want = w->nblocks * EXT2FS_CLUSTER_RATIO(fs);
+
+	/* An xattr value in an EA inode is charged to its owner's i_blocks: not counted here. */
+	if (ext2fs_has_feature_ea_inode(fs->super) && has_xattrs(fs, w->inode))
+		return;
+	if (!(ext2fs_has_feature_huge_file(fs->super) && (in->i_flags & EXT4_HUGE_FILE_FL)))
+		want *= fs->blocksize / 512;
+	/* without huge_file the high half must be zero (libext2fs ignores it there) */
+	if (!ext2fs_has_feature_huge_file(fs->super) && w->inode->osd2.linux2.l_i_blocks_hi &&
+	    fs->super->s_creator_os != EXT2_OS_HURD)
+		found |= (uint64_t)w->inode->osd2.linux2.l_i_blocks_hi << 32;
+	if (found != want)
+		check_report_ino(w->c, E4R_PR_I_BLOCKS, w->ino, E4R_NONE, want, found);
+}
+
+static void check_dir_size(struct inode_walk *w)
+{
+	struct check_ctx *c = w->c;
+	ext2_filsys fs = c->fs;
+	uint64_t size = EXT2_I_SIZE(w->inode), nblock = size / fs->blocksize;
+	uint64_t have = (uint64_t)(w->last_lblk + 1);
+
+	if (w->inode->i_flags & EXT4_INLINE_DATA_FL)
+		return;
+	if (w->last_lblk < 0) {
+		check_report_ino(c, E4R_PR_DIR_NO_BLOCKS, w->ino, E4R_NONE, E4R_NONE, size);
+		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
+		return;
+	}
+	if ((size & (fs->blocksize - 1)) || nblock > have ||
+	    (nblock < have && have - nblock > fs->super->s_prealloc_dir_blocks))
+		check_report_ino(c, E4R_PR_I_SIZE, w->ino, E4R_NONE, have * fs->blocksize, size);
+}
+
+/* The largest size a file's map can reach: extents address 2^32 blocks; a block map its tree. */
+static uint64_t max_file_size(ext2_filsys fs, int extents)
+{
+	uint64_t ppb = fs->blocksize / 4;
+
+	if (extents)
+		return ((uint64_t)1 << (32 + EXT2_BLOCK_SIZE_BITS(fs->super))) - 1;
+	return (EXT2_NDIR_BLOCKS + ppb + ppb * ppb + ppb * ppb * ppb) * fs->blocksize;
+}
+
+static void check_file_size(struct inode_walk *w)
+{
+	ext2_filsys fs = w->c->fs;
+	uint64_t size = EXT2_I_SIZE(w->inode);
+
+	if (w->inode->i_flags & (EXT4_INLINE_DATA_FL | EXT4_VERITY_FL))
+		return;
+	if (w->last_init_lblk >= 0 && size < (uint64_t)w->last_init_lblk * fs->blocksize)
+		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
+				 (uint64_t)(w->last_init_lblk + 1) * fs->blocksize, size);
+	else if (size > max_file_size(fs, w->inode->i_flags & EXT4_EXTENTS_FL))
+		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
+				 (uint64_t)(w->last_lblk + 1) * fs->blocksize, size);
+}
+
+/* A symlink's target must be as long as its size says, fast (in i_block) or in one block. */
+static int symlink_ok(struct inode_walk *w, char *buf)
+{
+	ext2_filsys fs = w->c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+	uint64_t size = EXT2_I_SIZE(w->inode);
+	blk64_t blk;
+
+	if (in->i_flags & EXT4_INLINE_DATA_FL)
+		return 1;
+	if (size == 0)
+		return 0;
+	if (!ext2fs_inode_has_valid_blocks2(fs, in)) {	/* fast symlink */
+		if (size >= sizeof(in->i_block) || (in->i_flags & EXT4_EXTENTS_FL))
+			return 0;
+		return strnlen((const char *)in->i_block, sizeof(in->i_block)) == size;
+	}
+	if (size >= fs->blocksize || w->last_lblk != 0)
+		return 0;
+	if (in->i_flags & EXT4_EXTENTS_FL) {
+		if (ext2fs_bmap2(fs, w->ino, in, NULL, 0, 0, NULL, &blk) || !blk)
+			return 0;
+	} else {
+		blk = in->i_block[0];
+	}
+	if (check_out_of_fs(fs, blk, 1) || io_channel_read_blk64(fs->io, blk, 1, buf))
+		return 0;
+	return strnlen(buf, fs->blocksize) == size;
+}
+
+static errcode_t add_dir(struct check_ctx *c, ext2_ino_t ino)
+{
+	if (c->ndirs == c->dirs_cap) {
+		size_t cap = c->dirs_cap ? c->dirs_cap * 2 : 256;
+		struct check_dir *n = realloc(c->dirs, cap * sizeof(*n));
+		if (!n)
+			return ENOMEM;
+		c->dirs = n;
+		c->dirs_cap = cap;
+	}
+	c->dirs[c->ndirs].ino = ino;
+	c->dirs[c->ndirs].dotdot = 0;
+	c->dirs[c->ndirs].parent = 0;
+	c->ndirs++;
+	return 0;
+}
+
+#define SPECIAL_BAD_FLAGS	(EXT2_IMMUTABLE_FL | EXT2_APPEND_FL)
+
+/*
+ * A device, fifo or socket keeps no block map. e2fsck tolerates stray
+ * i_block words (old kernels left them) unless the inode also has flags
+ * such a file cannot get, immutable or append-only.
+ */
+static int device_map_ok(const struct ext2_inode *in)
+{
+	int i;
+
+	if (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL))
+		return 0;
+	if (in->i_flags & SPECIAL_BAD_FLAGS)
+		for (i = 4; i < EXT2_N_BLOCKS; i++)
+			if (in->i_block[i])
+				return 0;
+	return 1;
+}
+
+/* Flags a special file or symlink may not carry, and a size a special file may not have. */
+static void check_special(struct inode_walk *w)
+{
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+	int special = w->kind >= KIND_CHR && w->kind <= KIND_SOCK;
+
+	if (!special && w->kind != KIND_LNK)
+		return;
+	if (in->i_flags & SPECIAL_BAD_FLAGS)
+		check_report_ino(w->c, E4R_PR_SPECIAL_FLAGS, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
+	if (special && EXT2_I_SIZE(in))
+		check_report_ino(w->c, E4R_PR_SPECIAL_SIZE, w->ino, E4R_NONE, 0, EXT2_I_SIZE(in));
+}
+
+/* Flags and mode problems that decide whether the inode's blocks can be walked. */
+static int check_flags(struct inode_walk *w)
+{
+	struct check_ctx *c = w->c;
+	ext2_filsys fs = c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+	int special = w->kind >= KIND_CHR && w->kind <= KIND_SOCK;
+
+	if ((in->i_flags & EXT4_EXTENTS_FL) && !ext2fs_has_feature_extents(fs->super)) {
+		check_report_ino(c, E4R_PR_EXTENTS_NO_FEATURE, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		return 0;
+	}
+	if ((in->i_flags & EXT4_INLINE_DATA_FL) && !ext2fs_has_feature_inline_data(fs->super)) {
+		check_report_ino(c, E4R_PR_INLINE_DATA, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		return 0;
+	}
+	if (special && !device_map_ok(in)) {
+		check_report_ino(c, E4R_PR_SPECIAL_FILE, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		return 0;
+	}
+	if (w->kind == KIND_DIR && (in->i_flags & EXT2_INDEX_FL) &&
+	    !ext2fs_has_feature_dir_index(fs->super)) {
+		struct e4r_finding f = check_finding_init(E4R_PR_HTREE_NO_FEATURE);
+		f.dir = w->ino;
+		check_report(c, &f);
+	}
+	return 1;
+}
+
+/* Timestamps before this many seconds after 1970 mean the clock was not set (e2fsck's rule). */
+static int orphan_dtime_usable(ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+
+	return !((sb->s_wtime && sb->s_wtime < sb->s_inodes_count) ||
+		 (sb->s_mtime && sb->s_mtime < sb->s_inodes_count) ||
+		 (sb->s_mkfs_time && sb->s_mkfs_time < sb->s_inodes_count));
+}
+
+/* Returns 1 when the inode is in use. */
+static int check_use(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in, int low_dtime)
+{
+	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
+		return 1;	/* reserved inodes are always in use */
+	if (in->i_dtime && low_dtime && in->i_dtime < c->inodes)
+		check_report_ino(c, E4R_PR_ORPHAN_LIST, ino, E4R_NONE, E4R_NONE, in->i_dtime);
+	if (!in->i_links_count) {
+		if (ino >= c->first_ino && !in->i_dtime && in->i_mode)
+			check_report_ino(c, E4R_PR_INODE_ZERO_DTIME, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		return 0;
+	}
+	if (in->i_dtime)
+		check_report_ino(c, E4R_PR_INODE_DTIME_SET, ino, E4R_NONE, E4R_NONE, in->i_dtime);
+	return 1;
+}
+
+static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
+			  int report)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (ino == EXT2_BAD_INO || ino == EXT2_RESIZE_INO)
+		return 1;
+	if (ino == sb->s_journal_inum || ino == EXT2_BOOT_LOADER_INO ||
+	    ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
+	    ino == sb->s_prj_quota_inum)
+		return LINUX_S_ISREG(in->i_mode) || in->i_mode == 0;
+	if (in->i_mode != 0) {
+		if (report)
+			check_report_ino(c, E4R_PR_RESERVED_MODE, ino, E4R_NONE, E4R_NONE, in->i_mode);
+		return 0;
+	}
+	return 1;
+}
+
+static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
+			    char *buf, int low_dtime)
+{
+	struct inode_walk w = { .c = c, .ino = ino, .inode = in, .last_lblk = -1,
+				.last_init_lblk = -1, .last_cluster = E4R_NONE };
+	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO;
+
+	if (ext2fs_has_feature_metadata_csum(c->fs->super) &&
+	    !ext2fs_inode_csum_verify(c->fs, ino, in))
+		check_report_ino(c, E4R_PR_INODE_CSUM, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+	if (ino == EXT2_ROOT_INO && in->i_mode && !LINUX_S_ISDIR(in->i_mode) && in->i_links_count)
+		check_report_ino(c, E4R_PR_ROOT_NOT_DIR, ino, E4R_NONE, E4R_NONE, in->i_mode);
+	if (!check_use(c, ino, in, low_dtime))
+		return;
+	ext2fs_mark_inode_bitmap2(c->inode_used, ino);
+	c->links_disk[ino] = in->i_links_count;
+	if (in->i_flags & EXT4_EA_INODE_FL)
+		ext2fs_mark_inode_bitmap2(c->inode_ea, ino);
+	if (reserved) {
+		c->kind[ino] = KIND_REG;
+		if (reserved_walks(c, ino, in, 1))
+			check_walk_blocks(&w, buf);
+		return;
+	}
+	w.kind = check_inode_kind(in->i_mode);
+	c->kind[ino] = w.kind;
+	if (w.kind == KIND_BAD) {
+		check_report_ino(c, E4R_PR_INODE_BAD_MODE, ino, E4R_NONE, E4R_NONE, in->i_mode);
+		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
+		return;
+	}
+	if (w.kind == KIND_DIR && add_dir(c, ino))
+		return;
+	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
+		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
+	if (!check_flags(&w)) {
+		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
+		return;
+	}
+	check_walk_blocks(&w, buf);
+	if (w.bad)
+		return;
+	check_quota_charge(c, ino, in, w.nblocks * EXT2_CLUSTER_SIZE(c->fs->super));
+	check_i_blocks(&w);
+	if (w.kind == KIND_DIR)
+		check_dir_size(&w);
+	else if (w.kind == KIND_REG)
+		check_file_size(&w);
+	else if (w.kind == KIND_LNK && !symlink_ok(&w, buf)) {
+		check_report_ino(c, E4R_PR_FAST_SYMLINK, ino, E4R_NONE, E4R_NONE, EXT2_I_SIZE(in));
+		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
+		return;
+	}
+	check_special(&w);
+}
+
+static void count_kind(struct e4r_check_result *r, int kind)
+{
+	switch (kind) {
+	case KIND_DIR: r->dirs++; break;
+	case KIND_REG: r->regular++; break;
+	case KIND_LNK: r->symlinks++; break;
+	case KIND_NONE: break;
+	default: r->other_files++; break;
+	}
+}
+
+/* Run FN over every inode the scan returns; stops at a scan error. */
+static errcode_t scan_inodes(struct check_ctx *c, int pass,
+			     void (*fn)(struct check_ctx *, ext2_ino_t, struct ext2_inode_large *,
+					char *, int))
+{
+	ext2_filsys fs = c->fs;
+	int isize = EXT2_INODE_SIZE(fs->super), low_dtime = orphan_dtime_usable(fs);
+	struct ext2_inode_large *in = NULL;
+	ext2_inode_scan scan = NULL;
+	ext2_ino_t ino = 0;
+	char *buf = NULL;
+	errcode_t err;
+
+	in = calloc(1, isize < (int)sizeof(*in) ? sizeof(*in) : (size_t)isize);
+	buf = malloc(fs->blocksize * 4);
+	if (!in || !buf) {
+		err = ENOMEM;
+		goto out;
+	}
+	err = ext2fs_open_inode_scan(fs, 0, &scan);
+	if (err)
+		goto out;
+	for (;;) {
+		err = ext2fs_get_next_inode_full(scan, &ino, (struct ext2_inode *)in, isize);
+		if (err == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
+			continue;
+		if (err) {
+			dgrp_t g = ino ? ext2fs_group_of_ino(fs, ino) : 0;
+			check_report_group(c, E4R_PR_INODE_SCAN, g, ext2fs_inode_table_loc(fs, g),
+					   E4R_NONE, E4R_NONE);
+			break;
+		}
+		if (!ino)
+			break;
+		if (ino > c->inodes)
+			break;
+		fn(c, ino, in, buf, low_dtime);
+		if (ino % PROGRESS_EVERY == 0)
+			check_progress(c, pass, ino, c->inodes);
+	}
+out:
+	if (scan)
+		ext2fs_close_inode_scan(scan);
+	free(in);
+	free(buf);
+	return err;
+}
+
+/*
+ * The bad blocks inode steers the inode scan (listed inode table blocks are
+ * skipped): one with fields only a file has, or whose list names the inode
+ * table block it lives in, makes everything else pass 1 sees unreliable.
+ */
+static void check_bad_blocks_inode(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	ext2_badblocks_list bb = NULL;
+	int bad;
+
+	if (ext2fs_read_inode(fs, EXT2_BAD_INO, &in))
+		return;
+	bad = in.i_mode || in.i_uid || in.i_gid || in.i_links_count ||
+	      (in.i_flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL)) ||
+	      ext2fs_file_acl_block(fs, &in);
+	if (!bad && in.i_block[0] && !ext2fs_read_bb_inode(fs, &bb)) {
+		bad = ext2fs_badblocks_list_test(bb, (blk_t)ext2fs_inode_table_loc(fs, 0));
+		ext2fs_badblocks_list_free(bb);
+	}
+	if (bad)
+		check_report_ino(c, E4R_PR_BAD_BLOCKS_INODE, EXT2_BAD_INO, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
+errcode_t check_inodes(struct check_ctx *c)
+{
+	errcode_t err;
+	ext2_ino_t ino;
+
+	/* Every block starts claimed by the metadata, then the inodes add theirs. */
+	ext2fs_free_block_bitmap(c->used);
+	c->used = NULL;
+	err = ext2fs_copy_bitmap(c->meta, &c->used);
+	if (err)
+		return err;
+	check_progress(c, E4R_PASS_INODES, 0, c->inodes);
+	check_bad_blocks_inode(c);
+	err = scan_inodes(c, E4R_PASS_INODES, check_one_inode);
+	check_xattr_refcounts(c);
+	check_progress(c, E4R_PASS_INODES, c->inodes, c->inodes);
+	for (ino = 1; ino <= c->inodes; ino++)
+		if (ino >= c->first_ino || ino == EXT2_ROOT_INO)
+			count_kind(c->res, c->kind[ino]);
+	return err == ENOMEM ? err : 0;
+}
+
+static void find_dups_in_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
+			       char *buf, int low_dtime)
+{
+	struct inode_walk w = { .c = c, .ino = ino, .inode = in, .dup_pass = 1,
+				.last_lblk = -1, .last_init_lblk = -1, .last_cluster = E4R_NONE };
+
+	(void)low_dtime;
+	if (!ext2fs_test_inode_bitmap2(c->inode_used, ino))
+		return;
+	if (ino < c->first_ino && ino != EXT2_ROOT_INO && !reserved_walks(c, ino, in, 0))
+		return;
+	if (c->kind[ino] == KIND_BAD)
+		return;
+	check_walk_blocks(&w, buf);
+	if (w.ndup)
+		check_report_ino(c, E4R_PR_BLOCK_DUP, ino, w.first_dup, E4R_NONE, w.ndup);
+}
+
+/* Pass 1b: name every inode that claims a multiply-claimed block (only when there are some). */
+errcode_t check_dups(struct check_ctx *c)
+{
+	if (!c->have_dups)
+		return 0;
+	return scan_inodes(c, E4R_PASS_INODES, find_dups_in_inode);
+}

@@ -1,0 +1,168 @@
+/* Checker passes 3 and 4: every directory reaches the root; every inode's link count. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+
+#define LPF_NAME	"lost+found"
+
+enum { REACH_UNKNOWN = 0, REACH_WALKING, REACH_ROOT, REACH_NONE };
+
+static void check_root(struct check_ctx *c)
+{
+	struct check_dir *root = check_find_dir(c, EXT2_ROOT_INO);
+
+	if (!ext2fs_test_inode_bitmap2(c->inode_used, EXT2_ROOT_INO) || !root) {
+		check_report_ino(c, E4R_PR_NO_ROOT, EXT2_ROOT_INO, E4R_NONE, E4R_NONE, E4R_NONE);
+		return;
+	}
+	root->parent = EXT2_ROOT_INO;
+	if (root->dotdot && root->dotdot != EXT2_ROOT_INO)
+		check_report_ino(c, E4R_PR_BAD_DOTDOT, EXT2_ROOT_INO, E4R_NONE, EXT2_ROOT_INO,
+				 root->dotdot);
+}
+
+/*
+ * Follow parents from directory I until a directory whose fate is known;
+ * then every directory on the way shares it. Only the top of an
+ * unconnected chain is reported (connecting it would connect the rest).
+ */
+static void walk_up(struct check_ctx *c, uint8_t *state, size_t i)
+{
+	size_t cur = i, steps = 0;
+	int fate = REACH_NONE;
+	ext2_ino_t top = c->dirs[i].ino;
+	int loop = 0;
+
+	while (steps++ <= c->ndirs) {
+		struct check_dir *d = &c->dirs[cur], *p;
+
+		if (state[cur] == REACH_ROOT || state[cur] == REACH_NONE) {
+			fate = state[cur];
+			break;
+		}
+		if (state[cur] == REACH_WALKING) {
+			loop = 1;
+			top = d->ino;
+			break;
+		}
+		state[cur] = REACH_WALKING;
+		top = d->ino;
+		if (d->ino == EXT2_ROOT_INO) {
+			fate = REACH_ROOT;
+			break;
+		}
+		p = d->parent ? check_find_dir(c, d->parent) : NULL;
+		if (!p)
+			break;
+		cur = (size_t)(p - c->dirs);
+	}
+	if (fate == REACH_NONE && !loop) {
+		struct check_dir *t = check_find_dir(c, top);
+		if (t && state[t - c->dirs] == REACH_WALKING)
+			check_report_ino(c, E4R_PR_UNCONNECTED_DIR, top, E4R_NONE, E4R_NONE, t->dotdot);
+	} else if (loop) {
+		check_report_ino(c, E4R_PR_DIR_LOOP, top, E4R_NONE, E4R_NONE, E4R_NONE);
+		fate = REACH_NONE;
+	}
+	/* Settle the chain walked from I. */
+	cur = i;
+	steps = 0;
+	while (state[cur] == REACH_WALKING && steps++ <= c->ndirs) {
+		struct check_dir *p = c->dirs[cur].parent ? check_find_dir(c, c->dirs[cur].parent) : NULL;
+		state[cur] = fate;
+		if (!p || c->dirs[cur].ino == EXT2_ROOT_INO)
+			break;
+		cur = (size_t)(p - c->dirs);
+	}
+}
+
+static void check_lost_found(struct check_ctx *c)
+{
+	ext2_ino_t ino = 0;
+
+	if (!check_find_dir(c, EXT2_ROOT_INO) ||
+	    ext2fs_test_inode_bitmap2(c->inode_bad, EXT2_ROOT_INO))
+		return;
+	if (ext2fs_lookup(c->fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, &ino) || !ino) {
+		check_report_ino(c, E4R_PR_NO_LPF, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+		return;
+	}
+	if (ino <= c->inodes && ext2fs_test_inode_bitmap2(c->inode_used, ino) && c->kind[ino] != KIND_DIR)
+		check_report_ino(c, E4R_PR_LPF_NOT_DIR, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
+errcode_t check_connectivity(struct check_ctx *c)
+{
+	uint8_t *state = calloc(c->ndirs ? c->ndirs : 1, 1);
+	size_t i;
+
+	if (!state)
+		return ENOMEM;
+	check_progress(c, E4R_PASS_CONNECT, 0, c->ndirs);
+	check_root(c);
+	for (i = 0; i < c->ndirs; i++) {
+		if (state[i] == REACH_UNKNOWN)
+			walk_up(c, state, i);
+		if (state[i] == REACH_ROOT && c->dirs[i].ino != EXT2_ROOT_INO &&
+		    c->dirs[i].dotdot != c->dirs[i].parent &&
+		    !ext2fs_test_inode_bitmap2(c->inode_bad, c->dirs[i].ino))
+			check_report_ino(c, E4R_PR_BAD_DOTDOT, c->dirs[i].ino, E4R_NONE,
+					 c->dirs[i].parent, c->dirs[i].dotdot);
+	}
+	check_lost_found(c);
+	check_progress(c, E4R_PASS_CONNECT, c->ndirs, c->ndirs);
+	free(state);
+	return 0;
+}
+
+/* An unattached inode with nothing in it (e2fsck offers to clear those). */
+static int zero_length(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct ext2_inode in;
+
+	if (ext2fs_read_inode(c->fs, ino, &in))
+		return 0;
+	return EXT2_I_SIZE(&in) == 0 && ext2fs_inode_i_blocks(c->fs, &in) == 0;
+}
+
+errcode_t check_links(struct check_ctx *c)
+{
+	ext2_ino_t ino;
+
+	check_progress(c, E4R_PASS_LINKS, 0, c->inodes);
+	for (ino = EXT2_ROOT_INO; ino <= c->inodes; ino++) {
+		uint64_t found;
+
+		if (ino < c->first_ino && ino != EXT2_ROOT_INO)
+			continue;
+		/* Hidden inodes past the reserved ones: no entry names them, by design. */
+		if (check_is_quota_ino(c, ino) || ino == c->fs->super->s_orphan_file_inum)
+			continue;
+		if (!c->kind[ino] || c->kind[ino] == KIND_BAD ||
+		    ext2fs_test_inode_bitmap2(c->inode_bad, ino) ||
+		    ext2fs_test_inode_bitmap2(c->inode_ea, ino))
+			continue;
+		found = c->links_found[ino];
+		if (found == 0) {
+			check_report_ino(c, zero_length(c, ino) ? E4R_PR_UNATTACHED_ZERO :
+					 E4R_PR_UNATTACHED, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+			continue;
+		}
+		if (c->kind[ino] == KIND_DIR && found > EXT2_LINK_MAX) {
+			/* too many to count: the kernel stores 1, which needs the dir_nlink feature */
+			if (!c->dir_nlink)
+				check_report_ino(c, E4R_PR_DIR_NLINK_FEATURE, ino, E4R_NONE, EXT2_LINK_MAX, found);
+			found = 1;
+		}
+		if (found != c->links_disk[ino])
+			check_report_ino(c, E4R_PR_LINK_COUNT, ino, E4R_NONE, found, c->links_disk[ino]);
+		if (ino % 65536 == 0)
+			check_progress(c, E4R_PASS_LINKS, ino, c->inodes);
+	}
+	check_progress(c, E4R_PASS_LINKS, c->inodes, c->inodes);
+	return 0;
+}

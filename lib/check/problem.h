@@ -1,0 +1,208 @@
+/* The checker's problem table and its findings: every problem has one code. */
+#ifndef E4R_CHECK_PROBLEM_H
+#define E4R_CHECK_PROBLEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ext2fs/ext2fs.h>
+
+/*
+ * Problem codes. The table (check_problem.c) gives each its stable name,
+ * its message and what a repair may do with it. Add new codes at the end of
+ * their pass's block; the numbers are not part of any contract, the names are.
+ */
+enum e4r_problem {
+	/* Superblock and group descriptors */
+	E4R_PR_JOURNAL_SKIPPED,
+	E4R_PR_ERRORS_FLAG,
+	E4R_PR_SB_CSUM,
+	E4R_PR_SB_INODES_COUNT,
+	E4R_PR_SB_FIRST_DATA_BLOCK,
+	E4R_PR_SB_FREE_BLOCKS_RANGE,
+	E4R_PR_SB_FREE_INODES_RANGE,
+	E4R_PR_SB_ORPHAN_HEAD,
+	E4R_PR_GD_CSUM,
+	E4R_PR_GD_BLOCK_BITMAP,
+	E4R_PR_GD_INODE_BITMAP,
+	E4R_PR_GD_INODE_TABLE,
+	E4R_PR_GD_META_OVERLAP,
+	E4R_PR_GD_UNUSED_INODES,
+	E4R_PR_GD_UNINIT_NO_CSUM,
+	E4R_PR_SB_FIRST_META_BG,
+	E4R_PR_JOURNAL_BAD,
+	E4R_PR_JOURNAL_SB_CSUM,
+	E4R_PR_SB_RESIZE_META_BG,
+	/* Pass 1: inodes, blocks, sizes */
+	E4R_PR_INODE_CSUM,
+	E4R_PR_INODE_BAD_MODE,
+	E4R_PR_INODE_DTIME_SET,
+	E4R_PR_INODE_ZERO_DTIME,
+	E4R_PR_ORPHAN_LIST,
+	E4R_PR_ROOT_NOT_DIR,
+	E4R_PR_RESERVED_MODE,
+	E4R_PR_EXTENTS_NO_FEATURE,
+	E4R_PR_EXTENT_HEADER,
+	E4R_PR_EXTENT_NODE,
+	E4R_PR_EXTENT_CSUM,
+	E4R_PR_EXTENT_BAD,
+	E4R_PR_EXTENT_ORDER,
+	E4R_PR_EXTENT_TOO_DEEP,
+	E4R_PR_BLOCK_ILLEGAL,
+	E4R_PR_BLOCK_METADATA,
+	E4R_PR_BLOCK_DUP,
+	E4R_PR_TOO_MANY_BAD_BLOCKS,
+	E4R_PR_I_BLOCKS,
+	E4R_PR_I_SIZE,
+	E4R_PR_DIR_NO_BLOCKS,
+	E4R_PR_FAST_SYMLINK,
+	E4R_PR_SPECIAL_FILE,
+	E4R_PR_EA_BLOCK,
+	E4R_PR_INLINE_DATA,
+	E4R_PR_INODE_SCAN,
+	E4R_PR_DIR_TOO_BIG,
+	E4R_PR_IMAGIC_FLAG,
+	E4R_PR_SPECIAL_FLAGS,
+	E4R_PR_SPECIAL_SIZE,
+	E4R_PR_DIR_UNINIT_EXTENT,
+	E4R_PR_BAD_BLOCK_BITMAP,
+	E4R_PR_BAD_BLOCKS_INODE,
+	/* Pass 2: directories */
+	E4R_PR_DIR_CSUM,
+	E4R_PR_DIR_CORRUPT,
+	E4R_PR_DIR_READ,
+	E4R_PR_NO_DOT,
+	E4R_PR_BAD_DOT,
+	E4R_PR_NO_DOTDOT,
+	E4R_PR_ENTRY_BAD_INODE,
+	E4R_PR_ENTRY_UNUSED_INODE,
+	E4R_PR_ENTRY_UNINIT_INODE,
+	E4R_PR_ENTRY_BAD_TARGET,
+	E4R_PR_ENTRY_FILETYPE,
+	E4R_PR_ENTRY_NAME,
+	E4R_PR_ENTRY_DOT_NAME,
+	E4R_PR_ENTRY_ROOT,
+	E4R_PR_DIR_HARDLINK,
+	E4R_PR_HTREE_ROOT,
+	E4R_PR_HTREE_NODE,
+	E4R_PR_HTREE_NO_FEATURE,
+	E4R_PR_DIR_HOLE,
+	E4R_PR_ENTRY_ENCODING,
+	E4R_PR_HTREE_HASH,
+	/* Pass 3: connectivity */
+	E4R_PR_NO_ROOT,
+	E4R_PR_UNCONNECTED_DIR,
+	E4R_PR_BAD_DOTDOT,
+	E4R_PR_NO_LPF,
+	E4R_PR_LPF_NOT_DIR,
+	E4R_PR_DIR_LOOP,
+	/* Pass 4: reference counts */
+	E4R_PR_LINK_COUNT,
+	E4R_PR_UNATTACHED,
+	E4R_PR_UNATTACHED_ZERO,
+	E4R_PR_DIR_NLINK_FEATURE,
+	/* Pass 5: bitmaps and counts */
+	E4R_PR_BLOCK_NOT_MARKED,
+	E4R_PR_BLOCK_MARKED_FREE,
+	E4R_PR_INODE_NOT_MARKED,
+	E4R_PR_INODE_MARKED_FREE,
+	E4R_PR_GROUP_FREE_BLOCKS,
+	E4R_PR_GROUP_FREE_INODES,
+	E4R_PR_GROUP_DIRS,
+	E4R_PR_GROUP_UNUSED_INODES,
+	E4R_PR_SB_FREE_BLOCKS,
+	E4R_PR_SB_FREE_INODES,
+	E4R_PR_BLOCK_BITMAP_CSUM,
+	E4R_PR_INODE_BITMAP_CSUM,
+	E4R_PR_BITMAP_READ,
+	E4R_PR_INODE_BITMAP_PADDING,
+	E4R_PR_BLOCK_BITMAP_PADDING,
+	/* Driver */
+	E4R_PR_TOO_MANY,
+	/* Quota usage, the orphan file, the orphan list, shared xattr blocks (issue 7, second part) */
+	E4R_PR_QUOTA_INODE_INVALID,
+	E4R_PR_QUOTA_FILE_BAD,
+	E4R_PR_QUOTA_SPACE,
+	E4R_PR_QUOTA_INODES,
+	E4R_PR_QUOTA_MISSING,
+	E4R_PR_ORPHAN_CHAIN_RANGE,
+	E4R_PR_ORPHAN_CHAIN_LOOP,
+	E4R_PR_ORPHAN_FILE_INODE,
+	E4R_PR_ORPHAN_FILE_NOT_REG,
+	E4R_PR_ORPHAN_FILE_HOLE,
+	E4R_PR_ORPHAN_FILE_CSUM,
+	E4R_PR_ORPHAN_FILE_ENTRY,
+	E4R_PR_ORPHAN_FILE_ENTRY_RANGE,
+	E4R_PR_ORPHAN_PRESENT_CLEAN,
+	E4R_PR_ORPHAN_PRESENT_NO_FILE,
+	E4R_PR_ORPHAN_FILE_NOT_CLEAR,
+	E4R_PR_QUOTA_HEADER,
+	E4R_PR_EA_REFCOUNT,
+	E4R_PR_EA_ENTRY_BOUNDS,
+	E4R_PR_EA_ENTRY_NAME,
+	E4R_PR_EA_ENTRY_VALUE,
+	E4R_PR_EA_ENTRY_HASH,
+	E4R_PR_COUNT
+};
+
+/* How much a problem matters for the verdict (e2fsck -n's exit code). */
+enum e4r_severity {
+	E4R_SEV_ERROR = 0,	/* the filesystem is not clean */
+	E4R_SEV_WARNING,	/* wrong, but e2fsck -n leaves the filesystem valid (PR_NO_OK) */
+	E4R_SEV_INFO,		/* worth saying; not a problem of the filesystem */
+};
+
+/* What a repair (issue 8) answers by default, and whether preen (-p) may. */
+enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
+		  E4R_ANS_RELOCATE };
+#define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
+
+/* A problem the repairs know how to fix (answer is not NONE). */
+int check_problem_fixable(enum e4r_problem code);
+/* The word of the question for it: "Fix", "Clear"... (English, for N_/gettext). */
+const char *check_problem_question(enum e4r_problem code);
+
+/*
+ * One row of the table. MESSAGE is an English template (marked N_ for
+ * gettext; translated by the printer) with these fields:
+ *   %i inode  %b block  %g group  %d directory inode  %n entry name
+ *   %e expected value  %f found value
+ *   %o found value in octal (modes)  %x found value as an error code's message
+ *   %r blocks %b..%e (one number when they are equal)  %R inodes %i..%e likewise
+ *   %q quota id (user, group or project id; the type's name is in %n)
+ */
+struct check_problem_info {
+	enum e4r_problem	code;
+	const char		*name;		/* stable identifier for JSON */
+	int			pass;		/* enum e4r_check_pass */
+	enum e4r_severity	severity;
+	enum e4r_answer		answer;
+	unsigned		flags;		/* E4R_PF_* */
+	const char		*message;
+};
+
+/* Object ids a finding names; a field that does not apply is E4R_NONE. */
+#define E4R_NONE	((uint64_t)-1)
+
+struct e4r_finding {
+	enum e4r_problem	code;
+	uint64_t		group, ino, blk, dir;
+	uint64_t		expected, found;
+	char			*name;		/* directory entry name, or NULL */
+	uint64_t		qid;		/* quota id (user, group, project) */
+	uint8_t			fixed;		/* a repair was made (check -y/-p) */
+	uint8_t			declined;	/* fixable, but not fixed: -p unsafe, or answered no */
+	uint16_t		round;		/* which check found it (0: the first) */
+};
+
+/* The table row for CODE (NULL for a code out of range). */
+const struct check_problem_info *check_problem_info(enum e4r_problem code);
+
+/* Quota types, in the order of the superblock's quota inodes: user, group, project. */
+#define E4R_QUOTA_TYPES	3
+/* "user", "group", "project": the type's name in findings (their name field) and JSON. */
+const char *check_quota_type_name(int type);
+
+/* A finding with every object field E4R_NONE. */
+struct e4r_finding check_finding_init(enum e4r_problem code);
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * Checker, after pass 5: quota usage. Pass 1 charges every inode's blocks
+ * and itself to its user, group and project; here each quota file (the
+ * hidden inodes the superblock names) is read and every record's usage
+ * compared with what was charged, as e2fsck does.
+ *
+ * The quota file format (v2, "vfsv1"), from the quota tools' documentation:
+ * a header (magic per quota type, version), an info block (grace times,
+ * flags, the file's size in 1 KiB quota blocks, free lists), then a radix
+ * tree of depth 4 over the 32-bit id, one byte of the id per level, rooted
+ * at quota block 1. Each tree block is 256 little-endian 32-bit references;
+ * the last level refers to data blocks: a 16-byte header, then records of
+ * 72 bytes each (id, limits, inodes in use, bytes in use, grace times).
+ * A record of all zero bytes is a free slot.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+#include "util/e4r_err.h"
+
+#define QT_BLOCK		1024u	/* quota blocks are 1 KiB whatever the filesystem's */
+#define QT_ROOT			1u
+#define QT_DEPTH		4
+#define QT_REFS			(QT_BLOCK / 4)
+#define QT_DATA_HEADER		16u
+#define QT_ENTRY_SIZE		72u	/* version 1 records; version 0 files are read alike, as e2fsck does */
+#define QT_ENTRY_INODES		24u	/* offsets in a record */
+#define QT_ENTRY_SPACE		48u
+#define QT_INFO_BLOCKS		(8u + 12u)	/* dqi_blocks: after the 8-byte header and three fields */
+#define QT_MAX_VERSION		1u
+
+static const uint32_t qt_magic[E4R_QUOTA_TYPES] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
+
+/* One id's usage; a table of them per quota type (open addressing on the id). */
+struct qt_usage {
+	uint32_t	id;
+	uint8_t		used, seen;
+	uint64_t	space, inodes;
+};
+
+struct qt_table {
+	struct qt_usage	*slot;
+	size_t		n, cap;		/* cap: a power of two, or 0 */
+};
+
+struct check_quota {
+	struct qt_table	usage[E4R_QUOTA_TYPES];
+	int		active[E4R_QUOTA_TYPES];	/* the type has a quota file to compare with */
+	errcode_t	err;				/* ENOMEM while charging */
+};
+
+static uint32_t le32(const unsigned char *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static size_t qt_hash(uint32_t id, size_t cap)
+{
+	return (size_t)((id * 2654435761u) & (cap - 1));
+}
+
+/* The slot for ID, created empty when CREATE (NULL when absent, or out of memory). */
+static struct qt_usage *qt_lookup(struct qt_table *t, uint32_t id, int create)
+{
+	size_t i;
+
+	if (create && (t->n + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64, j;
+		struct qt_usage *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; j < t->cap; j++) {
+			if (!t->slot[j].used)
+				continue;
+			for (i = qt_hash(t->slot[j].id, cap); n[i].used; i = (i + 1) & (cap - 1))
+				;
+			n[i] = t->slot[j];
+		}
+		free(t->slot);
+		t->slot = n;
+		t->cap = cap;
+	}
+	if (!t->cap)
+		return NULL;
+	for (i = qt_hash(id, t->cap); t->slot[i].used; i = (i + 1) & (t->cap - 1))
+		if (t->slot[i].id == id)
+			return &t->slot[i];
+	if (!create)
+		return NULL;
+	t->slot[i].used = 1;
+	t->slot[i].id = id;
+	t->n++;
+	return &t->slot[i];
+}
+
+uint32_t *check_quota_inump(struct ext2_super_block *sb, int type)
+{
+	return type == 0 ? &sb->s_usr_quota_inum : type == 1 ? &sb->s_grp_quota_inum :
+	       &sb->s_prj_quota_inum;
+}
+
+/* e2fsck's rule: a quota inode may not be one of the other reserved inodes, nor out of range. */
+static int quota_ino_valid(ext2_filsys fs, ext2_ino_t ino)
+{
+	switch (ino) {
+	case EXT2_BAD_INO: case EXT2_ROOT_INO: case EXT2_BOOT_LOADER_INO: case EXT2_UNDEL_DIR_INO:
+	case EXT2_RESIZE_INO: case EXT2_JOURNAL_INO: case EXT2_EXCLUDE_INO: case EXT4_REPLICA_INO:
+		return 0;
+	default:
+		return ino <= fs->super->s_inodes_count;
+	}
+}
+
+int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino)
+{
+	int t;
+
+	for (t = 0; t < E4R_QUOTA_TYPES; t++)
+		if (ino && *check_quota_inump(c->fs->super, t) == ino)
+			return 1;
+	return 0;
+}
+
+errcode_t check_quota_setup(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	int t, any = 0;
+
+	if (!ext2fs_has_feature_quota(fs->super))
+		return 0;
+	c->quota = calloc(1, sizeof(*c->quota));
+	if (!c->quota)
+		return ENOMEM;
+	for (t = 0; t < E4R_QUOTA_TYPES; t++) {
+		ext2_ino_t ino = *check_quota_inump(fs->super, t);
+		struct e4r_finding f;
+
+		if (!ino)
+			continue;
+		if (!quota_ino_valid(fs, ino)) {
+			f = check_finding_init(E4R_PR_QUOTA_INODE_INVALID);
+			f.ino = ino;
+			f.name = (char *)check_quota_type_name(t);
+			check_report(c, &f);
+			continue;
+		}
+		c->quota->active[t] = 1;
+		any = 1;
+	}
+	if (!any) {
+		free(c->quota);
+		c->quota = NULL;
+	}
+	return 0;
+}
+
+void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
+			uint64_t bytes)
+{
+	struct check_quota *q = c->quota;
+	unsigned isize = EXT2_INODE_SIZE(c->fs->super);
+	uint32_t id[E4R_QUOTA_TYPES];
+	int t;
+
+	/* Hidden inodes (quota files, the orphan file) and xattr value inodes are charged to nobody. */
+	if (!q || (ino < c->first_ino && ino != EXT2_ROOT_INO) || check_is_quota_ino(c, ino) ||
+	    ino == c->fs->super->s_orphan_file_inum || (in->i_flags & EXT4_EA_INODE_FL))
+		return;
+	id[0] = inode_uid(*in);
+	id[1] = inode_gid(*in);
+	id[2] = 0;
+	if (isize > EXT2_GOOD_OLD_INODE_SIZE &&
+	    inode_includes(EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize, i_projid) &&
+	    EXT2_GOOD_OLD_INODE_SIZE + (unsigned)in->i_extra_isize <= isize)
+		id[2] = inode_projid(*in);
+	for (t = 0; t < E4R_QUOTA_TYPES; t++) {
+		struct qt_usage *u;
+
+		if (!q->active[t])
+			continue;
+		u = qt_lookup(&q->usage[t], id[t], 1);
+		if (!u) {
+			q->err = ENOMEM;
+			return;
+		}
+		u->space += bytes;
+		u->inodes++;
+	}
+}
+
+/* Reading one quota file: its tree, the blocks already visited (a set, like the usage table). */
+struct qt_reader {
+	struct check_ctx	*c;
+	int			type;
+	ext2_ino_t		ino;
+	ext2_file_t		file;
+	uint64_t		size;		/* i_size */
+	uint32_t		nblocks;	/* dqi_blocks: references must be below */
+	struct qt_table		visited;
+	unsigned char		buf[QT_DEPTH + 1][QT_BLOCK];
+};
+
+/* Read quota block BLK into BUF; past the end of the file reads zeros, as the kernel's does. */
+static errcode_t qt_read(struct qt_reader *r, uint32_t blk, unsigned char *buf)
+{
+	uint64_t off = (uint64_t)blk * QT_BLOCK;
+	unsigned got = 0;
+	errcode_t err;
+
+	memset(buf, 0, QT_BLOCK);
+	if (off >= r->size)
+		return 0;
+	err = ext2fs_file_llseek(r->file, off, EXT2_SEEK_SET, NULL);
+	if (!err)
+		err = ext2fs_file_read(r->file, buf, QT_BLOCK, &got);
+	return err;
+}
+
+static void report_usage(struct qt_reader *r, enum e4r_problem code, uint32_t id,
+			 uint64_t expected, uint64_t found)
+{
+	struct e4r_finding f = check_finding_init(code);
+
+	f.ino = r->ino;
+	f.name = (char *)check_quota_type_name(r->type);
+	f.qid = id;
+	f.expected = expected;
+	f.found = found;
+	check_report(r->c, &f);
+}
+
+/* Compare every record of a data block with the usage charged in pass 1. */
+static void qt_data_block(struct qt_reader *r, const unsigned char *b)
+{
+	struct qt_table *t = &r->c->quota->usage[r->type];
+	unsigned off;
+
+	for (off = QT_DATA_HEADER; off + QT_ENTRY_SIZE <= QT_BLOCK; off += QT_ENTRY_SIZE) {
+		const unsigned char *e = b + off;
+		uint32_t id = le32(e);
+		uint64_t space = le64(e + QT_ENTRY_SPACE), inodes = le64(e + QT_ENTRY_INODES);
+		struct qt_usage *u;
+		unsigned k;
+
+		for (k = 0; k < QT_ENTRY_SIZE && !e[k]; k++)
+			;
+		if (k == QT_ENTRY_SIZE)
+			continue;	/* a free slot */
+		u = qt_lookup(t, id, 0);
+		if (u)
+			u->seen = 1;
+		if (space != (u ? u->space : 0))
+			report_usage(r, E4R_PR_QUOTA_SPACE, id, u ? u->space : 0, space);
+		if (inodes != (u ? u->inodes : 0))
+			report_usage(r, E4R_PR_QUOTA_INODES, id, u ? u->inodes : 0, inodes);
+	}
+}
+
+/* Walk the subtree at quota block BLK, DEPTH levels below the root (QT_DEPTH: a data block). */
+static errcode_t qt_walk(struct qt_reader *r, uint32_t blk, int depth)
+{
+	unsigned char *b = r->buf[depth];
+	struct qt_usage *v;
+	errcode_t err;
+	unsigned i;
+
+	if (blk >= r->nblocks)
+		return E4R_QUOTA_BAD_REF;
+	if (qt_lookup(&r->visited, blk, 0))
+		return 0;	/* a data block holds many ids; a tree block seen twice adds nothing */
+	v = qt_lookup(&r->visited, blk, 1);
+	if (!v)
+		return ENOMEM;
+	err = qt_read(r, blk, b);
+	if (err)
+		return err;
+	if (depth == QT_DEPTH) {
+		qt_data_block(r, b);
+		return 0;
+	}
+	for (i = 0; i < QT_REFS; i++) {
+		uint32_t ref = le32(b + 4 * i);
+
+		if (ref && (err = qt_walk(r, ref, depth + 1)))
+			return err;
+	}
+	return 0;
+}
+
+static errcode_t qt_compare(struct qt_reader *r)
+{
+	ext2_filsys fs = r->c->fs;
+	struct ext2_inode in;
+	unsigned char *hdr = r->buf[0];
+	errcode_t err;
+
+	err = ext2fs_read_inode(fs, r->ino, &in);
+	if (err)
+		return err;
+	if (!LINUX_S_ISREG(in.i_mode))
+		return E4R_QUOTA_NOT_FILE;
+	r->size = EXT2_I_SIZE(&in);
+	err = ext2fs_file_open2(fs, r->ino, &in, 0, &r->file);
+	if (err)
+		return err;
+	r->nblocks = QT_BLOCK;	/* the header block itself may be read */
+	err = qt_read(r, 0, hdr);
+	if (err)
+		return err;
+	if (le32(hdr) != qt_magic[r->type] || le32(hdr + 4) > QT_MAX_VERSION)
+		return E4R_QUOTA_BAD_HEADER;
+	r->nblocks = le32(hdr + QT_INFO_BLOCKS);
+	return qt_walk(r, QT_ROOT, 0);
+}
+
+errcode_t check_quota(struct check_ctx *c)
+{
+	struct check_quota *q = c->quota;
+	int t;
+
+	if (!q)
+		return 0;
+	if (q->err)
+		return q->err;
+	for (t = 0; t < E4R_QUOTA_TYPES; t++) {
+		struct qt_reader *r;
+		errcode_t err;
+		size_t i;
+
+		if (!q->active[t])
+			continue;
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			return ENOMEM;
+		r->c = c;
+		r->type = t;
+		r->ino = *check_quota_inump(c->fs->super, t);
+		err = qt_compare(r);
+		if (r->file)
+			ext2fs_file_close(r->file);
+		free(r->visited.slot);
+		free(r);
+		if (err == ENOMEM)
+			return err;
+		if (err) {
+			struct e4r_finding f = check_finding_init(err == E4R_QUOTA_BAD_HEADER ?
+								E4R_PR_QUOTA_HEADER : E4R_PR_QUOTA_FILE_BAD);
+			f.ino = *check_quota_inump(c->fs->super, t);
+			f.name = (char *)check_quota_type_name(t);
+			f.found = (uint64_t)err;
+			check_report(c, &f);
+			continue;
+		}
+		/* Ids that own inodes but have no record in the file. */
+		for (i = 0; i < q->usage[t].cap; i++) {
+			struct qt_usage *u = &q->usage[t].slot[i];
+			struct e4r_finding f;
+
+			if (!u->used || u->seen)
+				continue;
+			f = check_finding_init(E4R_PR_QUOTA_MISSING);
+			f.ino = *check_quota_inump(c->fs->super, t);
+			f.name = (char *)check_quota_type_name(t);
+			f.qid = u->id;
+			f.expected = u->space;
+			f.found = u->inodes;
+			check_report(c, &f);
+		}
+	}
+	return 0;
+}
+
+void check_quota_free(struct check_ctx *c)
+{
+	int t;
+
+	if (!c->quota)
+		return;
+	for (t = 0; t < E4R_QUOTA_TYPES; t++)
+		free(c->quota->usage[t].slot);
+	free(c->quota);
+	c->quota = NULL;
+}
+
+const char *check_quota_type_name(int type)
+{
+	static const char *const names[E4R_QUOTA_TYPES] = { "user", "group", "project" };
+
+	return type >= 0 && type < E4R_QUOTA_TYPES ? names[type] : "unknown";
+}

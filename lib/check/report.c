@@ -1,0 +1,121 @@
+/* What every pass shares: reporting findings and progress, the pass names, directory lookup, inode kinds. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/ctx.h"
+
+
+static const char *const pass_names[E4R_PASS_COUNT] = {
+	"superblock", "inodes", "directories", "connectivity", "links", "bitmaps",
+};
+
+const char *check_pass_name(int pass)
+{
+	return pass >= 0 && pass < E4R_PASS_COUNT ? pass_names[pass] : "unknown";
+}
+
+errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f)
+{
+	struct e4r_check_result *r = c->res;
+	const struct check_problem_info *p = check_problem_info(f->code);
+	struct e4r_finding *slot;
+
+	if (p && p->severity == E4R_SEV_ERROR)
+		r->errors++;
+	if (r->count >= r->max_findings) {
+		r->dropped++;
+		return 0;
+	}
+	if (r->count == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct e4r_finding *n = realloc(r->findings, cap * sizeof(*n));
+		if (!n)
+			return ENOMEM;
+		r->findings = n;
+		r->cap = cap;
+	}
+	slot = &r->findings[r->count];
+	*slot = *f;
+	slot->name = NULL;
+	slot->round = (uint16_t)c->round;
+	if (f->name && !(slot->name = strdup(f->name)))
+		return ENOMEM;
+	r->count++;
+	return 0;
+}
+
+errcode_t check_report_ino(struct check_ctx *c, enum e4r_problem code, uint64_t ino,
+			   uint64_t blk, uint64_t expected, uint64_t found)
+{
+	struct e4r_finding f = check_finding_init(code);
+
+	f.ino = ino;
+	f.blk = blk;
+	f.expected = expected;
+	f.found = found;
+	return check_report(c, &f);
+}
+
+errcode_t check_report_group(struct check_ctx *c, enum e4r_problem code, uint64_t group,
+			     uint64_t blk, uint64_t expected, uint64_t found)
+{
+	struct e4r_finding f = check_finding_init(code);
+
+	f.group = group;
+	f.blk = blk;
+	f.expected = expected;
+	f.found = found;
+	return check_report(c, &f);
+}
+
+void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total)
+{
+	if (c->opts && c->opts->progress)
+		c->opts->progress(c->opts->progress_arg, pass, done, total);
+}
+
+struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino)
+{
+	size_t lo = 0, hi = c->ndirs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->dirs[mid].ino == ino)
+			return &c->dirs[mid];
+		if (c->dirs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int check_inode_kind(uint16_t mode)
+{
+	switch (mode & 0170000) {
+	case 0100000: return KIND_REG;
+	case 0040000: return KIND_DIR;
+	case 0020000: return KIND_CHR;
+	case 0060000: return KIND_BLK;
+	case 0010000: return KIND_FIFO;
+	case 0140000: return KIND_SOCK;
+	case 0120000: return KIND_LNK;
+	default:      return KIND_BAD;
+	}
+}
+
+void check_result_free(struct e4r_check_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->count; i++)
+		free(r->findings[i].name);
+	free(r->findings);
+	free(r);
+}

@@ -1,0 +1,172 @@
+/* Checker pass 0: the superblock and the group descriptors, and the clean/forced decision. */
+#include "config.h"
+
+#include <errno.h>
+#include <time.h>
+
+#include "check/ctx.h"
+#include "util/e4r_err.h"
+#include "jbd/journal.h"
+
+static void check_sb_fields(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	ext2_filsys fs = c->fs;
+	uint64_t want_inodes = (uint64_t)sb->s_inodes_per_group * fs->group_desc_count;
+	blk64_t want_first = (fs->blocksize == 1024 && EXT2FS_CLUSTER_RATIO(fs) == 1) ? 1 : 0;
+
+	if (ext2fs_has_feature_metadata_csum(sb) && !ext2fs_superblock_csum_verify(fs, sb))
+		check_report_group(c, E4R_PR_SB_CSUM, E4R_NONE, 0, E4R_NONE, sb->s_checksum);
+	if (ext2fs_has_feature_meta_bg(sb) && sb->s_first_meta_bg > fs->desc_blocks)
+		check_report_group(c, E4R_PR_SB_FIRST_META_BG, E4R_NONE, E4R_NONE, fs->desc_blocks,
+				   sb->s_first_meta_bg);
+	if (ext2fs_has_feature_resize_inode(sb) && ext2fs_has_feature_meta_bg(sb))
+		check_report_group(c, E4R_PR_SB_RESIZE_META_BG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	if (sb->s_inodes_count != want_inodes)
+		check_report_group(c, E4R_PR_SB_INODES_COUNT, E4R_NONE, E4R_NONE, want_inodes,
+				   sb->s_inodes_count);
+	if (sb->s_first_data_block != want_first)
+		check_report_group(c, E4R_PR_SB_FIRST_DATA_BLOCK, E4R_NONE, E4R_NONE, want_first,
+				   sb->s_first_data_block);
+	if (ext2fs_free_blocks_count(sb) > ext2fs_blocks_count(sb))
+		check_report_group(c, E4R_PR_SB_FREE_BLOCKS_RANGE, E4R_NONE, E4R_NONE,
+				   ext2fs_blocks_count(sb), ext2fs_free_blocks_count(sb));
+	if (sb->s_free_inodes_count > sb->s_inodes_count)
+		check_report_group(c, E4R_PR_SB_FREE_INODES_RANGE, E4R_NONE, E4R_NONE,
+				   sb->s_inodes_count, sb->s_free_inodes_count);
+	if (sb->s_last_orphan && (sb->s_last_orphan < c->first_ino ||
+				  sb->s_last_orphan > sb->s_inodes_count))
+		check_report_ino(c, E4R_PR_SB_ORPHAN_HEAD, sb->s_last_orphan, E4R_NONE, E4R_NONE,
+				 E4R_NONE);
+}
+
+/* The blocks group G's metadata may use: the group itself, or with flex_bg anywhere. */
+static int in_group_range(ext2_filsys fs, dgrp_t g, blk64_t b, blk64_t len)
+{
+	blk64_t first = ext2fs_group_first_block2(fs, g), last = ext2fs_group_last_block2(fs, g);
+
+	if (ext2fs_has_feature_flex_bg(fs->super)) {
+		first = fs->super->s_first_data_block;
+		last = ext2fs_blocks_count(fs->super) - 1;
+	}
+	return b >= first && len <= last - first + 1 && b - first <= last - first + 1 - len;
+}
+
+/* Mark B..B+LEN-1 as metadata; report an overlap with metadata marked before. */
+static void mark_meta(struct check_ctx *c, dgrp_t g, blk64_t b, blk64_t len)
+{
+	/* With bigalloc the map is per cluster: neighbours in one cluster are not overlaps. */
+	if (EXT2FS_CLUSTER_RATIO(c->fs) == 1 && !ext2fs_test_block_bitmap_range2(c->meta, b, len))
+		check_report_group(c, E4R_PR_GD_META_OVERLAP, g, b, E4R_NONE, E4R_NONE);
+	ext2fs_mark_block_bitmap_range2(c->meta, b, len);
+}
+
+static void check_group(struct check_ctx *c, dgrp_t g)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t bb = ext2fs_block_bitmap_loc(fs, g), ib = ext2fs_inode_bitmap_loc(fs, g);
+	blk64_t it = ext2fs_inode_table_loc(fs, g);
+	uint16_t flags = ext2fs_bg_flags(fs, g);
+
+	if (ext2fs_has_group_desc_csum(fs) && !ext2fs_group_desc_csum_verify(fs, g))
+		check_report_group(c, E4R_PR_GD_CSUM, g, E4R_NONE, ext2fs_group_desc_csum(fs, g),
+				   ext2fs_bg_checksum(fs, g));
+	if (!in_group_range(fs, g, bb, 1))
+		check_report_group(c, E4R_PR_GD_BLOCK_BITMAP, g, bb, E4R_NONE, E4R_NONE);
+	else
+		mark_meta(c, g, bb, 1);
+	if (!in_group_range(fs, g, ib, 1))
+		check_report_group(c, E4R_PR_GD_INODE_BITMAP, g, ib, E4R_NONE, E4R_NONE);
+	else
+		mark_meta(c, g, ib, 1);
+	if (!in_group_range(fs, g, it, fs->inode_blocks_per_group))
+		check_report_group(c, E4R_PR_GD_INODE_TABLE, g, it, E4R_NONE, E4R_NONE);
+	else
+		mark_meta(c, g, it, fs->inode_blocks_per_group);
+	if (ext2fs_has_group_desc_csum(fs)) {
+		if (ext2fs_bg_itable_unused(fs, g) > ext2fs_bg_free_inodes_count(fs, g))
+			check_report_group(c, E4R_PR_GD_UNUSED_INODES, g, E4R_NONE,
+					   ext2fs_bg_free_inodes_count(fs, g),
+					   ext2fs_bg_itable_unused(fs, g));
+	} else if (flags & (EXT2_BG_INODE_UNINIT | EXT2_BG_BLOCK_UNINIT)) {
+		check_report_group(c, E4R_PR_GD_UNINIT_NO_CSUM, g, E4R_NONE, E4R_NONE, flags);
+	}
+}
+
+/* The journal must be loadable even when a read-only check does not replay it. */
+static void check_journal(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	struct jbd_journal *j = NULL;
+	errcode_t err;
+
+	if (!ext2fs_has_feature_journal(sb))
+		return;
+	err = jbd_journal_open(c->fs, NULL, &j);
+	if (err == E4R_JOURNAL_EXTERNAL_NEEDED || err == ENOMEM)
+		return;	/* an external journal is not ours to check without its device */
+	if (err) {
+		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
+		return;
+	}
+	if (j->sb_csum_ok == 0)
+		check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum, E4R_NONE,
+				 j->sb_csum_computed, j->sb_csum_stored);
+	jbd_journal_close(j);
+}
+
+errcode_t check_mark_metadata(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	dgrp_t g;
+
+	/* Superblocks, descriptors and reserved descriptor blocks of every group. */
+	for (g = 0; g < fs->group_desc_count; g++)
+		ext2fs_reserve_super_and_bgd(fs, g, c->meta);
+	for (g = 0; g < fs->group_desc_count; g++)
+		check_group(c, g);
+	if (ext2fs_has_feature_mmp(fs->super) && fs->super->s_mmp_block > fs->super->s_first_data_block &&
+	    fs->super->s_mmp_block < ext2fs_blocks_count(fs->super))
+		ext2fs_mark_block_bitmap2(c->meta, fs->super->s_mmp_block);
+	return 0;
+}
+
+errcode_t check_super(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	check_progress(c, E4R_PASS_SUPER, 0, 1);
+	if (ext2fs_has_feature_journal_needs_recovery(sb)) {
+		c->res->journal_skipped = 1;
+		check_report_group(c, E4R_PR_JOURNAL_SKIPPED, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	}
+	if (sb->s_state & EXT2_ERROR_FS)
+		check_report_group(c, E4R_PR_ERRORS_FLAG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	check_sb_fields(c);
+	check_journal(c);
+	check_mark_metadata(c);
+	check_progress(c, E4R_PASS_SUPER, 1, 1);
+	return 0;
+}
+
+/* Decide like e2fsck whether a filesystem marked clean gets the full check. */
+errcode_t check_clean_skip(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	struct e4r_check_result *r = c->res;
+	time_t now = time(NULL);
+
+	if (r->errors)
+		r->reason = E4R_REASON_ERRORS;
+	else if (sb->s_state & EXT2_ERROR_FS)
+		r->reason = E4R_REASON_ERRORS;
+	else if (!(sb->s_state & EXT2_VALID_FS))
+		r->reason = E4R_REASON_NOT_CLEAN;
+	else if (sb->s_max_mnt_count > 0 && sb->s_mnt_count >= (unsigned)sb->s_max_mnt_count)
+		r->reason = E4R_REASON_MOUNT_COUNT;
+	else if (sb->s_checkinterval && (time_t)sb->s_lastcheck + (time_t)sb->s_checkinterval <= now)
+		r->reason = E4R_REASON_INTERVAL;
+	else
+		r->reason = E4R_REASON_CLEAN_SKIPPED;
+	return 0;
+}

@@ -1,0 +1,1093 @@
+/* Diagnosis of journal checksum failures: locate, prove, and name the cause of each one. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/diagnose.h"
+#include "util/crc.h"
+#include "util/e4r_err.h"
+
+/* A unique fit is taken as the intended content when fewer chance fits are expected. */
+#define AUTO_MAX_CHANCE		0.2
+/* Fits are evidence of flips only when fewer than this many are expected by chance. */
+#define FLIP_MAX_CHANCE		1.0
+/* Skip the pair search where more chance fits than this are expected. */
+#define MAX_PAIR_FITS		16.0
+/* Bursts are evidence only when this unlikely by chance. */
+#define BURST_MAX_CHANCE	1e-3
+/* Sequences tried around a tag's own when asking whether its block is stale. */
+#define STALE_SEQ_WINDOW	4096
+#define COMMIT_TYPE_OFFSET	0x0C
+#define COMMIT_SIZE_OFFSET	0x0D
+#define COMMIT_CSUM_OFFSET	0x10
+
+/*
+ * The message a checksum covers: PREFIX bytes (a tag's big-endian
+ * sequence), then whole journal blocks, with HOLE bytes of the first block
+ * counted as zero. The stored value sits at STORED_JBLK:STORED_OFF.
+ */
+struct msg {
+	enum crc_alg	alg;
+	uint32_t	init;
+	unsigned	prefix;
+	unsigned char	prefix_bytes[4];
+	uint32_t	prefix_jblk;		/* where the prefix is kept (descriptor header) */
+	uint32_t	*jblks;
+	unsigned	nblocks;
+	unsigned	hole_off, hole_len;
+	uint32_t	stored, mask;
+	uint32_t	stored_jblk;
+	unsigned	stored_off, stored_len;	/* big-endian, 4 or 2 bytes */
+};
+
+struct diag {
+	struct jbd_journal	*j;
+	const struct jbd_scan	*s;
+	struct jbd_diagnosis	*d;
+	unsigned		cap;
+	unsigned char		*buf;		/* one block */
+	struct e4r_decode	*dec;
+	struct crc_cache	*cache;		/* syndrome tables: every tag has the same shape */
+	uint32_t		seq_syn[32];	/* tag checksums: syndrome of each bit of the sequence */
+};
+
+static uint64_t msg_bytes(const struct jbd_journal *j, const struct msg *m)
+{
+	return m->prefix + (uint64_t)m->nblocks * j->blocksize;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The checksum over M with message bits BITS[0..N) (sorted) flipped. */
+static errcode_t msg_crc(struct diag *dg, const struct msg *m, const uint64_t *bits, unsigned n, uint32_t *out)
+{
+	struct jbd_journal *j = dg->j;
+	unsigned char pre[4];
+	uint32_t c = m->init;
+	unsigned k = 0;
+	errcode_t err;
+
+	memcpy(pre, m->prefix_bytes, 4);
+	for (; k < n && bits[k] / 8 < m->prefix; k++)
+		pre[bits[k] / 8] ^= (unsigned char)(1U << (bits[k] & 7));
+	if (m->prefix)
+		c = m->alg == CRC_ALG_CRC32C ? util_crc32c(c, pre, m->prefix) : util_crc32_be(c, pre, m->prefix);
+	for (unsigned b = 0; b < m->nblocks; b++) {
+		uint64_t base = m->prefix + (uint64_t)b * j->blocksize;
+
+		err = jbd_journal_read(j, m->jblks[b], 1, dg->buf);
+		if (err)
+			return err;
+		for (; k < n && bits[k] / 8 < base + j->blocksize; k++)
+			dg->buf[bits[k] / 8 - base] ^= (unsigned char)(1U << (bits[k] & 7));
+		if (b == 0 && m->hole_len)
+			memset(dg->buf + m->hole_off, 0, m->hole_len);
+		c = m->alg == CRC_ALG_CRC32C ? util_crc32c(c, dg->buf, j->blocksize) :
+					       util_crc32_be(c, dg->buf, j->blocksize);
+	}
+	*out = c;
+	return 0;
+}
+
+/* Where message bit BIT, or stored bit J, is on disk. */
+static void map_bit(const struct jbd_journal *j, const struct msg *m, uint64_t bit, struct jbd_flip *f)
+{
+	if (bit / 8 < m->prefix) {
+		f->place = JBD_FLIP_SEQUENCE;
+		f->jblk = m->prefix_jblk;
+		f->byte = 8 + (uint32_t)(bit / 8);	/* h_sequence, big-endian like the prefix */
+	} else {
+		uint64_t byte = bit / 8 - m->prefix;
+		f->place = JBD_FLIP_CONTENT;
+		f->jblk = m->jblks[byte / j->blocksize];
+		f->byte = (uint32_t)(byte % j->blocksize);
+	}
+	f->bit = (uint8_t)(bit & 7);
+}
+
+static void map_stored(const struct msg *m, unsigned sbit, struct jbd_flip *f)
+{
+	f->place = JBD_FLIP_STORED;
+	f->jblk = m->stored_jblk;
+	f->byte = m->stored_off + (m->stored_len - 1 - sbit / 8);
+	f->bit = (uint8_t)(sbit & 7);
+}
+
+/* Turn a crc pattern into journal places, and prove it by recomputing. */
+static errcode_t make_candidate(struct diag *dg, const struct msg *m, const struct crc_pattern *p,
+				struct jbd_candidate *c, int verify)
+{
+	uint32_t crc;
+	errcode_t err;
+
+	memset(c, 0, sizeof(*c));
+	for (unsigned i = 0; i < p->nbits && c->nflips < CRC_PATTERN_MAX_BITS; i++)
+		map_bit(dg->j, m, p->bit[i], &c->flip[c->nflips++]);
+	for (unsigned b = 0; b < 32 && c->nflips < CRC_PATTERN_MAX_BITS; b++)
+		if (p->stored & (1U << b))
+			map_stored(m, b, &c->flip[c->nflips++]);
+	c->weight = p->weight;
+	c->span = p->span;
+	if (!verify)
+		return 0;
+	err = msg_crc(dg, m, p->bit, p->nbits, &crc);
+	if (err)
+		return err;
+	c->verified = ((crc ^ m->stored ^ p->stored) & m->mask) == 0;
+	return 0;
+}
+
+static errcode_t new_finding(struct diag *dg, enum jbd_diag_object obj, unsigned ti, int bi,
+			     uint32_t jblk, const struct jbd_csum *cs, struct jbd_finding **out)
+{
+	struct jbd_diagnosis *d = dg->d;
+	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	struct jbd_finding *f;
+
+	if (d->nfindings == dg->cap) {
+		unsigned ncap = dg->cap ? dg->cap * 2 : 8;
+		void *p = realloc(d->findings, ncap * sizeof(*d->findings));
+		if (!p)
+			return EXT2_ET_NO_MEMORY;
+		d->findings = p;
+		dg->cap = ncap;
+	}
+	f = &d->findings[d->nfindings++];
+	memset(f, 0, sizeof(*f));
+	f->object = obj;
+	f->txn = ti;
+	f->sequence = t->sequence;
+	f->block = bi;
+	f->jblk = jblk;
+	f->csum = *cs;
+	f->csum_bits = 32;
+	f->cause = JBD_CAUSE_UNEXPLAINED;
+	f->action = JBD_AUTO_STOP;
+	f->problem = 1;
+	f->commit_sec = t->commit_sec;
+	f->async_commit = !!(dg->j->incompat & JBD_FEATURE_INCOMPAT_ASYNC_COMMIT);
+	if (bi >= 0)
+		f->fs_block = t->blocks[bi].fs_block;
+	*out = f;
+	return 0;
+}
+
+/* ---- the bit-flip search ---- */
+
+/* Pairs of bits in one journal block. */
+static double j_pairs_per_block(const struct jbd_journal *j)
+{
+	double bits = (double)j->blocksize * 8;
+
+	return bits * bits / 2;
+}
+
+static errcode_t search_flips(struct diag *dg, struct jbd_finding *f, const struct msg *m, uint32_t computed)
+{
+	struct crc_search q = { 0 };
+	struct crc_result *r = malloc(sizeof(*r));
+	errcode_t err;
+
+	if (!r)
+		return EXT2_ET_NO_MEMORY;
+	q.alg = m->alg;
+	q.nbytes = msg_bytes(dg->j, m);
+	q.syndrome = m->stored ^ computed;
+	q.mask = m->mask;
+	q.hole_start = m->hole_len ? m->prefix + m->hole_off : 0;
+	q.hole_len = m->hole_len;
+	q.max_gap = (uint64_t)dg->j->blocksize * 8;
+	q.pair_segment = m->nblocks > 1 ? dg->j->blocksize : 0;
+	/* Past ~2 Mbit even a 3-bit burst fits by chance more often than BURST_MAX_CHANCE. */
+	q.max_burst = q.nbytes * 8 * 2 / 4294967296.0 < BURST_MAX_CHANCE ? CRC_PATTERN_MAX_BITS : 0;
+	q.cache = dg->cache;
+	/* Pairs within a block of a long v1 transaction fit any syndrome many times over. */
+	q.skip_pairs = (double)m->nblocks * j_pairs_per_block(dg->j) / 4294967296.0 > MAX_PAIR_FITS;
+	err = diag_crc_locate(&q, r);
+	if (err == E4R_LIMIT)
+		err = 0;	/* a transaction too long to search: no fit, said by searched = 0 */
+	if (err || !r->searched)
+		goto out;
+	f->searched = (int)r->searched;
+	f->weight = r->weight;
+	f->burst = r->burst;
+	f->nfits = r->count;
+	f->chance = r->chance;
+	/* Each proof rereads the message: only worth it when the fits can mean something. */
+	for (unsigned i = 0; i < r->ncand && i < JBD_DIAG_MAX_CAND; i++) {
+		err = make_candidate(dg, m, &r->cand[i], &f->cand[f->ncand],
+				     r->chance < FLIP_MAX_CHANCE || m->nblocks <= 1);
+		if (err)
+			goto out;
+		f->ncand++;
+	}
+	f->proven = r->count == 1 && f->ncand == 1 && f->cand[0].verified &&
+		    (!r->burst || r->chance < BURST_MAX_CHANCE);
+out:
+	free(r);
+	return err;
+}
+
+/*
+ * Light fits that are evidence of flipped bits: not what any syndrome gets
+ * (pairs in a long v1 transaction, or with 16 bits, fit almost anything).
+ */
+static int flips_found(const struct jbd_finding *f)
+{
+	return f->weight && f->chance < FLIP_MAX_CHANCE && (!f->burst || f->chance < BURST_MAX_CHANCE);
+}
+
+/*
+ * Keep the corrected block of a proven fit. A fit whose flips span two
+ * blocks has no one block to hand over: then auto stops instead.
+ */
+static errcode_t keep_correction(struct diag *dg, struct jbd_finding *f)
+{
+	const struct jbd_candidate *c = &f->cand[0];
+	uint32_t jblk = 0;
+	int have = 0;
+	errcode_t err;
+
+	for (unsigned i = 0; i < c->nflips; i++) {
+		if (c->flip[i].place != JBD_FLIP_CONTENT)
+			continue;
+		if (have && c->flip[i].jblk != jblk) {
+			f->action = JBD_AUTO_STOP;
+			return 0;
+		}
+		jblk = c->flip[i].jblk;
+		have = 1;
+	}
+	if (!have)
+		return 0;	/* only the stored value was hit: the content is right as it is */
+	f->corrected = malloc(dg->j->blocksize);
+	if (!f->corrected)
+		return EXT2_ET_NO_MEMORY;
+	err = jbd_journal_read(dg->j, jblk, 1, f->corrected);
+	if (err)
+		return err;
+	for (unsigned i = 0; i < c->nflips; i++)
+		if (c->flip[i].place == JBD_FLIP_CONTENT)
+			f->corrected[c->flip[i].byte] ^= (unsigned char)(1U << c->flip[i].bit);
+	f->corrected_jblk = jblk;
+	return 0;
+}
+
+/* ---- stale evidence ---- */
+
+/* Tag offsets follow the scanner's walk: the UUID after each tag without SAME_UUID. */
+static int desc_uuid_mismatch(struct diag *dg, uint32_t desc_jblk)
+{
+	struct jbd_journal *j = dg->j;
+	unsigned off = JBD_HEADER_SIZE;
+
+	if (jbd_journal_read(j, desc_jblk, 1, dg->buf))
+		return 0;
+	if (off + j->tag_bytes + JBD_UUID_SIZE > j->blocksize)
+		return 0;
+	if (dg->buf[off + JBD_TAG_FLAGS_OFFSET + 1] & JBD_FLAG_SAME_UUID)
+		return 0;
+	off += j->tag_bytes;
+	/* Writers of internal journals (debugfs, ext4) may leave it zero: no evidence then. */
+	for (unsigned i = 0; i < JBD_UUID_SIZE; i++)
+		if (dg->buf[off + i])
+			return memcmp(dg->buf + off, j->uuid, JBD_UUID_SIZE) != 0;
+	return 0;
+}
+
+static void txn_stale_evidence(struct diag *dg, struct jbd_finding *f)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
+
+	for (unsigned i = 0; i < t->ndescs; i++)
+		if (desc_uuid_mismatch(dg, t->descs[i].jblk))
+			f->uuid_mismatch = 1;
+	for (unsigned i = f->txn; i-- > 0;) {
+		const struct jbd_scan_txn *p = &dg->s->txns[i];
+		if (!p->committed)
+			continue;
+		f->prev_commit_sec = p->commit_sec;
+		if (t->commit_jblk && t->commit_sec < p->commit_sec)
+			f->time_backwards = 1;
+		break;
+	}
+}
+
+/*
+ * Does the tag checksum match the block under another sequence (an older
+ * tag)? Changing the sequence by DELTA changes the checksum by the XOR of
+ * the syndromes of DELTA's bits: no block needs rereading.
+ */
+static void tag_stale_sequence(struct diag *dg, struct jbd_finding *f, uint32_t full_computed)
+{
+	if (f->csum_bits != 32)
+		return;	/* 16 bits would match thousands of sequences by chance */
+	for (int64_t k = -STALE_SEQ_WINDOW; k <= STALE_SEQ_WINDOW; k++) {
+		uint32_t seq2 = f->sequence + (uint32_t)k, delta = f->sequence ^ seq2, c = full_computed;
+		if (!k)
+			continue;
+		for (unsigned b = 0; b < 32; b++)
+			if (delta & (1U << b))
+				c ^= dg->seq_syn[b];
+		if (c == f->csum.stored) {
+			f->has_stale_sequence = 1;
+			f->stale_sequence = seq2;
+			return;
+		}
+	}
+}
+
+/* Bit B of the (host-order) sequence is message bit (3 - B/8) * 8 + B%8 of a tag's checksum. */
+static void init_seq_syndromes(struct diag *dg)
+{
+	uint64_t nbytes = 4 + (uint64_t)dg->j->blocksize;
+
+	for (unsigned b = 0; b < 32; b++)
+		dg->seq_syn[b] = diag_crc_bit_syndrome(CRC_ALG_CRC32C, nbytes, (3 - b / 8) * 8 + b % 8);
+}
+
+/* ---- torn commits ---- */
+
+static int last_commit(const struct jbd_scan *s, unsigned ti)
+{
+	for (unsigned i = ti + 1; i < s->nlive; i++)
+		if (s->txns[i].committed)
+			return 0;
+	return 1;
+}
+
+static unsigned bad_tags(const struct jbd_scan_txn *t)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->nblocks; i++)
+		n += t->blocks[i].csum.state == JBD_CSUM_BAD;
+	return n;
+}
+
+/* v2/v3: only the commit header reached the disk (a torn sector): the kernel's partial test. */
+static int partial_commit(struct diag *dg, const struct jbd_scan_txn *t)
+{
+	struct jbd_journal *j = dg->j;
+	uint32_t c;
+
+	if (jbd_journal_read(j, t->commit_jblk, 1, dg->buf))
+		return 0;
+	memset(dg->buf + COMMIT_CSUM_OFFSET, 0, 4);
+	memset(dg->buf + JBD_COMMIT_HEADER_SIZE, 0, j->blocksize - JBD_COMMIT_HEADER_SIZE);
+	c = util_crc32c(j->csum_seed, dg->buf, j->blocksize);
+	return c == t->commit_csum.stored;
+}
+
+/* ---- the leak (unjournaled modification) ---- */
+
+static int is_bitmap(const struct e4r_block_info *bi)
+{
+	return bi->kind == E4R_KIND_INODE_BITMAP || bi->kind == E4R_KIND_BLOCK_BITMAP;
+}
+
+/* What bit I of a bitmap block of group G stands for. */
+static uint64_t leak_object(ext2_filsys fs, const struct e4r_block_info *bi, uint32_t i)
+{
+	if (bi->kind == E4R_KIND_INODE_BITMAP)
+		return (uint64_t)bi->group * fs->super->s_inodes_per_group + i + 1;
+	return fs->super->s_first_data_block +
+	       ((uint64_t)bi->group * fs->super->s_clusters_per_group + i) *
+	       EXT2FS_CLUSTER_RATIO(fs);
+}
+
+struct versions {
+	unsigned char	*before;	/* NULL if unknown */
+	int		before_home;
+	unsigned char	**later;
+	uint32_t	*later_seq;
+	unsigned	nlater;
+};
+
+static void versions_free(struct versions *v)
+{
+	free(v->before);
+	for (unsigned i = 0; i < v->nlater; i++)
+		free(v->later[i]);
+	free(v->later);
+	free(v->later_seq);
+}
+
+static errcode_t read_copy(struct diag *dg, uint32_t jblk, unsigned char **out)
+{
+	*out = malloc(dg->j->blocksize);
+	if (!*out)
+		return EXT2_ET_NO_MEMORY;
+	return jbd_journal_read(dg->j, jblk, 1, *out);
+}
+
+/* The other versions of FS_BLOCK: the one before transaction TI, and the later committed ones. */
+static errcode_t gather_versions(struct diag *dg, unsigned ti, uint64_t fs_block, struct versions *v)
+{
+	const struct jbd_scan *s = dg->s;
+	errcode_t err;
+
+	memset(v, 0, sizeof(*v));
+	v->later = calloc(s->nlive, sizeof(*v->later));
+	v->later_seq = calloc(s->nlive, sizeof(*v->later_seq));
+	if (!v->later || !v->later_seq)
+		return EXT2_ET_NO_MEMORY;
+	for (unsigned i = 0; i < s->nlive; i++) {
+		const struct jbd_scan_txn *t = &s->txns[i];
+		if (i == ti || !t->committed)
+			continue;
+		for (unsigned b = 0; b < t->nblocks; b++) {
+			if (t->blocks[b].fs_block != fs_block)
+				continue;
+			if (i < ti) {
+				free(v->before);
+				err = read_copy(dg, t->blocks[b].jblk, &v->before);
+			} else if (!v->nlater || v->later_seq[v->nlater - 1] != t->sequence) {
+				v->later_seq[v->nlater] = t->sequence;
+				err = read_copy(dg, t->blocks[b].jblk, &v->later[v->nlater++]);
+			} else {
+				err = 0;
+			}
+			if (err)
+				return err;
+		}
+	}
+	if (!v->before && v->nlater) {
+		v->before = malloc(dg->j->blocksize);
+		if (!v->before)
+			return EXT2_ET_NO_MEMORY;
+		err = io_channel_read_blk64(dg->j->fs->io, fs_block, 1, v->before);
+		if (err)
+			return err;
+		v->before_home = 1;
+	}
+	return 0;
+}
+
+/*
+ * Try the leak hypothesis for block BI of the transaction, sitting at
+ * BLOCK_OFFSET of message M: on success fill f->leak, prove it by
+ * recomputing, and return 1.
+ */
+static errcode_t try_leak(struct diag *dg, struct jbd_finding *f, const struct msg *m, unsigned bi,
+			  uint64_t block_offset, uint32_t computed, int *found)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
+	struct e4r_block_info info;
+	struct versions v;
+	unsigned char *logged = NULL;
+	uint64_t bits[JBD_LEAK_MAX_BITS];
+	uint32_t crc;
+	errcode_t err;
+
+	*found = 0;
+	if (!dg->dec || fs_decode_lookup(dg->dec, t->blocks[bi].fs_block, &info) || !is_bitmap(&info))
+		return 0;
+	err = gather_versions(dg, f->txn, t->blocks[bi].fs_block, &v);
+	if (err || !v.nlater)
+		goto out;
+	err = read_copy(dg, t->blocks[bi].jblk, &logged);
+	if (err)
+		goto out;
+	if (!diag_leak_find(logged, v.before, (const unsigned char *const *)v.later, v.later_seq, v.nlater,
+			   dg->j->blocksize, m->alg, msg_bytes(dg->j, m), block_offset,
+			   m->stored ^ computed, m->mask, &f->leak))
+		goto out;
+	for (unsigned i = 0; i < f->leak.nbits; i++) {
+		bits[i] = (block_offset + f->leak.bit[i] / 8) * 8 + (f->leak.bit[i] & 7);
+		f->leak.object[i] = leak_object(dg->j->fs, &info, f->leak.bit[i]);
+	}
+	qsort(bits, f->leak.nbits, sizeof(bits[0]), cmp_u64);
+	err = msg_crc(dg, m, bits, f->leak.nbits, &crc);
+	if (err)
+		goto out;
+	if (((crc ^ m->stored) & m->mask) == 0) {
+		*found = 1;
+		f->leak.before_from_home = v.before_home;
+		f->block = (int)bi;
+		f->fs_block = t->blocks[bi].fs_block;
+		f->info = info;
+	} else {
+		memset(&f->leak, 0, sizeof(f->leak));
+	}
+out:
+	free(logged);
+	versions_free(&v);
+	return err;
+}
+
+/* The later transactions that set the leaked bits are all replayed (committed, checksum good). */
+static int leak_benign(const struct diag *dg, const struct jbd_finding *f)
+{
+	for (unsigned i = 0; i < f->leak.nbits; i++)
+		for (unsigned k = 0; k < dg->s->nlive; k++) {
+			const struct jbd_scan_txn *t = &dg->s->txns[k];
+			if (t->sequence == f->leak.set_by[i] &&
+			    (!t->committed || t->commit_csum.state == JBD_CSUM_BAD))
+				return 0;
+		}
+	return 1;
+}
+
+/* 1 when every finding of transaction TXN is resolved: a benign leak or a proven correction. */
+static int txn_resolved(const struct diag *dg, unsigned txn)
+{
+	int any = 0;
+
+	for (unsigned i = 0; i < dg->d->nfindings; i++) {
+		const struct jbd_finding *g = &dg->d->findings[i];
+		if (g->txn != txn)
+			continue;
+		if (g->action != JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK && g->action != JBD_AUTO_REPLAY_CORRECTED)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* A setter of leaked bits that is committed and sound, or whose own failures are all resolved. */
+static int setter_ok(const struct diag *dg, uint32_t seq)
+{
+	for (unsigned k = 0; k < dg->s->nlive; k++) {
+		const struct jbd_scan_txn *t = &dg->s->txns[k];
+		if (t->sequence != seq)
+			continue;
+		if (!t->committed)
+			return 0;
+		return t->commit_csum.state != JBD_CSUM_BAD || txn_resolved(dg, k);
+	}
+	return 0;
+}
+
+/*
+ * The 2012 bug leaks into transaction after transaction: each one's extra
+ * bits are set by the next, whose own commit fails for the same reason, up to
+ * the last one, which is sound. Walk back from the end: a leak is benign when
+ * every transaction that sets its bits is sound or itself only benignly
+ * leaked into. Bounded: each round settles at least one finding or stops.
+ */
+static void resolve_leak_chains(struct diag *dg)
+{
+	for (unsigned round = 0; round <= dg->d->nfindings; round++) {
+		int changed = 0;
+
+		for (unsigned i = dg->d->nfindings; i-- > 0;) {
+			struct jbd_finding *f = &dg->d->findings[i];
+			int ok = f->leak.nbits > 0;
+
+			if (f->cause != JBD_CAUSE_UNJOURNALED || f->action != JBD_AUTO_STOP)
+				continue;
+			for (unsigned b = 0; ok && b < f->leak.nbits; b++)
+				ok = setter_ok(dg, f->leak.set_by[b]);
+			if (ok) {
+				f->action = JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK;
+				changed = 1;
+			}
+		}
+		if (!changed)
+			break;
+	}
+}
+
+/* ---- deciding ---- */
+
+/* A located flip in a descriptor's tags changed what the scan parsed: the replay cannot use it. */
+static int correction_safe(struct diag *dg, const struct jbd_finding *f)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
+	const struct jbd_candidate *c = &f->cand[0];
+
+	for (unsigned i = 0; i < c->nflips; i++) {
+		if (c->flip[i].place == JBD_FLIP_SEQUENCE)
+			return 0;
+		if (c->flip[i].place != JBD_FLIP_CONTENT)
+			continue;
+		for (unsigned d = 0; d < t->ndescs; d++)
+			if (t->descs[d].jblk == c->flip[i].jblk &&
+			    c->flip[i].byte < JBD_HEADER_SIZE + (t->descs[d].ntags + 1) * dg->j->tag_bytes +
+					      JBD_UUID_SIZE)
+				return 0;
+	}
+	return 1;
+}
+
+static void decide_flip(struct diag *dg, struct jbd_finding *f)
+{
+	f->cause = JBD_CAUSE_BIT_FLIP;
+	if (f->proven && f->chance < AUTO_MAX_CHANCE && correction_safe(dg, f))
+		f->action = JBD_AUTO_REPLAY_CORRECTED;
+	else
+		f->action = JBD_AUTO_STOP;
+}
+
+/*
+ * The order of the tests: a leak explains the mismatch exactly with bits a
+ * later transaction sets; positive evidence of staleness or a torn commit
+ * comes before a light fit (random damage gets a weight-2 fit in a 4 KiB
+ * block one time in eight); then the fit; then nothing.
+ */
+static void decide(struct diag *dg, struct jbd_finding *f, int leak)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
+
+	f->last_commit = last_commit(dg->s, f->txn);
+	f->bad_tags = bad_tags(t);
+	if (leak) {
+		f->cause = JBD_CAUSE_UNJOURNALED;
+		f->action = leak_benign(dg, f) ? JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK : JBD_AUTO_STOP;
+		return;
+	}
+	if (f->proven && f->weight == 1 && f->chance < AUTO_MAX_CHANCE) {
+		decide_flip(dg, f);
+		return;
+	}
+	if (f->time_backwards || f->uuid_mismatch || f->has_stale_sequence) {
+		f->cause = JBD_CAUSE_STALE;
+		f->problem = !t->committed || f->time_backwards ? 0 : 1;
+		return;
+	}
+	if (f->partial_commit || (f->async_commit && f->last_commit && !flips_found(f))) {
+		f->cause = JBD_CAUSE_TORN_COMMIT;
+		return;
+	}
+	if (flips_found(f))
+		decide_flip(dg, f);
+}
+
+/* ---- the objects ---- */
+
+/* Where block BI's tag keeps its checksum: walk its descriptor's tags as the scanner does. */
+static errcode_t stored_place(struct diag *dg, const struct jbd_scan_txn *t, unsigned bi, struct msg *m)
+{
+	struct jbd_journal *j = dg->j;
+	const struct jbd_scan_block *b = &t->blocks[bi];
+	unsigned k = 0, off = JBD_HEADER_SIZE;
+	errcode_t err;
+
+	for (unsigned i = 0; i < bi; i++)
+		k += t->blocks[i].desc_jblk == b->desc_jblk;
+	err = jbd_journal_read(j, b->desc_jblk, 1, dg->buf);
+	if (err)
+		return err;
+	for (unsigned i = 0; i < k && off + j->tag_bytes <= j->blocksize; i++) {
+		uint16_t flags = (uint16_t)(dg->buf[off + JBD_TAG_FLAGS_OFFSET] << 8 |
+					    dg->buf[off + JBD_TAG_FLAGS_OFFSET + 1]);
+		off += j->tag_bytes;
+		if (!(flags & JBD_FLAG_SAME_UUID))
+			off += JBD_UUID_SIZE;
+	}
+	m->stored_jblk = b->desc_jblk;
+	m->stored_off = j->csum == JBD_CSUM_V3 ? off + 12 : off + 4;
+	m->stored_len = j->csum == JBD_CSUM_V3 ? 4 : 2;
+	return 0;
+}
+
+static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
+{
+	struct jbd_journal *j = dg->j;
+	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	const struct jbd_scan_block *b = &t->blocks[bi];
+	struct jbd_finding *f;
+	uint32_t jblk = b->jblk, seq = jbd_to_be32(t->sequence), full;
+	struct msg m = { 0 };
+	int leak = 0;
+	errcode_t err;
+
+	err = new_finding(dg, JBD_OBJ_DATA, ti, (int)bi, b->jblk, &b->csum, &f);
+	if (err)
+		return err;
+	m.alg = CRC_ALG_CRC32C;
+	m.init = j->csum_seed;
+	m.prefix = 4;
+	memcpy(m.prefix_bytes, &seq, 4);
+	m.prefix_jblk = b->desc_jblk;
+	m.jblks = &jblk;
+	m.nblocks = 1;
+	m.stored = b->csum.stored;
+	m.mask = j->csum == JBD_CSUM_V3 ? 0xFFFFFFFFU : 0xFFFFU;
+	f->csum_bits = j->csum == JBD_CSUM_V3 ? 32 : 16;
+	err = stored_place(dg, t, bi, &m);
+	if (err)
+		return err;
+	err = msg_crc(dg, &m, NULL, 0, &full);
+	if (err)
+		return err;
+	if (dg->dec)
+		fs_decode_lookup(dg->dec, b->fs_block, &f->info);
+	err = search_flips(dg, f, &m, full);
+	if (!err)
+		err = try_leak(dg, f, &m, bi, 4, full, &leak);
+	if (err)
+		return err;
+	txn_stale_evidence(dg, f);
+	f->uuid_mismatch = desc_uuid_mismatch(dg, b->desc_jblk);
+	tag_stale_sequence(dg, f, full);
+	decide(dg, f, leak);
+	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
+		err = keep_correction(dg, f);
+	return err;
+}
+
+/* One v2/v3 block checksummed whole, with its own 4-byte checksum at HOLE_OFF counted as zero. */
+static void hole_msg(const struct jbd_journal *j, struct msg *m, uint32_t *jblk, unsigned hole_off,
+		     uint32_t stored)
+{
+	memset(m, 0, sizeof(*m));
+	m->alg = CRC_ALG_CRC32C;
+	m->init = j->csum_seed;
+	m->jblks = jblk;
+	m->nblocks = 1;
+	m->hole_off = hole_off;
+	m->hole_len = 4;
+	m->stored = stored;
+	m->mask = 0xFFFFFFFFU;
+	m->stored_jblk = *jblk;
+	m->stored_off = hole_off;
+	m->stored_len = 4;
+}
+
+/* A v2/v3 descriptor or revoke tail: the whole block with the tail counted as zero. */
+static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object obj, uint32_t jblk,
+			   const struct jbd_csum *cs)
+{
+	struct jbd_finding *f;
+	struct msg m = { 0 };
+	errcode_t err;
+
+	err = new_finding(dg, obj, ti, -1, jblk, cs, &f);
+	if (err)
+		return err;
+	hole_msg(dg->j, &m, &jblk, dg->j->blocksize - JBD_TAIL_SIZE, cs->stored);
+	err = search_flips(dg, f, &m, cs->computed);
+	if (err)
+		return err;
+	txn_stale_evidence(dg, f);
+	if (obj == JBD_OBJ_DESCRIPTOR)
+		f->uuid_mismatch = desc_uuid_mismatch(dg, jblk);
+	decide(dg, f, 0);
+	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
+		err = keep_correction(dg, f);
+	return err;
+}
+
+/* A v2/v3 commit block: the whole block with h_chksum[0] counted as zero. */
+static errcode_t diag_commit(struct diag *dg, unsigned ti)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	uint32_t jblk = t->commit_jblk;
+	struct jbd_finding *f;
+	struct msg m = { 0 };
+	errcode_t err;
+
+	err = new_finding(dg, JBD_OBJ_COMMIT, ti, -1, jblk, &t->commit_csum, &f);
+	if (err)
+		return err;
+	hole_msg(dg->j, &m, &jblk, COMMIT_CSUM_OFFSET, t->commit_csum.stored);
+	err = search_flips(dg, f, &m, t->commit_csum.computed);
+	if (err)
+		return err;
+	f->partial_commit = partial_commit(dg, t);
+	txn_stale_evidence(dg, f);
+	decide(dg, f, 0);
+	return 0;
+}
+
+/* v1's message: each descriptor, then the blocks it tags, in log order. */
+static errcode_t v1_layout(const struct jbd_scan_txn *t, uint32_t **out, unsigned *n)
+{
+	uint32_t *jb = malloc((t->ndescs + t->nblocks + 1) * sizeof(*jb));
+	unsigned k = 0;
+
+	if (!jb)
+		return EXT2_ET_NO_MEMORY;
+	for (unsigned d = 0; d < t->ndescs; d++) {
+		jb[k++] = t->descs[d].jblk;
+		for (unsigned b = 0; b < t->nblocks; b++)
+			if (t->blocks[b].desc_jblk == t->descs[d].jblk)
+				jb[k++] = t->blocks[b].jblk;
+	}
+	*out = jb;
+	*n = k;
+	return 0;
+}
+
+/* Index in the v1 message of block BI of T. */
+static unsigned v1_index(const struct msg *m, const struct jbd_scan_block *b)
+{
+	for (unsigned i = 0; i < m->nblocks; i++)
+		if (m->jblks[i] == b->jblk)
+			return i;
+	return 0;
+}
+
+/* v1 with a checksum that matches but a commit header that does not say crc32/4. */
+static int v1_header_flip(struct diag *dg, struct jbd_finding *f, const struct jbd_scan_txn *t)
+{
+	uint8_t dt = t->commit_csum_type ^ JBD_CRC32_CHKSUM, ds = t->commit_csum_size ^ JBD_CRC32_CHKSUM_SIZE;
+	struct jbd_candidate *c = &f->cand[0];
+
+	if (t->commit_csum.stored != t->commit_csum.computed ||
+	    __builtin_popcount(dt) + __builtin_popcount(ds) > 2)
+		return 0;
+	memset(c, 0, sizeof(*c));
+	for (unsigned b = 0; b < 8; b++) {
+		if (dt & (1U << b))
+			c->flip[c->nflips++] = (struct jbd_flip){ t->commit_jblk, COMMIT_TYPE_OFFSET, (uint8_t)b,
+								  JBD_FLIP_CONTENT };
+		if (ds & (1U << b))
+			c->flip[c->nflips++] = (struct jbd_flip){ t->commit_jblk, COMMIT_SIZE_OFFSET, (uint8_t)b,
+								  JBD_FLIP_CONTENT };
+	}
+	c->weight = c->nflips;
+	c->verified = 1;
+	f->ncand = 1;
+	f->nfits = 1;
+	f->weight = c->weight;
+	f->proven = 1;
+	f->searched = CRC_SEARCHED_1 | CRC_SEARCHED_2;
+	return 1;
+}
+
+/* v1: the failing object is the transaction; name the data block the located flips are in. */
+static void name_located_block(struct diag *dg, struct jbd_finding *f, const struct jbd_scan_txn *t)
+{
+	const struct jbd_candidate *c = &f->cand[0];
+
+	if (f->block >= 0 || !f->ncand || !c->nflips || c->flip[0].place != JBD_FLIP_CONTENT)
+		return;
+	for (unsigned i = 1; i < c->nflips; i++)
+		if (c->flip[i].place != JBD_FLIP_CONTENT || c->flip[i].jblk != c->flip[0].jblk)
+			return;
+	for (unsigned b = 0; b < t->nblocks; b++)
+		if (t->blocks[b].jblk == c->flip[0].jblk) {
+			f->block = (int)b;
+			f->fs_block = t->blocks[b].fs_block;
+			if (dg->dec)
+				fs_decode_lookup(dg->dec, f->fs_block, &f->info);
+		}
+}
+
+static errcode_t diag_v1(struct diag *dg, unsigned ti)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	struct jbd_finding *f;
+	struct msg m = { 0 };
+	int leak = 0;
+	errcode_t err;
+
+	err = new_finding(dg, JBD_OBJ_TRANSACTION, ti, -1, t->commit_jblk, &t->commit_csum, &f);
+	if (err)
+		return err;
+	if (v1_header_flip(dg, f, t)) {
+		decide(dg, f, 0);
+		return 0;
+	}
+	err = v1_layout(t, &m.jblks, &m.nblocks);
+	if (err)
+		return err;
+	m.alg = CRC_ALG_CRC32_BE;
+	m.init = ~0U;
+	m.stored = t->commit_csum.stored;
+	m.mask = 0xFFFFFFFFU;
+	m.stored_jblk = t->commit_jblk;
+	m.stored_off = COMMIT_CSUM_OFFSET;
+	m.stored_len = 4;
+	if (m.nblocks)
+		err = search_flips(dg, f, &m, t->commit_csum.computed);
+	for (unsigned b = 0; !err && !leak && b < t->nblocks && m.nblocks; b++)
+		err = try_leak(dg, f, &m, b, (uint64_t)v1_index(&m, &t->blocks[b]) * dg->j->blocksize,
+			       t->commit_csum.computed, &leak);
+	if (!err) {
+		txn_stale_evidence(dg, f);
+		decide(dg, f, leak);
+		if (f->cause == JBD_CAUSE_BIT_FLIP)
+			name_located_block(dg, f, t);
+		if (f->action == JBD_AUTO_REPLAY_CORRECTED)
+			err = keep_correction(dg, f);
+	}
+	free(m.jblks);
+	return err;
+}
+
+/* ---- the whole log ---- */
+
+/* Committed transactions, and the stale one the live log may end at. */
+static int txn_diagnosed(const struct jbd_scan *s, unsigned ti)
+{
+	const struct jbd_scan_txn *t = &s->txns[ti];
+
+	if (t->committed)
+		return 1;
+	return s->end_reason == JBD_END_STALE && ti + 1 == s->nlive && t->commit_jblk;
+}
+
+/* Name what the failing transactions' blocks are (bitmaps matter for leaks). */
+static errcode_t build_decoder(struct diag *dg)
+{
+	const struct jbd_scan *s = dg->s;
+	errcode_t err = fs_decode_new(dg->j->fs, &dg->dec);
+
+	if (err)
+		return err;
+	for (unsigned ti = 0; ti < s->nlive; ti++) {
+		const struct jbd_scan_txn *t = &s->txns[ti];
+		if (!txn_diagnosed(s, ti) || !jbd_txn_csum_failed(t))
+			continue;
+		for (unsigned b = 0; b < t->nblocks; b++) {
+			err = fs_decode_want(dg->dec, t->blocks[b].fs_block);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static errcode_t diag_txn(struct diag *dg, unsigned ti)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	errcode_t err = 0;
+
+	if (dg->j->csum == JBD_CSUM_V1)
+		return t->commit_csum.state == JBD_CSUM_BAD ? diag_v1(dg, ti) : 0;
+	for (unsigned i = 0; !err && i < t->ndescs; i++)
+		if (t->descs[i].tail.state == JBD_CSUM_BAD)
+			err = diag_tail(dg, ti, JBD_OBJ_DESCRIPTOR, t->descs[i].jblk, &t->descs[i].tail);
+	for (unsigned i = 0; !err && i < t->nrevokes; i++)
+		if (t->revokes[i].tail.state == JBD_CSUM_BAD)
+			err = diag_tail(dg, ti, JBD_OBJ_REVOKE, t->revokes[i].jblk, &t->revokes[i].tail);
+	for (unsigned i = 0; !err && i < t->nblocks; i++)
+		if (t->blocks[i].csum.state == JBD_CSUM_BAD)
+			err = diag_data(dg, ti, i);
+	if (!err && t->commit_csum.state == JBD_CSUM_BAD)
+		err = diag_commit(dg, ti);
+	return err;
+}
+
+errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct jbd_diagnosis **out)
+{
+	struct diag dg = { 0 };
+	errcode_t err = 0;
+
+	*out = NULL;
+	dg.j = j;
+	dg.s = s;
+	dg.d = calloc(1, sizeof(*dg.d));
+	dg.buf = malloc(j->blocksize);
+	if (!dg.d || !dg.buf) {
+		err = EXT2_ET_NO_MEMORY;
+		goto out;
+	}
+	dg.d->ntxns = s->ntxns;
+	err = diag_crc_cache_new(&dg.cache);
+	if (err)
+		goto out;
+	if (j->csum == JBD_CSUM_V2 || j->csum == JBD_CSUM_V3)
+		init_seq_syndromes(&dg);
+	/* Without names for the blocks, everything but the leak test still works. */
+	if (build_decoder(&dg)) {
+		fs_decode_free(dg.dec);
+		dg.dec = NULL;
+	}
+	for (unsigned ti = 0; !err && ti < s->nlive; ti++)
+		if (txn_diagnosed(s, ti))
+			err = diag_txn(&dg, ti);
+	if (!err)
+		resolve_leak_chains(&dg);
+	for (unsigned i = 0; i < dg.d->nfindings; i++)
+		dg.d->problems += dg.d->findings[i].problem;
+out:
+	diag_crc_cache_free(dg.cache);
+	fs_decode_free(dg.dec);
+	free(dg.buf);
+	if (err) {
+		diag_free(dg.d);
+		return err;
+	}
+	*out = dg.d;
+	return 0;
+}
+
+void diag_free(struct jbd_diagnosis *d)
+{
+	if (!d)
+		return;
+	for (unsigned i = 0; i < d->nfindings; i++)
+		free(d->findings[i].corrected);
+	free(d->findings);
+	free(d);
+}
+
+enum jbd_auto_action diag_txn_action(const struct jbd_diagnosis *d, unsigned txn)
+{
+	enum jbd_auto_action a = JBD_AUTO_REPLAY;
+
+	for (unsigned i = 0; i < d->nfindings; i++)
+		if (d->findings[i].txn == txn && d->findings[i].action > a)
+			a = d->findings[i].action;
+	return a;
+}
+
+const unsigned char *diag_block(const struct jbd_diagnosis *d, const struct jbd_scan *s,
+					 unsigned txn, unsigned block)
+{
+	if (txn >= s->ntxns || block >= s->txns[txn].nblocks)
+		return NULL;
+	for (unsigned i = 0; i < d->nfindings; i++) {
+		const struct jbd_finding *f = &d->findings[i];
+		if (f->txn == txn && f->corrected && f->action == JBD_AUTO_REPLAY_CORRECTED &&
+		    f->corrected_jblk == s->txns[txn].blocks[block].jblk)
+			return f->corrected;
+	}
+	return NULL;
+}
+
+const char *diag_cause_name(enum jbd_cause c)
+{
+	switch (c) {
+	case JBD_CAUSE_BIT_FLIP:	return "bit_flip";
+	case JBD_CAUSE_STALE:		return "stale";
+	case JBD_CAUSE_TORN_COMMIT:	return "torn_commit";
+	case JBD_CAUSE_UNJOURNALED:	return "unjournaled_modification";
+	case JBD_CAUSE_UNEXPLAINED:	return "unexplained";
+	}
+	return "unknown";
+}
+
+const char *diag_object_name(enum jbd_diag_object o)
+{
+	switch (o) {
+	case JBD_OBJ_DATA:		return "data";
+	case JBD_OBJ_DESCRIPTOR:	return "descriptor";
+	case JBD_OBJ_REVOKE:		return "revoke";
+	case JBD_OBJ_COMMIT:		return "commit";
+	case JBD_OBJ_TRANSACTION:	return "transaction";
+	}
+	return "unknown";
+}
+
+const char *diag_action_name(enum jbd_auto_action a)
+{
+	switch (a) {
+	case JBD_AUTO_REPLAY:			return "replay";
+	case JBD_AUTO_REPLAY_CORRECTED:		return "replay_corrected";
+	case JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK:	return "replay_as_is_benign_leak";
+	case JBD_AUTO_STOP:			return "stop";
+	}
+	return "unknown";
+}
+
+const char *diag_flip_place_name(enum jbd_flip_place p)
+{
+	switch (p) {
+	case JBD_FLIP_CONTENT:	return "content";
+	case JBD_FLIP_STORED:	return "stored_checksum";
+	case JBD_FLIP_SEQUENCE:	return "sequence";
+	}
+	return "unknown";
+}

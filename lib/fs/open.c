@@ -1,0 +1,105 @@
+/*
+ * Where a checker run with repairs reads the superblock and group
+ * descriptors from: the primary copy, or (as e2fsck does when the primary
+ * descriptors point outside their groups) the first backup that is sound.
+ * The repairs then write the primary back from it.
+ */
+#include "config.h"
+
+#include "fs/open.h"
+#include "util/e4r_err.h"
+#include "fs/image.h"
+
+/* The backup groups tried: sparse_super keeps copies in groups 1, 3, 5, 7, 9... */
+static const dgrp_t backup_groups[] = { 1, 3, 5, 7, 9, 25, 27 };
+
+static int descriptors_sound(ext2_filsys fs)
+{
+	return ext2fs_check_desc(fs) == 0;
+}
+
+/* 1 (and *superblock, *blocksize set) when the superblock at SB with block size BS opens with sound descriptors. */
+static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
+			blk64_t *superblock, unsigned *blocksize)
+{
+	ext2_filsys b = NULL;
+	int sound;
+
+	if (fs_image_precheck(image, sb, bs, E4R_OPEN_NO_SIZE_CHECK) ||
+	    ext2fs_open2(image, NULL, flags, (int)sb, bs, fs_image_io(image, NULL), &b))
+		return 0;
+	sound = descriptors_sound(b);
+	ext2fs_close_free(&b);
+	if (sound) {
+		*superblock = sb;
+		*blocksize = bs;
+	}
+	return sound;
+}
+
+errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize)
+{
+	ext2_filsys fs = NULL;
+	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	uint32_t bpg, first;
+	dgrp_t groups;
+	unsigned bs;
+	size_t i;
+	errcode_t err;
+
+	*superblock = 0;
+	*blocksize = 0;
+	/* without IGNORE_SB_ERRORS: libext2fs divides by a zero descriptor size with it */
+	err = fs_image_open(image, E4R_OPEN_NO_SIZE_CHECK, NULL, &fs);
+	if (err) {
+		/*
+		 * The primary superblock itself is refused: try where the first
+		 * backup is with the default geometry of each block size (as
+		 * e2fsck does); nothing found leaves the error to the real open.
+		 */
+		for (bs = 1024; bs <= 65536; bs *= 2)
+			if (backup_sound(image, flags, (blk64_t)bs * 8 + (bs == 1024), bs, superblock, blocksize))
+				break;
+		return 0;
+	}
+	if (descriptors_sound(fs)) {
+		ext2fs_close_free(&fs);
+		return 0;
+	}
+	bpg = fs->super->s_blocks_per_group;
+	first = fs->super->s_first_data_block;
+	groups = fs->group_desc_count;
+	bs = fs->blocksize;
+	ext2fs_close_free(&fs);
+	for (i = 0; i < sizeof(backup_groups) / sizeof(backup_groups[0]) && backup_groups[i] < groups; i++)
+		if (backup_sound(image, flags, (blk64_t)backup_groups[i] * bpg + first, bs, superblock, blocksize))
+			break;
+	return 0;
+}
+
+errcode_t fs_open_backup(const char *image, blk64_t superblock, unsigned blocksize,
+				io_manager io, ext2_filsys *fsp)
+{
+	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS |
+		    EXT2_FLAG_RW;
+	/* a backup's claims are checked like the primary's (fs_image_open) */
+	errcode_t err = fs_image_precheck(image, superblock, blocksize, 0);
+
+	if (!err)
+		err = ext2fs_open2(image, NULL, flags, (int)superblock, blocksize, io, fsp);
+	if (err)
+		return err;
+	/* Every copy is written from this one on close, the primary first. */
+	(*fsp)->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
+	ext2fs_mark_super_dirty(*fsp);
+	return 0;
+}
+
+errcode_t fs_not_mounted(const char *image)
+{
+	int flags = 0;
+
+	if (ext2fs_check_if_mounted(image, &flags))
+		return 0;	/* cannot tell (no /proc/mounts): as e2fsck, go on */
+	return (flags & EXT2_MF_MOUNTED) ? E4R_CHECK_MOUNTED : 0;
+}

@@ -1,0 +1,28 @@
+/* Opening a filesystem to check or repair it: refusing mounted ones, backup superblocks, undo files. */
+#ifndef E4R_FS_OPEN_H
+#define E4R_FS_OPEN_H
+
+#include <ext2fs/ext2fs.h>
+
+/*
+ * The io manager for a run with repairs: with UNDO_FILE, libext2fs's undo
+ * manager keeps every block's first content there (E4R_UNDO_EXISTS when the
+ * file exists, unless MAY_EXIST: this run's journal replay made it).
+ */
+errcode_t fs_undo_io(const char *undo_file, int may_exist, io_manager *io);
+
+/*
+ * Before a run with repairs: when IMAGE's primary group descriptors are not
+ * sound (ext2fs_check_desc) and a backup's are, *SUPERBLOCK and *BLOCKSIZE
+ * name that backup for ext2fs_open2; otherwise both are 0.
+ */
+errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize);
+
+/* E4R_CHECK_MOUNTED when IMAGE is mounted (repairs must not run then), else 0. */
+errcode_t fs_not_mounted(const char *image);
+
+/* Open IMAGE read-write from the backup superblock fs_pick_super chose. */
+errcode_t fs_open_backup(const char *image, blk64_t superblock, unsigned blocksize,
+				io_manager io, ext2_filsys *fsp);
+
+#endif

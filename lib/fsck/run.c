@@ -1,0 +1,160 @@
+/*
+ * The whole check of an open filesystem: sets up the state the passes share,
+ * runs the passes in order, then (when repairing) the repair rounds until a
+ * round fixes nothing. Sits above check/ and repair/: the passes never call it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/ctx.h"
+#include "repair/repair.h"
+#include "fsck/fsck.h"
+
+#define DEFAULT_MAX_FINDINGS	100000
+/* Checks in one run with repairs: each fix may uncover the next (a cleared inode frees blocks). */
+#define DEFAULT_MAX_ROUNDS	6
+
+static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
+{
+	errcode_t err;
+	size_t n = (size_t)fs->super->s_inodes_count + 1;
+
+	c->fs = fs;
+	c->inodes = fs->super->s_inodes_count;
+	c->first_ino = EXT2_FIRST_INODE(fs->super);
+	c->dir_nlink = ext2fs_has_feature_dir_nlink(fs->super);
+	if ((err = ext2fs_allocate_block_bitmap(fs, "metadata", &c->meta)) ||
+	    (err = ext2fs_allocate_block_bitmap(fs, "in use", &c->used)) ||
+	    (err = ext2fs_allocate_block_bitmap(fs, "multiply claimed", &c->dup)) ||
+	    (err = ext2fs_allocate_block_bitmap(fs, "xattr", &c->ea)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "in use", &c->inode_used)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "bad", &c->inode_bad)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "xattr inodes", &c->inode_ea)))
+		return err;
+	c->kind = calloc(n, sizeof(*c->kind));
+	c->links_disk = calloc(n, sizeof(*c->links_disk));
+	c->links_found = calloc(n, sizeof(*c->links_found));
+	if (!c->kind || !c->links_disk || !c->links_found)
+		return ENOMEM;
+	return 0;
+}
+
+static void ctx_free(struct check_ctx *c)
+{
+	if (c->meta) ext2fs_free_block_bitmap(c->meta);
+	if (c->used) ext2fs_free_block_bitmap(c->used);
+	if (c->dup) ext2fs_free_block_bitmap(c->dup);
+	if (c->ea) ext2fs_free_block_bitmap(c->ea);
+	if (c->inode_used) ext2fs_free_inode_bitmap(c->inode_used);
+	if (c->inode_bad) ext2fs_free_inode_bitmap(c->inode_bad);
+	if (c->inode_ea) ext2fs_free_inode_bitmap(c->inode_ea);
+	free(c->kind);
+	free(c->links_disk);
+	free(c->links_found);
+	free(c->dirs);
+	free(c->dblocks);
+	check_quota_free(c);
+	check_xattr_free(c);
+}
+
+/* The passes after the superblock, in order; each sees what the earlier ones left. */
+static errcode_t (*const passes[])(struct check_ctx *) = {
+	check_inodes, check_dups, check_dirs, check_connectivity, check_links, check_bitmaps,
+	check_quota, check_orphan_file,
+};
+
+/* One check: the passes in order; C stays set up for the repairs that follow. */
+static errcode_t check_round(struct check_ctx *c, const struct e4r_check_opts *o)
+{
+	struct e4r_check_result *r = c->res;
+	errcode_t err;
+	size_t i;
+
+	r->errors = 0;
+	r->dirs = r->regular = r->symlinks = r->other_files = 0;
+	err = check_super(c);
+	if (!err)
+		err = check_quota_setup(c);
+	if (!err)
+		err = check_orphan_list(c);
+	if (err)
+		return err;
+	/* After repairs the filesystem is checked fully, whatever its state says. */
+	if (c->round == 0 && !(o && o->force) && check_clean_skip(c) == 0 &&
+	    r->reason == E4R_REASON_CLEAN_SKIPPED)
+		return 0;
+	for (i = 0; i < sizeof(passes) / sizeof(passes[0]) && !r->aborted; i++) {
+		err = passes[i](c);
+		if (err == ENOMEM)
+			return err;
+		if (err) {
+			r->aborted = 1;
+			r->abort_err = err;
+		}
+	}
+	return 0;
+}
+
+errcode_t fsck_run(ext2_filsys fs, const struct e4r_check_opts *o,
+			struct e4r_check_result **out)
+{
+	struct e4r_check_result *r = calloc(1, sizeof(*r));
+	enum e4r_repair_mode mode = o ? o->repair : E4R_REPAIR_NONE;
+	unsigned max_rounds = o && o->max_rounds ? o->max_rounds : DEFAULT_MAX_ROUNDS;
+	errcode_t err = 0;
+
+	*out = NULL;
+	if (!r)
+		return ENOMEM;
+	r->max_findings = o && o->max_findings ? o->max_findings : DEFAULT_MAX_FINDINGS;
+	r->inodes_count = fs->super->s_inodes_count;
+	r->blocks_count = ext2fs_blocks_count(fs->super);
+	for (;;) {
+		struct check_ctx c = { 0 };
+		size_t first = r->count;
+		unsigned fixed = 0;
+
+		c.opts = o;
+		c.res = r;
+		c.round = r->rounds++;
+		err = ctx_init(&c, fs);
+		if (!err)
+			err = check_round(&c, o);
+		if (!err && r->dropped) {
+			/* The findings over the limit: counted, not listed. */
+			struct e4r_finding f = check_finding_init(E4R_PR_TOO_MANY);
+			size_t max = r->max_findings;
+			f.found = r->dropped;
+			r->max_findings = SIZE_MAX;	/* this one always fits */
+			check_report(&c, &f);
+			r->max_findings = max;
+			r->dropped = 0;
+		}
+		r->left = r->errors;
+		/* Repairs run on a complete check only, and stop when one fixed nothing. */
+		if (!err && mode != E4R_REPAIR_NONE && !r->aborted &&
+		    r->reason != E4R_REASON_CLEAN_SKIPPED)
+			err = repair_round(&c, first, &fixed);
+		ctx_free(&c);
+		if (err)
+			goto fail;
+		if (!fixed || r->preen_halt || r->rounds >= max_rounds)
+			break;
+	}
+	if (mode != E4R_REPAIR_NONE && !r->preen_halt && !r->aborted &&
+	    r->reason != E4R_REASON_CLEAN_SKIPPED)
+		repair_finish(fs, r);
+	/* The summary line's numbers, from the superblock like e2fsck's. */
+	r->inodes_used = fs->super->s_inodes_count - fs->super->s_free_inodes_count;
+	r->blocks_used = ext2fs_blocks_count(fs->super) - ext2fs_free_blocks_count(fs->super);
+	*out = r;
+	return 0;
+fail:
+	check_result_free(r);
+	return err;
+}

@@ -1,0 +1,131 @@
+/*
+ * Checker repair of pass 5's findings: the bitmaps, free counts, directory
+ * counts, unused-inode marks and checksums rebuilt from what the passes
+ * computed (the damage the 2012 ext4 journal bug left). libext2fs writes
+ * the bitmaps with their checksums and the descriptors on close.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+#include "repair/repair.h"
+
+/* Group G's block bitmap becomes the computed one; returns its free clusters. */
+static errcode_t rebuild_block_group(struct check_ctx *c, dgrp_t g, unsigned char *ours,
+				     unsigned char *disk, uint64_t *free_c)
+{
+	ext2_filsys fs = c->fs;
+	uint64_t first = EXT2FS_B2C(fs, ext2fs_group_first_block2(fs, g));
+	uint64_t n = EXT2FS_B2C(fs, ext2fs_group_last_block2(fs, g)) - first + 1;
+	size_t bytes = (n + 7) / 8;
+	errcode_t err;
+
+	memset(ours, 0, bytes + 1);
+	memset(disk, 0, bytes + 1);
+	if ((err = ext2fs_get_block_bitmap_range2(c->used, first, n, ours)) ||
+	    (err = ext2fs_get_block_bitmap_range2(fs->block_map, first, n, disk)))
+		return err;
+	if (n % 8) {
+		ours[bytes - 1] &= (unsigned char)((1u << (n % 8)) - 1);
+		disk[bytes - 1] &= (unsigned char)((1u << (n % 8)) - 1);
+	}
+	if (memcmp(ours, disk, bytes)) {
+		/* An uninit group's bitmap is implied; a different one must be written. */
+		ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT);
+		if ((err = ext2fs_set_block_bitmap_range2(fs->block_map, first, n, ours)))
+			return err;
+	}
+	*free_c = n - check_popcount(ours, bytes);
+	ext2fs_bg_free_blocks_count_set(fs, g, (uint32_t)*free_c);
+	return 0;
+}
+
+static errcode_t rebuild_inode_group(struct check_ctx *c, dgrp_t g, unsigned char *ours,
+				     unsigned char *disk, uint64_t *free_i)
+{
+	ext2_filsys fs = c->fs;
+	uint32_t ipg = fs->super->s_inodes_per_group, i, dirs = 0, used;
+	ext2_ino_t first = g * ipg + 1;
+	size_t bytes = (ipg + 7) / 8;
+	errcode_t err;
+
+	memset(ours, 0, bytes + 1);
+	memset(disk, 0, bytes + 1);
+	if ((err = ext2fs_get_inode_bitmap_range2(c->inode_used, first, ipg, ours)) ||
+	    (err = ext2fs_get_inode_bitmap_range2(fs->inode_map, first, ipg, disk)))
+		return err;
+	used = check_popcount(ours, bytes);
+	if (memcmp(ours, disk, bytes)) {
+		if ((err = ext2fs_set_inode_bitmap_range2(fs->inode_map, first, ipg, ours)))
+			return err;
+	}
+	if (used)
+		ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+	for (i = 0; i < ipg && first + i <= c->inodes; i++)
+		if (c->kind[first + i] == KIND_DIR &&
+		    ext2fs_test_inode_bitmap2(c->inode_used, first + i))
+			dirs++;
+	*free_i = ipg - used;
+	ext2fs_bg_free_inodes_count_set(fs, g, (uint32_t)*free_i);
+	ext2fs_bg_used_dirs_count_set(fs, g, dirs);
+	return 0;
+}
+
+errcode_t repair_summaries(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	uint32_t ipg = fs->super->s_inodes_per_group;
+	size_t bbytes = EXT2_CLUSTERS_PER_GROUP(fs->super) / 8 + 2;
+	size_t ibytes = ipg / 8 + 2;
+	size_t bytes = bbytes > ibytes ? bbytes : ibytes;
+	unsigned char *ours = malloc(bytes), *disk = malloc(bytes);
+	uint64_t free_blocks = 0, free_inodes = 0;
+	errcode_t err = 0;
+	dgrp_t g;
+
+	if (!ours || !disk) {
+		err = ENOMEM;
+		goto out;
+	}
+	/* Reserved inodes are always in use, even when the scan could not read them. */
+	for (g = 1; g < (dgrp_t)c->first_ino && g <= c->inodes; g++)
+		ext2fs_mark_inode_bitmap2(c->inode_used, g);
+	if (!fs->block_map || !fs->inode_map) {
+		err = ext2fs_read_bitmaps(fs);
+		if (err)
+			goto out;
+	}
+	for (g = 0; g < fs->group_desc_count; g++) {
+		uint64_t fb = 0, fi = 0;
+
+		if ((err = rebuild_block_group(c, g, ours, disk, &fb)) ||
+		    (err = rebuild_inode_group(c, g, ours, disk, &fi)))
+			goto out;
+		free_blocks += fb;
+		free_inodes += fi;
+	}
+	/* Setting a short last group copies whole bytes: the bits past the end are set again. */
+	ext2fs_set_generic_bmap_padding((ext2fs_generic_bitmap)fs->block_map);
+	ext2fs_free_blocks_count_set(fs->super, EXT2FS_C2B(fs, free_blocks));
+	fs->super->s_free_inodes_count = (uint32_t)free_inodes;
+	/* The unused-inode marks, uninit flags and descriptor checksums follow the inode bitmap. */
+	err = ext2fs_set_gdt_csum(fs);
+	if (err)
+		goto out;
+	/*
+	 * Both bitmaps are written whole now, not at close: padding bits, bitmap
+	 * checksums and descriptor checksums come with them, and the next
+	 * round checks what is on disk.
+	 */
+	ext2fs_mark_bb_dirty(fs);
+	ext2fs_mark_ib_dirty(fs);
+	err = ext2fs_write_bitmaps(fs);
+	ext2fs_mark_super_dirty(fs);
+out:
+	free(ours);
+	free(disk);
+	return err;
+}

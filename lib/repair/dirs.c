@@ -1,0 +1,458 @@
+/* Checker repairs of pass 2 and 3 findings: directory entries, '.' and '..', block checksums, lost+found. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+#include "repair/repair.h"
+
+#define DIRENT_HEADER		8
+#define DIRENT_MIN		12
+#define DIRENT_TAIL_SIZE	12
+#define DIRENT_TAIL_FT		0xDE
+#define LPF_NAME		"lost+found"
+
+static const int kind_to_ft[] = {
+	[KIND_NONE] = 0, [KIND_REG] = EXT2_FT_REG_FILE, [KIND_DIR] = EXT2_FT_DIR,
+	[KIND_CHR] = EXT2_FT_CHRDEV, [KIND_BLK] = EXT2_FT_BLKDEV, [KIND_FIFO] = EXT2_FT_FIFO,
+	[KIND_SOCK] = EXT2_FT_SOCK, [KIND_LNK] = EXT2_FT_SYMLINK, [KIND_BAD] = 0,
+};
+
+static int has_tail(ext2_filsys fs, const char *buf)
+{
+	const struct ext2_dir_entry_tail *t =
+		(const struct ext2_dir_entry_tail *)(buf + fs->blocksize - DIRENT_TAIL_SIZE);
+
+	return t->det_reserved_zero1 == 0 && t->det_rec_len == DIRENT_TAIL_SIZE &&
+	       t->det_reserved_name_len == (DIRENT_TAIL_FT << 8);
+}
+
+/* The space an entry needs: header and name, rounded to 4. */
+static unsigned entry_need(struct ext2_dir_entry *de)
+{
+	return (DIRENT_HEADER + ext2fs_dirent_name_len(de) + 3) & ~3u;
+}
+
+/*
+ * Walk the entries of a leaf block to its end (without the tail); *PREV_OFF
+ * and *LAST_OFF get the offsets of the entry before OFF and of the last one.
+ * Returns 0 when the chain of rec_len reaches END exactly.
+ */
+static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_off)
+{
+	unsigned off = 0, rec_len;
+
+	*last_off = 0;
+	while (off < end) {
+		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
+
+		if (end - off < DIRENT_HEADER || ext2fs_get_rec_len(fs, de, &rec_len) ||
+		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off)
+			return -1;
+		*last_off = off;
+		off += rec_len;
+	}
+	return 0;
+}
+
+/* Make room for a checksum tail by shortening the last entry. */
+static errcode_t insert_tail(ext2_filsys fs, char *buf)
+{
+	unsigned last, rec_len, need;
+	struct ext2_dir_entry *de;
+
+	if (walk_block(fs, buf, fs->blocksize, &last))
+		return EXT2_ET_DIR_CORRUPTED;
+	de = (struct ext2_dir_entry *)(buf + last);
+	ext2fs_get_rec_len(fs, de, &rec_len);
+	need = de->inode || last == 0 ? entry_need(de) : DIRENT_MIN;
+	if (need < DIRENT_MIN)
+		need = DIRENT_MIN;
+	if (rec_len < need + DIRENT_TAIL_SIZE)
+		return EXT2_ET_DIR_NO_SPACE_FOR_CSUM;
+	ext2fs_set_rec_len(fs, rec_len - DIRENT_TAIL_SIZE, de);
+	ext2fs_initialize_dirent_tail(fs, (struct ext2_dir_entry_tail *)(buf + fs->blocksize -
+									DIRENT_TAIL_SIZE));
+	return 0;
+}
+
+static int is_dx_node(ext2_filsys fs, char *buf)
+{
+	struct ext2_dir_entry *de = (struct ext2_dir_entry *)buf;
+	unsigned rec_len = 0;
+
+	ext2fs_get_rec_len(fs, de, &rec_len);
+	return de->inode == 0 && rec_len == fs->blocksize && ext2fs_dirent_name_len(de) == 0;
+}
+
+/* Write a directory leaf block with its checksum (adding the tail it lacks when there is room). */
+static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err = 0;
+
+	if (ext2fs_has_feature_metadata_csum(fs->super)) {
+		int indexed = !ext2fs_read_inode(fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL);
+
+		if (!has_tail(fs, buf) && !(indexed && is_dx_node(fs, buf)))
+			err = insert_tail(fs, buf);
+		if (!err)
+			err = ext2fs_dir_block_csum_set(fs, dir, (struct ext2_dir_entry *)buf);
+	}
+	/* a block still corrupt elsewhere gets its checksum once that is mended */
+	if (err && err != EXT2_ET_DIR_NO_SPACE_FOR_CSUM && err != EXT2_ET_DIR_CORRUPTED)
+		return err;
+	/* without room for a checksum the entries are still worth writing */
+	return io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : err;
+}
+
+static char *dblock_read(struct check_ctx *c, blk64_t blk)
+{
+	char *buf;
+
+	if (blk == E4R_NONE || check_out_of_fs(c->fs, blk, 1))
+		return NULL;
+	buf = malloc(c->fs->blocksize);
+	if (buf && io_channel_read_blk64(c->fs->io, blk, 1, buf)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The end of the entries of a leaf block: before the tail when it has one. */
+static unsigned leaf_end(ext2_filsys fs, const char *buf)
+{
+	return ext2fs_has_feature_metadata_csum(fs->super) && has_tail(fs, buf) ?
+	       fs->blocksize - DIRENT_TAIL_SIZE : fs->blocksize;
+}
+
+/* DIR_CSUM: a new checksum; DIR_CORRUPT: the block is cut at the first bad entry. */
+errcode_t repair_dir_block(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	char *buf;
+	errcode_t err;
+
+	/*
+	 * A corrupt inline directory (as when its system.data attribute is
+	 * gone, where e2fsck truncates it to nothing and clears the empty
+	 * directory) is cleared: the entries that name it go next round, the
+	 * files it held come back through lost+found.
+	 */
+	if (f->code == E4R_PR_DIR_CORRUPT && f->blk == E4R_NONE && f->dir != E4R_NONE &&
+	    f->dir <= c->inodes)
+		return repair_inode_clear(c, (ext2_ino_t)f->dir);
+	buf = dblock_read(c, f->blk);
+	if (!buf)
+		return EXT2_ET_UNIMPLEMENTED;
+	if (f->code == E4R_PR_DIR_CORRUPT) {
+		unsigned end = leaf_end(fs, buf), off = 0, rec_len, bad = (unsigned)f->found;
+		struct ext2_dir_entry *prev = NULL;
+
+		if (f->found == E4R_NONE || bad >= end) {
+			free(buf);
+			return EINVAL;
+		}
+		while (off < bad) {
+			prev = (struct ext2_dir_entry *)(buf + off);
+			ext2fs_get_rec_len(fs, prev, &rec_len);
+			if (!rec_len || rec_len > bad - off)
+				break;
+			off += rec_len;
+		}
+		if (prev && off == bad) {
+			/* the entry before the bad one takes the rest of the block */
+			ext2fs_set_rec_len(fs, end - ((char *)prev - buf), prev);
+		} else {
+			struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + bad);
+			/* rebuild from the bad offset as one empty entry */
+			memset(de, 0, DIRENT_HEADER);
+			ext2fs_set_rec_len(fs, end - bad, de);
+		}
+	}
+	err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
+	free(buf);
+	return err;
+}
+
+/* The name the finding gives matches this entry (names may hold NULs: compare what we have). */
+static int entry_matches(const struct e4r_finding *f, struct ext2_dir_entry *de)
+{
+	size_t len = f->name ? strlen(f->name) : 0;
+	unsigned nl = ext2fs_dirent_name_len(de);
+
+	if (f->ino != E4R_NONE && de->inode != f->ino)
+		return 0;
+	if (f->code == E4R_PR_ENTRY_NAME)
+		return nl >= len && memcmp(de->name, f->name ? f->name : "", len) == 0;
+	return nl == len && memcmp(de->name, f->name ? f->name : "", len) == 0;
+}
+
+/* Entry findings: remove the entry, or correct its file type or name. */
+errcode_t repair_dir_entry(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	char *buf = dblock_read(c, f->blk);
+	struct ext2_dir_entry *prev = NULL;
+	unsigned off = 0, end, rec_len;
+	errcode_t err = EXT2_ET_UNIMPLEMENTED;
+
+	if (!buf)
+		return err;
+	end = leaf_end(fs, buf);
+	while (off + DIRENT_HEADER <= end) {
+		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
+		unsigned i, nl;
+
+		if (ext2fs_get_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
+			break;
+		if (de->inode && entry_matches(f, de) && !(off == 0 && f->code != E4R_PR_ENTRY_FILETYPE &&
+							   f->code != E4R_PR_ENTRY_NAME && prev == NULL &&
+							   ext2fs_dirent_name_len(de) == 1 && de->name[0] == '.')) {
+			int remove = 1;
+
+			if (f->code == E4R_PR_ENTRY_FILETYPE) {
+				ext2fs_dirent_set_file_type(de, (int)f->expected);
+				remove = 0;
+			} else if (f->code == E4R_PR_ENTRY_NAME) {
+				/* like e2fsck: the bad characters become '.'; an empty name cannot be mended */
+				nl = ext2fs_dirent_name_len(de);
+				for (i = 0; i < nl; i++)
+					if (de->name[i] == '/' || de->name[i] == '\0')
+						de->name[i] = '.';
+				remove = nl == 0;
+			}
+			if (remove && prev) {
+				unsigned prev_len;
+				ext2fs_get_rec_len(fs, prev, &prev_len);
+				ext2fs_set_rec_len(fs, prev_len + rec_len, prev);
+			} else if (remove) {
+				de->inode = 0;
+			}
+			err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
+			break;
+		}
+		prev = de;
+		off += rec_len;
+	}
+	free(buf);
+	return err;
+}
+
+/* Directory DIR's logical block 0, as pass 1 found it. */
+static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndblocks; i++)
+		if (c->dblocks[i].ino == dir && c->dblocks[i].lblk == 0)
+			return c->dblocks[i].blk;
+	return E4R_NONE;
+}
+
+/* Overwrite the entry at DE as '.' or '..' naming INO; room left over becomes an empty entry. */
+static void make_dot(ext2_filsys fs, struct ext2_dir_entry *de, unsigned rec_len, int dots,
+		     ext2_ino_t ino, int last)
+{
+	de->inode = ino;
+	memset(de->name, 0, 4);		/* e2fsck wants the name NUL-padded */
+	ext2fs_dirent_set_name_len(de, dots);
+	ext2fs_dirent_set_file_type(de, ext2fs_has_feature_filetype(fs->super) ? EXT2_FT_DIR : 0);
+	memcpy(de->name, "..", (size_t)dots);
+	/* '.' keeps 12 bytes; '..' (or a last entry) may keep the rest */
+	if (!last && rec_len >= 2 * DIRENT_MIN) {
+		struct ext2_dir_entry *rest = (struct ext2_dir_entry *)((char *)de + DIRENT_MIN);
+		ext2fs_set_rec_len(fs, DIRENT_MIN, de);
+		memset(rest, 0, DIRENT_HEADER);
+		ext2fs_set_rec_len(fs, rec_len - DIRENT_MIN, rest);
+	}
+}
+
+static ext2_ino_t parent_of(struct check_ctx *c, ext2_ino_t dir)
+{
+	struct check_dir *d = check_find_dir(c, dir);
+
+	return d && d->parent ? d->parent : EXT2_ROOT_INO;
+}
+
+/* NO_DOT, BAD_DOT, NO_DOTDOT: mend the first two entries of block 0. */
+errcode_t repair_dot(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t dir = (ext2_ino_t)f->dir;
+	blk64_t blk = first_block(c, dir);
+	char *buf = dblock_read(c, blk);
+	struct ext2_dir_entry *de;
+	unsigned rec_len, end;
+	errcode_t err;
+
+	if (!buf)
+		return EXT2_ET_UNIMPLEMENTED;
+	end = leaf_end(fs, buf);
+	de = (struct ext2_dir_entry *)buf;
+	err = ext2fs_get_rec_len(fs, de, &rec_len);
+	if (err || rec_len < DIRENT_MIN || rec_len > end) {
+		free(buf);
+		return EXT2_ET_DIR_CORRUPTED;
+	}
+	if (f->code == E4R_PR_BAD_DOT) {
+		de->inode = dir;
+	} else if (f->code == E4R_PR_NO_DOT) {
+		make_dot(fs, de, rec_len, 1, dir, 0);
+	} else {
+		unsigned off = rec_len, len2;
+		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + off);
+
+		if (off + DIRENT_MIN > end || ext2fs_get_rec_len(fs, dd, &len2) ||
+		    len2 < DIRENT_MIN || len2 > end - off) {
+			free(buf);
+			return EXT2_ET_DIR_CORRUPTED;
+		}
+		make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
+	}
+	err = dblock_write(c, dir, blk, buf);
+	free(buf);
+	return err;
+}
+
+/* Point DIR's '..' at PARENT (block 0's second entry, or an inline directory's parent field). */
+errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	struct ext2_dir_entry *de;
+	unsigned rec_len, end;
+	blk64_t blk;
+	char *buf;
+	errcode_t err;
+
+	if (!parent || parent > c->inodes)
+		return EINVAL;
+	err = ext2fs_read_inode(fs, dir, &in);
+	if (err)
+		return err;
+	if (in.i_flags & EXT4_INLINE_DATA_FL) {
+		in.i_block[0] = parent;
+		return ext2fs_write_inode(fs, dir, &in);
+	}
+	blk = first_block(c, dir);
+	if (blk == E4R_NONE)
+		err = ext2fs_bmap2(fs, dir, &in, NULL, 0, 0, NULL, &blk);
+	if (err || !(buf = dblock_read(c, blk)))
+		return err ? err : EXT2_ET_UNIMPLEMENTED;
+	end = leaf_end(fs, buf);
+	de = (struct ext2_dir_entry *)buf;
+	err = EXT2_ET_DIR_CORRUPTED;
+	if (!ext2fs_get_rec_len(fs, de, &rec_len) && rec_len >= DIRENT_MIN &&
+	    rec_len + DIRENT_MIN <= end) {
+		de = (struct ext2_dir_entry *)(buf + rec_len);
+		if (ext2fs_dirent_name_len(de) == 2 && de->name[0] == '.' && de->name[1] == '.') {
+			de->inode = parent;
+			err = dblock_write(c, dir, blk, buf);
+		}
+	}
+	free(buf);
+	return err;
+}
+
+/*
+ * /lost+found, made (like e2fsck, as an ordinary directory) when it is
+ * missing; a lost+found that is not a directory is unlinked first (the
+ * file it was goes into the new one as unattached). Without room for it,
+ * lost files go into the root directory, as e2fsck offers.
+ */
+static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err;
+
+	*lpf = 0;
+	err = ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
+	if (!err && *lpf) {
+		if (*lpf <= c->inodes && !ext2fs_read_inode(fs, *lpf, &in) && LINUX_S_ISDIR(in.i_mode) &&
+		    in.i_links_count)
+			return 0;
+		err = ext2fs_unlink(fs, EXT2_ROOT_INO, LPF_NAME, *lpf, 0);
+		if (err)
+			return err;
+		*lpf = 0;
+	}
+	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
+	/*
+	 * A full root: libext2fs has written the new inode but not linked or
+	 * counted it; with room made, the retry takes the same inode again.
+	 */
+	if (err == EXT2_ET_DIR_NO_SPACE) {
+		err = ext2fs_expand_dir(fs, EXT2_ROOT_INO);
+		if (!err)
+			err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
+	}
+	if (err == EXT2_ET_BLOCK_ALLOC_FAIL || err == EXT2_ET_INODE_ALLOC_FAIL ||
+	    err == EXT2_ET_DIR_NO_SPACE) {
+		*lpf = EXT2_ROOT_INO;
+		return 0;
+	}
+	if (err)
+		return err;
+	return ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
+}
+
+/*
+ * Put INO into /lost+found as "#INO" (INO 0: only make sure lost+found
+ * exists). A directory's '..' then names lost+found. Link counts are the
+ * next round's to correct.
+ */
+errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir)
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t lpf;
+	char name[32];
+	int kind = ino && ino <= c->inodes ? c->kind[ino] : KIND_NONE;
+	int ft = ext2fs_has_feature_filetype(fs->super) ? kind_to_ft[kind] : 0;
+	errcode_t err = get_lost_found(c, &lpf);
+
+	if (err || !ino)
+		return err;
+	if (ino == lpf)
+		return EINVAL;
+	snprintf(name, sizeof(name), "#%u", ino);
+	err = ext2fs_link(fs, lpf, name, ino, ft);
+	if (err == EXT2_ET_DIR_NO_SPACE) {
+		err = ext2fs_expand_dir(fs, lpf);
+		if (!err)
+			err = ext2fs_link(fs, lpf, name, ino, ft);
+	}
+	if (!err && is_dir)
+		err = repair_dotdot(c, ino, lpf);
+	return err;
+}
+
+/* A hole in a directory: an empty block fills it (the kernel reads every block up to i_size). */
+errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	blk64_t blk = 0;
+	char *buf = NULL;
+	errcode_t err;
+
+	if (!dir || dir > c->inodes || lblk == E4R_NONE || lblk > UINT32_MAX)
+		return EINVAL;
+	err = ext2fs_read_inode(fs, dir, &in);
+	if (!err)
+		err = ext2fs_bmap2(fs, dir, &in, NULL, BMAP_ALLOC, lblk, NULL, &blk);
+	if (!err && !blk)
+		err = EXT2_ET_BLOCK_ALLOC_FAIL;
+	if (!err)
+		err = ext2fs_new_dir_block(fs, 0, 0, &buf);
+	if (!err)
+		err = ext2fs_write_dir_block4(fs, blk, buf, 0, dir);
+	ext2fs_free_mem(&buf);
+	return err;
+}

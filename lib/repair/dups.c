@@ -1,0 +1,83 @@
+/*
+ * Checker repair of multiply-claimed blocks, as e2fsck's pass 1D: every
+ * inode but one gets its own copy of each block it shares. The first
+ * claimant in inode order keeps the block; the others get a new block with
+ * the same content, so no file loses data (though all but one may hold
+ * data that was never theirs: the output says which inodes shared).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/ctx.h"
+#include "repair/repair.h"
+
+struct dup_clone {
+	struct check_ctx	*c;
+	ext2fs_block_bitmap	kept;	/* shared blocks whose keeper is decided */
+	char			*buf;
+	errcode_t		err;
+	unsigned		cloned;
+};
+
+static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		    blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct dup_clone *d = priv;
+	blk64_t blk = *blocknr, nb = 0;
+
+	(void)ref_blk; (void)ref_offset;
+	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(d->c->dup, blk))
+		return 0;
+	if (!ext2fs_test_block_bitmap2(d->kept, blk)) {
+		ext2fs_mark_block_bitmap2(d->kept, blk);
+		return 0;
+	}
+	/* Map blocks (indirect, extent nodes) shared are left: the copy would need its own walk. */
+	if (blockcnt < 0)
+		return 0;
+	if ((d->err = ext2fs_new_block2(fs, blk, NULL, &nb)) ||
+	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
+	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
+		return BLOCK_ABORT;
+	ext2fs_block_alloc_stats2(fs, nb, +1);
+	*blocknr = nb;
+	d->cloned++;
+	return BLOCK_CHANGED;
+}
+
+errcode_t repair_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n, unsigned *cloned)
+{
+	ext2_filsys fs = c->fs;
+	struct dup_clone d = { .c = c };
+	errcode_t err;
+	size_t i;
+
+	*cloned = 0;
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1)
+		return EXT2_ET_UNIMPLEMENTED;
+	err = ext2fs_allocate_block_bitmap(fs, "kept shared blocks", &d.kept);
+	if (err)
+		return err;
+	d.buf = malloc(fs->blocksize);
+	if (!d.buf) {
+		ext2fs_free_block_bitmap(d.kept);
+		return ENOMEM;
+	}
+	for (i = 0; i < n && !err; i++) {
+		ext2_ino_t ino = (ext2_ino_t)f[i].ino;
+
+		if (!ino || ino > c->inodes)
+			continue;
+		d.err = 0;
+		err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, &d);
+		if (!err)
+			err = d.err;
+	}
+	*cloned = d.cloned;
+	free(d.buf);
+	ext2fs_free_block_bitmap(d.kept);
+	return err;
+}

@@ -1,0 +1,396 @@
+/* Checker repairs of pass 1 and 4 findings: inode fields, cleared inodes, trimmed block maps and extents. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/ctx.h"
+#include "repair/repair.h"
+
+struct inode_buf {
+	struct ext2_inode_large	*in;
+	int			size;
+};
+
+static errcode_t inode_read(struct check_ctx *c, ext2_ino_t ino, struct inode_buf *b)
+{
+	ext2_filsys fs = c->fs;
+	int isize = EXT2_INODE_SIZE(fs->super);
+	errcode_t err;
+
+	if (!ino || ino > c->inodes)
+		return EINVAL;
+	b->size = isize;
+	b->in = calloc(1, isize < (int)sizeof(*b->in) ? sizeof(*b->in) : (size_t)isize);
+	if (!b->in)
+		return ENOMEM;
+	err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)b->in, isize);
+	if (err == EXT2_ET_INODE_CSUM_INVALID || err == EXT2_ET_INODE_IS_GARBAGE)
+		err = 0;	/* what we repair may be exactly that */
+	if (err) {
+		free(b->in);
+		b->in = NULL;
+	}
+	return err;
+}
+
+/* Write the inode back; libext2fs sets its checksum. */
+static errcode_t inode_write(struct check_ctx *c, ext2_ino_t ino, struct inode_buf *b)
+{
+	errcode_t err = ext2fs_write_inode_full(c->fs, ino, (struct ext2_inode *)b->in, b->size);
+
+	free(b->in);
+	b->in = NULL;
+	return err;
+}
+
+/* The one-field repairs: the finding's expected value goes where the found one was. */
+errcode_t repair_inode(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_ino_t ino = (ext2_ino_t)f->ino;
+	struct inode_buf b = { 0 };
+	struct ext2_inode *in;
+	errcode_t err = inode_read(c, ino, &b);
+
+	if (err)
+		return err;
+	in = (struct ext2_inode *)b.in;
+	switch (f->code) {
+	case E4R_PR_INODE_CSUM:
+		break;		/* written as it is, with a new checksum */
+	case E4R_PR_INODE_DTIME_SET:
+		in->i_dtime = 0;
+		break;
+	case E4R_PR_INODE_ZERO_DTIME:
+		in->i_dtime = (uint32_t)time(NULL);
+		break;
+	case E4R_PR_ORPHAN_LIST:
+		/* the orphan chain lives in i_dtime: an inode still linked keeps living */
+		in->i_dtime = in->i_links_count ? 0 : (uint32_t)time(NULL);
+		break;
+	case E4R_PR_RESERVED_MODE:
+		in->i_mode = 0;
+		break;
+	case E4R_PR_I_BLOCKS:
+		if (f->expected == E4R_NONE)
+			goto bad;
+		in->i_blocks = (uint32_t)f->expected;
+		b.in->osd2.linux2.l_i_blocks_hi = (uint16_t)(f->expected >> 32);
+		in->i_flags &= ~EXT4_HUGE_FILE_FL;
+		break;
+	case E4R_PR_I_SIZE:
+		if (f->expected == E4R_NONE)
+			goto bad;
+		err = ext2fs_inode_size_set(c->fs, in, f->expected);
+		if (err)
+			goto bad;
+		break;
+	case E4R_PR_LINK_COUNT:
+		if (f->expected == E4R_NONE)
+			goto bad;
+		in->i_links_count = (uint16_t)(f->expected > 0xFFFF ? 1 : f->expected);
+		break;
+	case E4R_PR_EA_BLOCK:
+		ext2fs_file_acl_block_set(c->fs, in, 0);
+		break;
+	case E4R_PR_IMAGIC_FLAG:
+		in->i_flags &= ~EXT2_IMAGIC_FL;
+		break;
+	case E4R_PR_SPECIAL_FLAGS:
+		in->i_flags &= ~(EXT2_IMMUTABLE_FL | EXT2_APPEND_FL);
+		break;
+	case E4R_PR_SPECIAL_SIZE:
+		err = ext2fs_inode_size_set(c->fs, in, 0);
+		if (err)
+			goto bad;
+		break;
+	default:
+		goto bad;
+	}
+	return inode_write(c, ino, &b);
+bad:
+	free(b.in);
+	return err ? err : EXT2_ET_UNIMPLEMENTED;
+}
+
+/*
+ * Clear an inode as e2fsck does: no links, a deletion time. Its blocks are
+ * left in i_block: the next round does not count them, and its bitmap
+ * rebuild frees them. Entries that name it are removed by that round too.
+ */
+errcode_t repair_inode_clear(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct inode_buf b = { 0 };
+	errcode_t err;
+
+	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
+		return EINVAL;	/* reserved inodes are not the checker's to clear */
+	err = inode_read(c, ino, &b);
+	if (err)
+		return err;
+	b.in->i_links_count = 0;
+	b.in->i_dtime = (uint32_t)time(NULL);
+	ext2fs_unmark_inode_bitmap2(c->inode_used, ino);
+	c->kind[ino] = KIND_NONE;
+	return inode_write(c, ino, &b);
+}
+
+static errcode_t fix_htree_flag_inode(struct check_ctx *c, ext2_ino_t dir)
+{
+	struct inode_buf b = { 0 };
+	errcode_t err = inode_read(c, dir, &b);
+
+	if (err)
+		return err;
+	if (!(b.in->i_flags & EXT2_INDEX_FL)) {
+		free(b.in);
+		return 0;
+	}
+	b.in->i_flags &= ~EXT2_INDEX_FL;
+	return inode_write(c, dir, &b);
+}
+
+/*
+ * A bad htree index: the directory goes on without it (a linear directory
+ * reads the same entries; the index root and nodes read as empty entries).
+ */
+errcode_t repair_htree_flag(struct check_ctx *c, ext2_ino_t dir)
+{
+	return fix_htree_flag_inode(c, dir);
+}
+
+/* What a block a trimmed map may keep: inside the filesystem and not its metadata. */
+static int block_ok(struct check_ctx *c, blk64_t blk, blk64_t len)
+{
+	if (check_out_of_fs(c->fs, blk, len))
+		return 0;
+	return ext2fs_test_block_bitmap_range2(c->meta, blk, len);
+}
+
+static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		       blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct check_ctx *c = priv;
+
+	(void)fs; (void)blockcnt; (void)ref_blk; (void)ref_offset;
+	if (*blocknr && !block_ok(c, *blocknr, 1)) {
+		*blocknr = 0;
+		return BLOCK_CHANGED;
+	}
+	return 0;
+}
+
+/*
+ * An extent tree: remove leaf extents outside the filesystem, over its
+ * metadata, of length 0 or behind the one before; and index entries that
+ * point outside the filesystem.
+ */
+static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	uint64_t next_lblk = 0, steps = 0, max_steps = 1u << 22;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err = ext2fs_extent_open(fs, ino, &h);
+
+	if (err)
+		return err;
+	while (steps++ < max_steps) {
+		int drop;
+
+		err = ext2fs_extent_get(h, op, &e);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+			drop = check_out_of_fs(fs, e.e_pblk, 1);
+		else
+			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk;
+		if (!drop) {
+			if (e.e_flags & EXT2_EXTENT_FLAGS_LEAF)
+				next_lblk = e.e_lblk + e.e_len;
+			continue;
+		}
+		/* libext2fs also removes a node this leaves empty, and frees its block */
+		err = ext2fs_extent_delete(h, 0);
+		/* the index above must start where its node now starts */
+		if (!err)
+			err = ext2fs_extent_fix_parents(h);
+		if (err == EXT2_ET_NO_CURRENT_NODE)
+			err = 0;	/* the node went with its last entry */
+		if (err)
+			break;
+		/* the handle's place after a delete is awkward to follow: walk again from the root */
+		op = EXT2_EXTENT_ROOT;
+		next_lblk = 0;
+	}
+	ext2fs_extent_free(h);
+	return err;
+}
+
+errcode_t repair_block_map(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_ino_t ino = (ext2_ino_t)f->ino;
+	struct ext2_inode in;
+	errcode_t err;
+
+	if (!ino || ino > c->inodes)
+		return EINVAL;
+	err = ext2fs_read_inode(c->fs, ino, &in);
+	if (err)
+		return err;
+	if (in.i_flags & EXT4_EXTENTS_FL)
+		err = trim_extents(c, ino);
+	else
+		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_map_cb, c);
+	/* a map that cannot be walked cannot be trimmed: the inode goes */
+	if (err && err != ENOMEM)
+		err = repair_inode_clear(c, ino);
+	return err;
+}
+
+/* An extent tree block whose checksum is wrong: rewrite it with the right one. */
+errcode_t repair_extent_csum(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	char *buf;
+	errcode_t err;
+
+	if (f->blk == E4R_NONE || check_out_of_fs(fs, f->blk, 1))
+		return EINVAL;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(fs->io, f->blk, 1, buf);
+	if (!err)
+		err = ext2fs_extent_block_csum_set(fs, (ext2_ino_t)f->ino,
+						   (struct ext3_extent_header *)buf);
+	if (!err)
+		err = io_channel_write_blk64(fs->io, f->blk, 1, buf);
+	free(buf);
+	return err;
+}
+
+/*
+ * A journal that cannot be used (its inode or its superblock is bad): like
+ * e2fsck's answer to "Clear?", the filesystem goes on without one. The
+ * inode is zeroed (e2fsck wants no trace in an unused journal inode); its
+ * blocks are freed by the next round's bitmap rebuild. tune2fs -j adds a
+ * new journal.
+ */
+errcode_t repair_journal_clear(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_super_block *sb = fs->super;
+	ext2_ino_t ino = sb->s_journal_inum;
+	struct inode_buf b = { 0 };
+	errcode_t err;
+
+	if (!ino || ino > c->inodes)
+		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
+	err = inode_read(c, ino, &b);
+	if (err)
+		return err;
+	memset(b.in, 0, (size_t)b.size);
+	if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
+		b.in->i_extra_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
+	err = inode_write(c, ino, &b);
+	if (err)
+		return err;
+	ext2fs_clear_feature_journal(sb);
+	ext2fs_clear_feature_journal_needs_recovery(sb);
+	sb->s_journal_inum = 0;
+	memset(sb->s_jnl_blocks, 0, sizeof(sb->s_jnl_blocks));
+	sb->s_jnl_backup_type = 0;
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}
+
+/* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
+errcode_t repair_root(struct check_ctx *c)
+{
+	return ext2fs_mkdir(c->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, NULL);
+}
+
+/* A directory's extents marked uninitialized: the kernel reads its blocks all the same. */
+errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	int op = EXT2_EXTENT_ROOT;
+	unsigned steps = 0;
+	errcode_t err = ext2fs_extent_open(c->fs, ino, &h);
+
+	if (err)
+		return err;
+	while (steps++ < (1u << 22)) {
+		err = ext2fs_extent_get(h, op, &e);
+		op = EXT2_EXTENT_NEXT_LEAF;
+		if (err == EXT2_ET_EXTENT_NO_NEXT) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) || !(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
+			continue;
+		e.e_flags &= ~EXT2_EXTENT_FLAGS_UNINIT;
+		err = ext2fs_extent_replace(h, 0, &e);
+		if (err)
+			break;
+	}
+	ext2fs_extent_free(h);
+	return err;
+}
+
+/*
+ * An invalid bad blocks inode is zeroed (an empty list), and the list
+ * libext2fs keeps for its inode scan is dropped so that the next round
+ * reads every inode table block.
+ */
+errcode_t repair_bad_blocks_inode(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err;
+
+	memset(&in, 0, sizeof(in));
+	err = ext2fs_write_inode(fs, EXT2_BAD_INO, &in);
+	if (err)
+		return err;
+	if (fs->badblocks) {
+		ext2fs_badblocks_list_free(fs->badblocks);
+		fs->badblocks = NULL;
+	}
+	return 0;
+}
+
+/*
+ * resize_inode with meta_bg: meta_bg has no reserved descriptor blocks, so
+ * the resize inode goes (as e2fsck decides); its blocks are freed by the
+ * next round's bitmap rebuild.
+ */
+errcode_t repair_resize_inode_off(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err;
+
+	memset(&in, 0, sizeof(in));
+	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &in);
+	if (err)
+		return err;
+	ext2fs_clear_feature_resize_inode(fs->super);
+	fs->super->s_reserved_gdt_blocks = 0;
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* The auto policy: the diagnosis answers the replay plan's questions. */
+#include "config.h"
+
+#include <string.h>
+
+#include "replay/auto.h"
+
+static enum jbd_decision auto_decide(void *arg, const struct jbd_failure *f)
+{
+	struct e4r_auto *a = arg;
+	enum jbd_auto_action act = diag_txn_action(a->diag, f->txn);
+
+	if (f->kind == JBD_FAIL_BLOCK) {
+		if (diag_block(a->diag, a->s, f->txn, f->index))
+			return JBD_DECIDE_CORRECTED;
+		return act == JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
+	}
+	switch (act) {
+	case JBD_AUTO_REPLAY_CORRECTED:		return JBD_DECIDE_CORRECTED;
+	case JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK:	return JBD_DECIDE_AS_IS;
+	/* No finding for a failure the scan saw is not a proof: refuse. */
+	default:				return JBD_DECIDE_REFUSE;
+	}
+}
+
+static const unsigned char *auto_content(void *arg, unsigned txn, unsigned blk)
+{
+	struct e4r_auto *a = arg;
+
+	return diag_block(a->diag, a->s, txn, blk);
+}
+
+errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct e4r_auto *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->s = s;
+	a->hooks.decide = auto_decide;
+	a->hooks.content = auto_content;
+	a->hooks.arg = a;
+	return diag_journal(j, s, &a->diag);
+}
+
+void replay_auto_free(struct e4r_auto *a)
+{
+	diag_free(a->diag);
+	a->diag = NULL;
+}
+
+errcode_t replay_auto_repair_journal(const struct e4r_auto *a, struct jbd_journal *j)
+{
+	errcode_t err = 0;
+
+	for (unsigned i = 0; i < a->diag->nfindings && !err; i++) {
+		const struct jbd_finding *f = &a->diag->findings[i];
+		if (f->action != JBD_AUTO_REPLAY_CORRECTED || !f->corrected ||
+		    f->corrected_jblk >= j->total_len)
+			continue;
+		err = io_channel_write_blk64(j->io, j->map[f->corrected_jblk], 1, f->corrected);
+	}
+	return err;
+}

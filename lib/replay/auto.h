@@ -1,0 +1,30 @@
+/* The auto policy: replay hooks that follow the diagnosis of each checksum failure. */
+#ifndef E4R_REPLAY_AUTO_H
+#define E4R_REPLAY_AUTO_H
+
+#include "replay/plan.h"
+#include "diag/diagnose.h"
+
+struct e4r_auto {
+	struct jbd_diagnosis	*diag;
+	const struct jbd_scan	*s;
+	struct jbd_replay_hooks	hooks;
+};
+
+/*
+ * Diagnose the failures of S and fill A->hooks: a transaction-level failure
+ * is replayed when the diagnosis proves a correction or a benign leak and
+ * refused otherwise (the plan then acts as stop); a failing block is replayed
+ * with its proven content, as is for a benign leak, and left out otherwise.
+ */
+errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct e4r_auto *a);
+void replay_auto_free(struct e4r_auto *a);
+
+/*
+ * Write the proven corrections back into the journal itself, so the emptied
+ * log holds what the kernel meant to write (the image then equals a replay of
+ * the undamaged journal). Flushed by the caller.
+ */
+errcode_t replay_auto_repair_journal(const struct e4r_auto *a, struct jbd_journal *j);
+
+#endif

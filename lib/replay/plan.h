@@ -1,0 +1,166 @@
+/* What a replay policy writes: the plan over a scanned log, and writing it home. */
+#ifndef E4R_JBD_REPLAY_H
+#define E4R_JBD_REPLAY_H
+
+#include "jbd/scan.h"
+#include "jbd/revoke.h"
+
+enum jbd_replay_policy {
+	JBD_POLICY_STOP = 0,	/* e2fsck and the kernel, bit for bit */
+	JBD_POLICY_SKIP_BLOCK,	/* every committed transaction; leave out blocks whose own checksum fails */
+	JBD_POLICY_SKIP_TXN,	/* every committed transaction except those with a failed checksum */
+	JBD_POLICY_ALL,		/* everything committed, checksums ignored */
+	JBD_POLICY_AUTO,	/* the diagnosis decides (see jbd_replay_hooks); otherwise stop */
+	JBD_POLICY_ASK,		/* the caller's hook asks the user at each failure */
+	JBD_POLICY_NONE,	/* replay nothing */
+};
+
+/* "stop", "skip-block", ...; parse returns -1 for an unknown name. */
+const char *replay_policy_name(enum jbd_replay_policy p);
+int replay_policy_parse(const char *name, enum jbd_replay_policy *out);
+
+/* What happens to a transaction. */
+enum jbd_txn_fate {
+	JBD_TXN_REPLAYED = 0,
+	JBD_TXN_UNCOMMITTED,	/* no commit block: never replayed */
+	JBD_TXN_PAST_END,	/* at or after the point where the policy stops replaying */
+	JBD_TXN_SKIPPED,	/* skip-transaction (or a refused failure): left out, replay goes on */
+	JBD_TXN_RECOVERY_FAILS,	/* recovery fails as a whole: nothing is replayed */
+	JBD_TXN_NOT_REPLAYING,	/* policy none */
+	JBD_TXN_OLD,		/* found past the end of the live log */
+};
+
+/* What happens to one logged block version. */
+enum jbd_block_fate {
+	JBD_BLK_REPLAYED = 0,
+	JBD_BLK_CORRECTED,	/* replayed with content the diagnosis proved */
+	JBD_BLK_TXN,		/* its transaction is not replayed */
+	JBD_BLK_REVOKED,	/* a transaction at or after its own revokes it */
+	JBD_BLK_CSUM,		/* its own checksum fails: left out */
+	JBD_BLK_OUT_OF_FS,	/* its home is outside the filesystem: never written */
+};
+
+/* 1 for the fates whose block version goes home. */
+static inline int jbd_fate_writes(enum jbd_block_fate f)
+{
+	return f == JBD_BLK_REPLAYED || f == JBD_BLK_CORRECTED;
+}
+
+const char *replay_txn_fate_name(enum jbd_txn_fate f);
+const char *replay_block_fate_name(enum jbd_block_fate f);
+
+/* A checksum failure a policy has to decide on (ask, auto). */
+enum jbd_failure_kind {
+	JBD_FAIL_COMMIT,	/* the commit checksum (v1: the whole transaction) */
+	JBD_FAIL_DESC_TAIL,	/* a descriptor block's tail */
+	JBD_FAIL_REVOKE_TAIL,	/* a revoke block's tail */
+	JBD_FAIL_REVOKE_COUNT,	/* a revoke block's record count is larger than the block */
+	JBD_FAIL_BLOCK,		/* one logged block's tag checksum */
+};
+
+struct jbd_failure {
+	enum jbd_failure_kind	kind;
+	unsigned		txn;	/* index into scan->txns */
+	unsigned		index;	/* the descriptor, revoke block or block within the transaction */
+	uint32_t		sequence;	/* the transaction's ID */
+	uint32_t		jblk;		/* the failing journal block (the commit block for COMMIT) */
+	uint64_t		fs_block;	/* JBD_FAIL_BLOCK: the block's home */
+};
+
+enum jbd_decision {
+	JBD_DECIDE_REFUSE = 0,	/* transaction-level: stop replaying here; block: leave it out */
+	JBD_DECIDE_AS_IS,	/* replay as logged */
+	JBD_DECIDE_CORRECTED,	/* replay, with corrected journal blocks from hooks->content */
+};
+
+struct jbd_replay_hooks {
+	/* Ask and auto: called for each failure of a committed transaction, in log order. */
+	enum jbd_decision (*decide)(void *arg, const struct jbd_failure *f);
+	/*
+	 * Auto: the proven content of block BLK of transaction TXN (indexes into
+	 * the scan; as logged, i.e. still escaped), or NULL to use the journal's
+	 * bytes. Asked for every block the plan replays, so a correction found
+	 * through a whole-transaction (v1) checksum reaches its block. The
+	 * pointer must stay valid until the plan is freed.
+	 */
+	const unsigned char *(*content)(void *arg, unsigned txn, unsigned blk);
+	void *arg;
+};
+
+/* One block to write home: the newest replayed version of it. */
+struct jbd_replay_write {
+	uint64_t		fs_block;
+	uint32_t		jblk;
+	uint32_t		sequence;	/* the transaction it comes from */
+	unsigned		txn, blk;	/* indexes into the scan */
+	int			escaped;
+	const unsigned char	*content;	/* corrected content, or NULL */
+};
+
+/* A decision taken on a failure, for the report. */
+struct jbd_replay_decision {
+	struct jbd_failure	failure;
+	enum jbd_decision	decision;
+};
+
+struct replay_plan {
+	enum jbd_replay_policy	policy;
+	const struct jbd_scan	*s;
+
+	enum jbd_txn_fate	*txn_fate;	/* [s->ntxns] */
+	unsigned		*blk_base;	/* [s->ntxns]: first index of the txn's blocks below */
+	uint8_t			*blk_fate;	/* enum jbd_block_fate, per logged block */
+	uint32_t		*blk_revoker;	/* the revoking ID, for JBD_BLK_REVOKED */
+
+	struct jbd_replay_write	*writes;	/* sorted by fs_block, one per block */
+	size_t			nwrites;
+	uint64_t		superseded;	/* replayed versions overwritten by a newer one */
+
+	struct jbd_replay_decision *decisions;
+	unsigned		ndecisions;
+
+	/* What recovery leaves behind (as e2fsck records it). */
+	errcode_t		recovery_error;	/* recovery fails as a whole: nothing written */
+	int			has_failed_commit;
+	uint32_t		failed_commit;	/* "transaction N was corrupt": fs error flag */
+	unsigned		csum_skipped;	/* blocks left out for a bad checksum: fs not valid */
+	unsigned		out_of_fs;	/* blocks refused for pointing outside the fs */
+	uint32_t		new_sequence;	/* the journal's s_sequence afterwards */
+	int			checksum_failures; /* any failure seen in a committed live transaction */
+	int			as_stop;	/* the transaction decisions are e2fsck's (stop, or auto falling back) */
+};
+
+/*
+ * Decide, for POLICY, what every transaction and block of the scanned log
+ * becomes. FS_BLOCKS is the filesystem's size (homes at or past it are
+ * refused). HOOKS may be NULL (auto then behaves as stop; ask refuses).
+ */
+errcode_t replay_plan(const struct jbd_journal *j, const struct jbd_scan *s,
+			  enum jbd_replay_policy policy, uint64_t fs_blocks,
+			  const struct jbd_replay_hooks *hooks, struct replay_plan **out);
+void replay_plan_free(struct replay_plan *p);
+
+static inline enum jbd_block_fate jbd_plan_block_fate(const struct replay_plan *p,
+							unsigned txn, unsigned blk)
+{
+	return (enum jbd_block_fate)p->blk_fate[p->blk_base[txn] + blk];
+}
+
+/* 1 when some committed transaction of the live log has a checksum failure. */
+int replay_log_has_failures(const struct jbd_scan *s);
+
+/* How many of transaction TXN's logged blocks the plan writes (or supersedes). */
+unsigned replay_plan_txn_replayed(const struct replay_plan *p, unsigned txn);
+
+/* 1 when the plan's result should mark the filesystem not valid (a full check is needed). */
+int replay_plan_fs_invalid(const struct replay_plan *p);
+
+/*
+ * Write the plan's blocks home through FS_IO, in runs of consecutive
+ * filesystem blocks, unescaping as needed; then flush. *written counts
+ * the blocks written.
+ */
+errcode_t replay_write_blocks(struct jbd_journal *j, const struct replay_plan *p,
+				  io_channel fs_io, uint64_t *written);
+
+#endif

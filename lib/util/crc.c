@@ -1,0 +1,102 @@
+/* CRC32C (SSE4.2 instruction when present, libext2fs otherwise) and table-driven CRC32 big-endian. */
+#include "config.h"
+
+#include <string.h>
+#include <ext2fs/ext2fs.h>
+
+#include "util/crc.h"
+
+/* Polynomial of CRC-32 (IEEE 802.3), processed MSB first. */
+#define E4R_CRC32_BE_POLY	0x04C11DB7U
+
+uint32_t util_crc32c_sw(uint32_t crc, const void *buf, size_t len)
+{
+	return ext2fs_crc32c_le(crc, buf, len);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define E4R_HAVE_X86_CRC 1
+
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	/* Byte steps up to 8-byte alignment, then 8 bytes per instruction. */
+	while (len && ((uintptr_t)p & 7)) {
+		crc = __builtin_ia32_crc32qi(crc, *p++);
+		len--;
+	}
+#ifdef __x86_64__
+	uint64_t c64 = crc;
+	while (len >= 8) {
+		uint64_t v;
+		memcpy(&v, p, sizeof(v));
+		c64 = __builtin_ia32_crc32di(c64, v);
+		p += 8;
+		len -= 8;
+	}
+	crc = (uint32_t)c64;
+#endif
+	while (len >= 4) {
+		uint32_t v;
+		memcpy(&v, p, sizeof(v));
+		crc = __builtin_ia32_crc32si(crc, v);
+		p += 4;
+		len -= 4;
+	}
+	while (len--)
+		crc = __builtin_ia32_crc32qi(crc, *p++);
+	return crc;
+}
+#endif
+
+/* -1 not probed yet, then 0 or 1. */
+static int hw_state = -1;
+
+int util_crc32c_hw_available(void)
+{
+	if (hw_state < 0) {
+#ifdef E4R_HAVE_X86_CRC
+		__builtin_cpu_init();
+		hw_state = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+#else
+		hw_state = 0;
+#endif
+	}
+	return hw_state;
+}
+
+uint32_t util_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+#ifdef E4R_HAVE_X86_CRC
+	if (util_crc32c_hw_available())
+		return crc32c_hw(crc, buf, len);
+#endif
+	return util_crc32c_sw(crc, buf, len);
+}
+
+static uint32_t crc32_be_table[256];
+static int crc32_be_table_ready;
+
+static void crc32_be_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i << 24;
+		for (int k = 0; k < 8; k++)
+			c = (c & 0x80000000U) ? (c << 1) ^ E4R_CRC32_BE_POLY : c << 1;
+		crc32_be_table[i] = c;
+	}
+	crc32_be_table_ready = 1;
+}
+
+uint32_t util_crc32_be(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	if (!crc32_be_table_ready)
+		crc32_be_init();
+	while (len--)
+		crc = (crc << 8) ^ crc32_be_table[(crc >> 24) ^ *p++];
+	return crc;
+}

@@ -1,0 +1,169 @@
+/*
+ * Delayed allocation: file data written by an operation stays in memory, without blocks,
+ * until the next commit (sync) writes the files back, oldest dirtied first, the way
+ * ext4's writeback maps each run of dirty blocks with one mballoc request.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/e4r_err.h"
+#include "write/fsops.h"
+
+/* MAX_WRITEPAGES_EXTENT_LEN: writeback maps at most this many blocks in one request. */
+#define DA_MAX_EXTENT	2048
+
+unsigned char *write_da_lookup(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk)
+{
+	for (unsigned i = 0; i < f->nda; i++)
+		if (f->da[i].ino == ino && f->da[i].lblk == lblk)
+			return f->da[i].data;
+	return NULL;
+}
+
+/*
+ * ext4_da_reserve_space: a dirty block needs a free block kept for it; root may use
+ * the reserved blocks but not s_resv_clusters (2% of the filesystem, at most 4096).
+ */
+static int da_space_left(struct e4r_fs *f)
+{
+	blk64_t total = ext2fs_blocks_count(f->fs->super), resv = total / 50;
+
+	if (resv > 4096)
+		resv = 4096;
+	return ext2fs_free_blocks_count(f->fs->super) >= (blk64_t)f->nda + 1 + resv;
+}
+
+errcode_t write_da_add(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data)
+{
+	errcode_t err;
+
+	if (!da_space_left(f))
+		return E4R_WRITE_NO_SPACE;
+
+	if (f->nda == f->capda) {
+		unsigned ncap = f->capda ? f->capda * 2 : 256;
+
+		err = ext2fs_resize_mem(f->capda * sizeof(*f->da), ncap * sizeof(*f->da), &f->da);
+		if (err)
+			return err;
+		f->capda = ncap;
+	}
+	err = ext2fs_get_mem(f->fs->blocksize, &f->da[f->nda].data);
+	if (err)
+		return err;
+	memcpy(f->da[f->nda].data, data, f->fs->blocksize);
+	f->da[f->nda].ino = ino;
+	f->da[f->nda].lblk = lblk;
+	f->nda++;
+	return 0;
+}
+
+/* Forget the dirty blocks of INO from logical block FROM on (truncate, unlink); keeps the order. */
+void write_da_drop(struct e4r_fs *f, ext2_ino_t ino, blk64_t from)
+{
+	unsigned i, j = 0;
+
+	for (i = 0; i < f->nda; i++) {
+		if (f->da[i].ino == ino && f->da[i].lblk >= from) {
+			ext2fs_free_mem(&f->da[i].data);
+			continue;
+		}
+		f->da[j++] = f->da[i];
+	}
+	f->nda = j;
+}
+
+void write_da_free(struct e4r_fs *f)
+{
+	for (unsigned i = 0; i < f->nda; i++)
+		ext2fs_free_mem(&f->da[i].data);
+	ext2fs_free_mem(&f->da);
+	f->nda = f->capda = 0;
+}
+
+static int by_lblk(const void *x, const void *y)
+{
+	const struct e4r_da_block *a = x, *b = y;
+
+	return a->lblk < b->lblk ? -1 : a->lblk > b->lblk;
+}
+
+/* ext4_ext_find_goal: continue the block before, else the inode's goal. */
+static blk64_t run_goal(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t lblk)
+{
+	blk64_t prev = 0;
+
+	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
+		return prev + 1;
+	return write_inode_goal(&f->alloc, ino, 1);
+}
+
+/* ext4_writepages for one inode: its dirty blocks B[0..N), sorted by logical block. */
+static errcode_t write_back_inode(struct e4r_fs *f, ext2_ino_t ino, struct e4r_da_block *b, unsigned n)
+{
+	struct ext2_inode inode;
+	uint64_t isize;
+	errcode_t err = ext2fs_read_inode(f->fs, ino, &inode);
+	unsigned i = 0;
+
+	if (err)
+		return err;
+	isize = (EXT2_I_SIZE(&inode) + f->fs->blocksize - 1) / f->fs->blocksize;
+	while (!err && i < n) {
+		struct e4r_mb_req r = { 0, 1, 1, 1, 0, isize, ino };
+		unsigned got = 0;
+		blk64_t start;
+
+		while (i + r.len < n && r.len < DA_MAX_EXTENT && b[i + r.len].lblk == b[i].lblk + r.len)
+			r.len++;
+		r.goal = run_goal(f, ino, &inode, b[i].lblk);
+		r.lend = b[i].lblk + r.len;
+		err = write_mb_alloc(&f->alloc, &r, &start, &got);
+		for (unsigned k = 0; !err && k < got; k++) {
+			blk64_t pblk = start + k;
+
+			err = ext2fs_bmap2(f->fs, ino, &inode, NULL, BMAP_SET | BMAP_ALLOC, b[i + k].lblk, NULL, &pblk);
+			if (!err)
+				err = ext2fs_iblk_add_blocks(f->fs, &inode, 1);
+			if (!err)
+				err = write_data_block(f->w, start + k, b[i + k].data);
+		}
+		i += got;
+	}
+	/* what was mapped stays mapped, even when the space ran out */
+	errcode_t werr = ext2fs_write_inode(f->fs, ino, &inode);
+
+	return err ? err : werr;
+}
+
+errcode_t write_da_flush(struct e4r_fs *f)
+{
+	errcode_t err = 0;
+
+	while (!err && f->nda) {
+		ext2_ino_t ino = f->da[0].ino;	/* the oldest dirtied inode goes first */
+		struct e4r_da_block *mine;
+		unsigned n = 0, i, j = 0;
+
+		for (i = 0; i < f->nda; i++)
+			n += f->da[i].ino == ino;
+		err = ext2fs_get_array(n, sizeof(*mine), &mine);
+		if (err)
+			return err;
+		for (i = 0, n = 0; i < f->nda; i++) {
+			if (f->da[i].ino == ino)
+				mine[n++] = f->da[i];
+			else
+				f->da[j++] = f->da[i];
+		}
+		f->nda = j;
+		qsort(mine, n, sizeof(*mine), by_lblk);
+		err = write_back_inode(f, ino, mine, n);
+		for (i = 0; i < n; i++)
+			ext2fs_free_mem(&mine[i].data);
+		ext2fs_free_mem(&mine);
+	}
+	return err;
+}

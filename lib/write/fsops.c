@@ -1,0 +1,673 @@
+/* File operations over libext2fs with ext4's allocation choices; metadata goes to the journal. */
+#include "config.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "util/e4r_err.h"
+#include "write/fsops.h"
+
+#define E4R_MAX_PATH	4096
+
+/* libext2fs's own allocations (extent tree blocks) take our allocator too. */
+static errcode_t alloc_block_cb(ext2_filsys fs, blk64_t goal, blk64_t *ret)
+{
+	struct jbd_writer *w = fs->priv_data;
+	struct e4r_fs *f = w->owner;
+
+	/* ext2fs_alloc_block marks the block itself. */
+	return write_bpick(&f->alloc, goal, ret);
+}
+
+errcode_t write_fs_init(struct e4r_fs *f, struct jbd_writer *w)
+{
+	errcode_t err;
+
+	memset(f, 0, sizeof(*f));
+	f->w = w;
+	f->fs = w->fs;
+	w->owner = f;
+	err = ext2fs_get_mem(f->fs->blocksize, &f->blockbuf);
+	if (!err)
+		err = write_alloc_init(&f->alloc, w);
+	if (!err)
+		ext2fs_set_alloc_block_callback(f->fs, alloc_block_cb, NULL);
+	return err;
+}
+
+void write_fs_free(struct e4r_fs *f)
+{
+	write_da_free(f);
+	write_alloc_free(&f->alloc);
+	ext2fs_free_mem(&f->blockbuf);
+}
+
+/* ---- content ---- */
+
+static uint32_t path_hash(const char *path)
+{
+	uint32_t h = 2166136261U;
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 16777619U;
+	return h;
+}
+
+unsigned char write_content_byte(const char *path, uint64_t offset)
+{
+	uint32_t h = path_hash(path);
+
+	return (unsigned char)((h >> (8 * (offset & 3))) ^ (offset >> 2) ^ (offset >> 10));
+}
+
+void write_content_fill(const char *path, uint64_t offset, unsigned char *buf, size_t len)
+{
+	uint32_t h = path_hash(path);
+
+	for (size_t i = 0; i < len; i++) {
+		uint64_t o = offset + i;
+
+		buf[i] = (unsigned char)((h >> (8 * (o & 3))) ^ (o >> 2) ^ (o >> 10));
+	}
+}
+
+/* ---- paths ---- */
+
+/* Split PATH into its parent directory's inode and its last component. */
+static errcode_t resolve_parent(struct e4r_fs *f, const char *path, ext2_ino_t *dir, char *name)
+{
+	char buf[E4R_MAX_PATH];
+	const char *slash = strrchr(path, '/');
+	struct ext2_inode inode;
+	errcode_t err;
+
+	if (!slash || path[0] != '/' || strlen(path) >= sizeof(buf) || !slash[1] ||
+	    strlen(slash + 1) > EXT2_NAME_LEN || !strcmp(slash + 1, ".") || !strcmp(slash + 1, ".."))
+		return E4R_WRITE_PATH;
+	strcpy(name, slash + 1);
+	if (slash == path) {
+		*dir = EXT2_ROOT_INO;
+		return 0;
+	}
+	memcpy(buf, path, slash - path);
+	buf[slash - path] = 0;
+	err = ext2fs_namei(f->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, buf, dir);
+	if (err)
+		return err == EXT2_ET_FILE_NOT_FOUND ? E4R_WRITE_PATH : err;
+	err = ext2fs_read_inode(f->fs, *dir, &inode);
+	if (!err && !LINUX_S_ISDIR(inode.i_mode))
+		err = E4R_WRITE_PATH;
+	return err;
+}
+
+static errcode_t lookup(struct e4r_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t *ino)
+{
+	errcode_t err = ext2fs_lookup(f->fs, dir, name, strlen(name), NULL, ino);
+
+	if (err == EXT2_ET_FILE_NOT_FOUND)
+		*ino = 0;
+	return err == EXT2_ET_FILE_NOT_FOUND ? 0 : err;
+}
+
+/* Parent and name of a path that must not exist yet. */
+static errcode_t resolve_new(struct e4r_fs *f, const char *path, ext2_ino_t *dir, char *name)
+{
+	ext2_ino_t ino;
+	errcode_t err = resolve_parent(f, path, dir, name);
+
+	if (!err)
+		err = lookup(f, *dir, name, &ino);
+	if (!err && ino)
+		err = E4R_WRITE_PATH;
+	return err;
+}
+
+/* Parent, name and inode of a path that must exist. */
+static errcode_t resolve_old(struct e4r_fs *f, const char *path, ext2_ino_t *dir, char *name,
+			     ext2_ino_t *ino, struct ext2_inode *inode)
+{
+	errcode_t err = resolve_parent(f, path, dir, name);
+
+	if (!err)
+		err = lookup(f, *dir, name, ino);
+	if (!err && !*ino)
+		err = E4R_WRITE_PATH;
+	if (!err)
+		err = ext2fs_read_inode(f->fs, *ino, inode);
+	return err;
+}
+
+/* ---- inodes and blocks ---- */
+
+static void new_inode_init(struct e4r_fs *f, struct ext2_inode *inode, uint16_t mode, int extents)
+{
+	uint32_t now = (uint32_t)f->fs->now;
+
+	memset(inode, 0, sizeof(*inode));
+	inode->i_mode = mode;
+	inode->i_atime = inode->i_ctime = inode->i_mtime = now;
+	if (extents && ext2fs_has_feature_extents(f->fs->super)) {
+		struct ext3_extent_header *eh = (void *)inode->i_block;
+
+		inode->i_flags |= EXT4_EXTENTS_FL;
+		eh->eh_magic = ext2fs_cpu_to_le16(EXT3_EXT_MAGIC);
+		eh->eh_max = ext2fs_cpu_to_le16((sizeof(inode->i_block) - sizeof(*eh)) /
+						sizeof(struct ext3_extent));
+	}
+}
+
+/* Map logical block LBLK of INO to a new block near the kernel's goal. */
+static errcode_t map_new_block(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+			       blk64_t lblk, int is_reg, blk64_t *pblk)
+{
+	blk64_t prev = 0, goal;
+	errcode_t err;
+
+	/* ext4_ext_find_goal: continue the previous extent, else the inode's group. */
+	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
+		goal = prev + 1;
+	else
+		goal = write_inode_goal(&f->alloc, ino, is_reg);
+	err = write_balloc(&f->alloc, goal, pblk);
+	/* BMAP_ALLOC: a block-mapped (ext3) file may need a new indirect block for it. */
+	if (!err)
+		err = ext2fs_bmap2(f->fs, ino, inode, NULL, BMAP_SET | BMAP_ALLOC, lblk, NULL, pblk);
+	if (!err)
+		err = ext2fs_iblk_add_blocks(f->fs, inode, 1);
+	return err;
+}
+
+/*
+ * Write the deterministic content of PATH into bytes [from, to) of the file
+ * (data=ordered). *end is where the written bytes end, short of TO after an
+ * error (ENOSPC): like write(2), the file then keeps what was written.
+ */
+static errcode_t write_range(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+			     const char *path, uint64_t from, uint64_t to, uint64_t *end)
+{
+	unsigned bs = f->fs->blocksize;
+	errcode_t err = 0;
+
+	*end = from;
+	for (uint64_t lblk = from / bs; !err && lblk * bs < to; lblk++) {
+		uint64_t start = lblk * bs, lo = from > start ? from : start;
+		uint64_t hi = to < start + bs ? to : start + bs;
+		blk64_t pblk = 0;
+
+		unsigned char *dirty;
+
+		err = ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk, NULL, &pblk);
+		if (err)
+			break;
+		if (pblk) {
+			err = write_read_block(f->w, pblk, f->blockbuf);
+			if (err)
+				break;
+			write_content_fill(path, lo, f->blockbuf + (lo - start), hi - lo);
+			err = write_data_block(f->w, pblk, f->blockbuf);
+		} else if ((dirty = write_da_lookup(f, ino, lblk))) {
+			write_content_fill(path, lo, dirty + (lo - start), hi - lo);
+		} else {
+			/* delalloc: the block gets its place at writeback */
+			memset(f->blockbuf, 0, bs);
+			write_content_fill(path, lo, f->blockbuf + (lo - start), hi - lo);
+			err = write_da_add(f, ino, lblk, f->blockbuf);
+		}
+		if (!err)
+			*end = hi;
+	}
+	return err;
+}
+
+/* Free every block of INO from logical block START on (ext4_truncate / punch). */
+static errcode_t free_blocks_from(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+				  blk64_t start)
+{
+	blk64_t before = ext2fs_get_stat_i_blocks(f->fs, inode);
+	blk64_t after;
+	errcode_t err;
+
+	if (ext2fs_is_fast_symlink(inode))
+		return 0;
+	write_da_drop(f, ino, start);
+	err = ext2fs_punch(f->fs, ino, inode, NULL, start, ~0ULL);
+	after = ext2fs_get_stat_i_blocks(f->fs, inode);
+	if (before > after)
+		write_bfreed(&f->alloc, (before - after) / (f->fs->blocksize / 512));
+	return err;
+}
+
+/* The last link is gone: free the blocks and the inode (the orphan cleanup, done at once). */
+static errcode_t free_inode(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode)
+{
+	int is_dir = LINUX_S_ISDIR(inode->i_mode);
+	errcode_t err = free_blocks_from(f, ino, inode, 0);
+
+	if (err)
+		return err;
+	inode->i_links_count = 0;
+	inode->i_size = 0;
+	inode->i_size_high = 0;
+	inode->i_dtime = (uint32_t)f->fs->now;
+	err = ext2fs_write_inode(f->fs, ino, inode);
+	if (!err)
+		write_ifree(&f->alloc, ino, is_dir);
+	return err;
+}
+
+/* ---- directories ---- */
+
+/* ext4_append: one more empty block at the end of directory DIR. */
+static errcode_t expand_dir(struct e4r_fs *f, ext2_ino_t dir)
+{
+	struct ext2_inode inode;
+	char *block = NULL;
+	blk64_t pblk, lblk;
+	errcode_t err = ext2fs_read_inode(f->fs, dir, &inode);
+
+	if (err)
+		return err;
+	lblk = EXT2_I_SIZE(&inode) / f->fs->blocksize;
+	err = ext2fs_new_dir_block(f->fs, 0, 0, &block);
+	if (!err)
+		err = map_new_block(f, dir, &inode, lblk, 0, &pblk);
+	if (!err)
+		err = ext2fs_write_dir_block4(f->fs, pblk, block, 0, dir);
+	if (!err) {
+		err = ext2fs_inode_size_set(f->fs, &inode, (lblk + 1) * f->fs->blocksize);
+		if (!err)
+			err = ext2fs_write_inode(f->fs, dir, &inode);
+	}
+	ext2fs_free_mem(&block);
+	return err;
+}
+
+static errcode_t dir_link(struct e4r_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
+{
+	errcode_t err = ext2fs_link(f->fs, dir, name, ino, ftype);
+
+	if (err == EXT2_ET_DIR_NO_SPACE) {
+		err = expand_dir(f, dir);
+		if (!err)
+			err = ext2fs_link(f->fs, dir, name, ino, ftype);
+	}
+	return err;
+}
+
+static errcode_t adjust_links(struct e4r_fs *f, ext2_ino_t ino, int delta)
+{
+	struct ext2_inode inode;
+	errcode_t err = ext2fs_read_inode(f->fs, ino, &inode);
+
+	if (err)
+		return err;
+	inode.i_links_count += delta;
+	inode.i_ctime = inode.i_mtime = (uint32_t)f->fs->now;
+	return ext2fs_write_inode(f->fs, ino, &inode);
+}
+
+static int ftype_of(uint16_t mode)
+{
+	if (LINUX_S_ISDIR(mode))
+		return EXT2_FT_DIR;
+	if (LINUX_S_ISLNK(mode))
+		return EXT2_FT_SYMLINK;
+	return EXT2_FT_REG_FILE;
+}
+
+struct dir_scan {
+	int		entries;	/* live entries besides . and .. */
+	ext2_ino_t	new_dotdot;	/* for set_dotdot */
+};
+
+static int count_entries(struct ext2_dir_entry *d, int offset, int blocksize, char *buf, void *priv)
+{
+	struct dir_scan *s = priv;
+	int len = ext2fs_dirent_name_len(d);
+
+	(void)offset; (void)blocksize; (void)buf;
+	if (d->inode && !(len == 1 && d->name[0] == '.') &&
+	    !(len == 2 && d->name[0] == '.' && d->name[1] == '.'))
+		s->entries++;
+	return 0;
+}
+
+static int set_dotdot(struct ext2_dir_entry *d, int offset, int blocksize, char *buf, void *priv)
+{
+	struct dir_scan *s = priv;
+
+	(void)offset; (void)blocksize; (void)buf;
+	if (ext2fs_dirent_name_len(d) == 2 && d->name[0] == '.' && d->name[1] == '.') {
+		d->inode = s->new_dotdot;
+		return DIRENT_CHANGED | DIRENT_ABORT;
+	}
+	return 0;
+}
+
+static errcode_t dir_is_empty(struct e4r_fs *f, ext2_ino_t dir)
+{
+	struct dir_scan s = { 0, 0 };
+	errcode_t err = ext2fs_dir_iterate(f->fs, dir, 0, NULL, count_entries, &s);
+
+	return err ? err : s.entries ? E4R_WRITE_NOT_EMPTY : 0;
+}
+
+/* ---- operations ---- */
+
+errcode_t write_op_mkdir(struct e4r_fs *f, const char *path, ext2_ino_t *out)
+{
+	char name[EXT2_NAME_LEN + 1], *block = NULL;
+	struct ext2_inode inode;
+	ext2_ino_t dir, ino;
+	blk64_t pblk;
+	errcode_t err = resolve_new(f, path, &dir, name);
+
+	if (!err)
+		err = write_ialloc(&f->alloc, dir, 1, name, &ino);
+	if (err)
+		return err;
+	new_inode_init(f, &inode, LINUX_S_IFDIR | 0755, 1);
+	inode.i_links_count = 2;
+	err = ext2fs_write_new_inode(f->fs, ino, &inode);
+	if (!err)
+		err = ext2fs_new_dir_block(f->fs, ino, dir, &block);
+	if (!err)
+		err = map_new_block(f, ino, &inode, 0, 0, &pblk);
+	if (!err)
+		err = ext2fs_write_dir_block4(f->fs, pblk, block, 0, ino);
+	ext2fs_free_mem(&block);
+	if (!err)
+		err = ext2fs_inode_size_set(f->fs, &inode, f->fs->blocksize);
+	if (!err)
+		err = ext2fs_write_inode(f->fs, ino, &inode);
+	if (!err)
+		err = dir_link(f, dir, name, ino, EXT2_FT_DIR);
+	if (!err)
+		err = adjust_links(f, dir, +1);
+	if (!err && out)
+		*out = ino;
+	return err;
+}
+
+errcode_t write_op_create(struct e4r_fs *f, const char *path, uint64_t size, ext2_ino_t *out)
+{
+	char name[EXT2_NAME_LEN + 1];
+	struct ext2_inode inode;
+	ext2_ino_t dir, ino;
+	uint64_t end;
+	errcode_t err2, err = resolve_new(f, path, &dir, name);
+
+	if (!err)
+		err = write_ialloc(&f->alloc, dir, 0, name, &ino);
+	if (err)
+		return err;
+	new_inode_init(f, &inode, LINUX_S_IFREG | 0644, 1);
+	inode.i_links_count = 1;
+	err = ext2fs_write_new_inode(f->fs, ino, &inode);
+	if (!err)
+		err = dir_link(f, dir, name, ino, EXT2_FT_REG_FILE);
+	if (err)
+		return err;
+	err = write_range(f, ino, &inode, path, 0, size, &end);
+	err2 = ext2fs_inode_size_set(f->fs, &inode, end);
+	if (!err2)
+		err2 = ext2fs_write_inode(f->fs, ino, &inode);
+	if (!err && out)
+		*out = ino;
+	return err ? err : err2;
+}
+
+static errcode_t open_regular(struct e4r_fs *f, const char *path, ext2_ino_t *ino, struct ext2_inode *inode)
+{
+	char name[EXT2_NAME_LEN + 1];
+	ext2_ino_t dir;
+	errcode_t err = resolve_old(f, path, &dir, name, ino, inode);
+
+	if (!err && !LINUX_S_ISREG(inode->i_mode))
+		err = E4R_WRITE_PATH;
+	return err;
+}
+
+errcode_t write_op_append(struct e4r_fs *f, const char *path, uint64_t size)
+{
+	struct ext2_inode inode;
+	ext2_ino_t ino;
+	uint64_t old, end;
+	errcode_t err2, err = open_regular(f, path, &ino, &inode);
+
+	if (err)
+		return err;
+	old = EXT2_I_SIZE(&inode);
+	err = write_range(f, ino, &inode, path, old, old + size, &end);
+	err2 = ext2fs_inode_size_set(f->fs, &inode, end);
+	inode.i_mtime = inode.i_ctime = (uint32_t)f->fs->now;
+	if (!err2)
+		err2 = ext2fs_write_inode(f->fs, ino, &inode);
+	return err ? err : err2;
+}
+
+/* ext4_block_truncate_page: zero the rest of the block that now holds EOF. */
+static errcode_t zero_tail(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode, uint64_t size)
+{
+	unsigned bs = f->fs->blocksize, off = size % bs;
+	blk64_t pblk = 0;
+	errcode_t err;
+
+	if (!off)
+		return 0;
+	err = ext2fs_bmap2(f->fs, ino, inode, NULL, 0, size / bs, NULL, &pblk);
+	if (!err && !pblk) {
+		unsigned char *dirty = write_da_lookup(f, ino, size / bs);
+
+		if (dirty)
+			memset(dirty + off, 0, bs - off);
+	}
+	if (err || !pblk)
+		return err;
+	err = write_read_block(f->w, pblk, f->blockbuf);
+	if (!err) {
+		memset(f->blockbuf + off, 0, bs - off);
+		err = write_data_block(f->w, pblk, f->blockbuf);
+	}
+	return err;
+}
+
+errcode_t write_op_truncate(struct e4r_fs *f, const char *path, uint64_t size)
+{
+	struct ext2_inode inode;
+	ext2_ino_t ino;
+	unsigned bs = f->fs->blocksize;
+	errcode_t err = open_regular(f, path, &ino, &inode);
+
+	if (err)
+		return err;
+	if (size < EXT2_I_SIZE(&inode)) {
+		err = zero_tail(f, ino, &inode, size);
+		if (!err)
+			err = free_blocks_from(f, ino, &inode, (size + bs - 1) / bs);
+	}
+	if (!err)
+		err = ext2fs_inode_size_set(f->fs, &inode, size);
+	inode.i_mtime = inode.i_ctime = (uint32_t)f->fs->now;
+	if (!err)
+		err = ext2fs_write_inode(f->fs, ino, &inode);
+	return err;
+}
+
+errcode_t write_op_unlink(struct e4r_fs *f, const char *path)
+{
+	char name[EXT2_NAME_LEN + 1];
+	struct ext2_inode inode;
+	ext2_ino_t dir, ino;
+	errcode_t err = resolve_old(f, path, &dir, name, &ino, &inode);
+
+	if (!err && LINUX_S_ISDIR(inode.i_mode))
+		err = E4R_WRITE_PATH;
+	if (!err)
+		err = ext2fs_unlink(f->fs, dir, name, ino, 0);
+	if (err)
+		return err;
+	if (--inode.i_links_count)
+		return ext2fs_write_inode(f->fs, ino, &inode);
+	return free_inode(f, ino, &inode);
+}
+
+errcode_t write_op_rmdir(struct e4r_fs *f, const char *path)
+{
+	char name[EXT2_NAME_LEN + 1];
+	struct ext2_inode inode;
+	ext2_ino_t dir, ino;
+	errcode_t err = resolve_old(f, path, &dir, name, &ino, &inode);
+
+	if (!err && !LINUX_S_ISDIR(inode.i_mode))
+		err = E4R_WRITE_PATH;
+	if (!err)
+		err = dir_is_empty(f, ino);
+	if (!err)
+		err = ext2fs_unlink(f->fs, dir, name, ino, 0);
+	if (!err)
+		err = adjust_links(f, dir, -1);
+	if (!err)
+		err = free_inode(f, ino, &inode);
+	return err;
+}
+
+/* Replace the inode an existing entry NAME of DIR points to (ext4_setent). */
+struct setent {
+	const char	*name;
+	ext2_ino_t	ino;
+	int		ftype;
+};
+
+static int setent_proc(struct ext2_dir_entry *d, int offset, int blocksize, char *buf, void *priv)
+{
+	struct setent *s = priv;
+	int len = ext2fs_dirent_name_len(d);
+
+	(void)offset; (void)blocksize; (void)buf;
+	if (!d->inode || len != (int)strlen(s->name) || memcmp(d->name, s->name, len))
+		return 0;
+	d->inode = s->ino;
+	ext2fs_dirent_set_file_type(d, s->ftype);
+	return DIRENT_CHANGED | DIRENT_ABORT;
+}
+
+/* The target of a rename exists: it must be of the same kind (and empty, for a directory). */
+static errcode_t rename_replace(struct e4r_fs *f, ext2_ino_t ndir, const char *nname, ext2_ino_t tino,
+				ext2_ino_t ino, int ftype, int src_is_dir)
+{
+	struct ext2_inode tinode;
+	struct setent s = { nname, ino, ftype };
+	errcode_t err = ext2fs_read_inode(f->fs, tino, &tinode);
+
+	if (err)
+		return err;
+	if (src_is_dir != LINUX_S_ISDIR(tinode.i_mode))
+		return E4R_WRITE_PATH;
+	if (src_is_dir && (err = dir_is_empty(f, tino)))
+		return err;
+	err = ext2fs_dir_iterate(f->fs, ndir, 0, NULL, setent_proc, &s);
+	if (err)
+		return err;
+	if (src_is_dir) {
+		err = adjust_links(f, ndir, -1);
+		return err ? err : free_inode(f, tino, &tinode);
+	}
+	if (--tinode.i_links_count)
+		return ext2fs_write_inode(f->fs, tino, &tinode);
+	return free_inode(f, tino, &tinode);
+}
+
+errcode_t write_op_rename(struct e4r_fs *f, const char *from, const char *to)
+{
+	char oname[EXT2_NAME_LEN + 1], nname[EXT2_NAME_LEN + 1];
+	struct ext2_inode inode;
+	ext2_ino_t odir, ndir, ino, tino;
+	size_t flen = strlen(from);
+	int is_dir;
+	errcode_t err = resolve_old(f, from, &odir, oname, &ino, &inode);
+
+	if (!err)
+		err = resolve_parent(f, to, &ndir, nname);
+	if (!err && !strncmp(to, from, flen) && (to[flen] == '/' || !to[flen]))
+		err = E4R_WRITE_PATH;	/* into itself, or onto itself */
+	if (!err)
+		err = lookup(f, ndir, nname, &tino);
+	if (err)
+		return err;
+	is_dir = LINUX_S_ISDIR(inode.i_mode);
+	if (tino)
+		err = rename_replace(f, ndir, nname, tino, ino, ftype_of(inode.i_mode), is_dir);
+	else
+		err = dir_link(f, ndir, nname, ino, ftype_of(inode.i_mode));
+	if (!err)
+		err = ext2fs_unlink(f->fs, odir, oname, ino, 0);
+	if (err || !is_dir || odir == ndir)
+		return err;
+	struct dir_scan s = { 0, ndir };
+
+	err = ext2fs_dir_iterate(f->fs, ino, 0, NULL, set_dotdot, &s);
+	if (!err)
+		err = adjust_links(f, odir, -1);
+	if (!err)
+		err = adjust_links(f, ndir, +1);
+	return err;
+}
+
+errcode_t write_op_link(struct e4r_fs *f, const char *from, const char *to)
+{
+	char oname[EXT2_NAME_LEN + 1], nname[EXT2_NAME_LEN + 1];
+	struct ext2_inode inode;
+	ext2_ino_t odir, ndir, ino;
+	errcode_t err = resolve_old(f, from, &odir, oname, &ino, &inode);
+
+	if (!err && LINUX_S_ISDIR(inode.i_mode))
+		err = E4R_WRITE_PATH;
+	if (!err)
+		err = resolve_new(f, to, &ndir, nname);
+	if (!err)
+		err = dir_link(f, ndir, nname, ino, ftype_of(inode.i_mode));
+	if (!err)
+		err = adjust_links(f, ino, +1);
+	return err;
+}
+
+errcode_t write_op_symlink(struct e4r_fs *f, const char *target, const char *path, ext2_ino_t *out)
+{
+	char name[EXT2_NAME_LEN + 1];
+	struct ext2_inode inode;
+	size_t len = strlen(target);
+	ext2_ino_t dir, ino;
+	blk64_t pblk;
+	errcode_t err;
+
+	if (!len || len >= f->fs->blocksize)
+		return E4R_WRITE_PATH;
+	err = resolve_new(f, path, &dir, name);
+	if (!err)
+		err = write_ialloc(&f->alloc, dir, 0, name, &ino);
+	if (err)
+		return err;
+	/* ext4_symlink: fast when the target and its NUL fit in i_block. */
+	new_inode_init(f, &inode, LINUX_S_IFLNK | 0777, len + 1 > sizeof(inode.i_block));
+	inode.i_links_count = 1;
+	if (len + 1 <= sizeof(inode.i_block))
+		memcpy(inode.i_block, target, len);
+	err = ext2fs_write_new_inode(f->fs, ino, &inode);
+	if (!err && len + 1 > sizeof(inode.i_block)) {
+		memset(f->blockbuf, 0, f->fs->blocksize);
+		memcpy(f->blockbuf, target, len);
+		err = map_new_block(f, ino, &inode, 0, 0, &pblk);
+		if (!err)
+			err = io_channel_write_blk64(f->fs->io, pblk, 1, f->blockbuf);
+	}
+	if (!err)
+		err = ext2fs_inode_size_set(f->fs, &inode, len);
+	if (!err)
+		err = ext2fs_write_inode(f->fs, ino, &inode);
+	if (!err)
+		err = dir_link(f, dir, name, ino, EXT2_FT_SYMLINK);
+	if (!err && out)
+		*out = ino;
+	return err;
+}
