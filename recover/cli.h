@@ -6,7 +6,7 @@
 #include <ext2fs/ext2fs.h>
 #include "i18n.h"
 
-/* Exit codes (DESIGN.md; check follows e2fsck). */
+/* Exit codes (doc/DESIGN.md; check follows e2fsck). */
 #define EXIT_OK		0
 #define EXIT_PROBLEMS	1	/* diagnose/logdump: problems found; check: errors fixed */
 #define EXIT_UNCORRECTED 4	/* check: errors left */

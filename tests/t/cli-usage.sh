@@ -1,4 +1,4 @@
-# The command line: --help, --version, usage errors exit 16 (DESIGN.md).
+# The command line: --help, --version, usage errors exit 16 (doc/DESIGN.md).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 run "$E4R" --help;            expect_rc 0 "--help";   expect_out '^Usage: e4recover SUBCOMMAND' "--help shows usage"

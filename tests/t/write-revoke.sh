@@ -2,7 +2,7 @@
 # cannot overwrite the file data that reuses the block (40 blocks: no locality
 # group preallocation, and mballoc's best fit among the group's first chunks is the freed one,
 # as the kernel picks it). debugfs's logdump shows the revoke record;
-# after e2fsck replays the journal the file's contents are intact (DESIGN.md's content rule).
+# after e2fsck replays the journal the file's contents are intact (doc/DESIGN.md's content rule).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 PY=$(python3 -c 'import sys; print(sys.executable)') || skip "needs python3"
