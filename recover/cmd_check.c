@@ -10,16 +10,17 @@
 #include <et/com_err.h>
 
 #include "check/check.h"
-#include "fsck/fsck.h"
-#include "fs/open.h"
-#include "fs/image.h"
+#include "fsck/session.h"
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
-#include "replay/image.h"
-#include "util/e4r_err.h"
 
 #define BAR_WIDTH	40
+
+/* The session's exit codes are returned as they are: they must be the command's. */
+_Static_assert(FSCK_EXIT_FIXED == EXIT_PROBLEMS && FSCK_EXIT_UNCORRECTED == EXIT_UNCORRECTED &&
+	       FSCK_EXIT_OPERATIONAL == EXIT_OPERATIONAL && FSCK_EXIT_USAGE == EXIT_USAGE,
+	       "check's exit codes are e2fsck's");
 
 static const char *const pass_titles[E4R_PASS_COUNT] = {
 	N_("Checking the superblock and group descriptors"),
@@ -298,46 +299,57 @@ static int print_json(const char *image, const struct e4r_check_result *r)
 	return json_finish(&j);
 }
 
-/*
- * Before checking, replay the journal as e2fsck does (not with -n), with the
- * user's policy and undo file. Returns -1 to go on, or an exit code. Messages
- * go to stderr when stdout carries JSON.
- */
-static int recover_journal(const char *image, enum jbd_replay_policy policy, const char *undo, int json)
-{
-	struct e4r_replay_opts ro = { .policy = policy, .undo_file = undo };
-	struct e4r_replay *r = NULL;
-	FILE *out = json ? stderr : stdout;
-	errcode_t err = replay_image(image, &ro, &r);
-	int rc = -1;
+/* What the session tells as it happens, ahead of the findings; on stderr when stdout carries JSON. */
+struct teller {
+	const char	*image;
+	FILE		*out;
+};
 
-	if (err == E4R_NO_JOURNAL || (r && (r->nothing_to_do || r->resumed) && !err))
-		goto out;
-	if (err && (!r || !r->p)) {
-		/*
-		 * An image or journal that cannot be loaded is the check's to report
-		 * (it opens the image itself and validates the journal superblock).
-		 */
-		if (err == E4R_UNDO_EXISTS) {
-			cli_error(image, err, _("undo file %s"), undo);
-			rc = EXIT_USAGE;
-		}
-		goto out;
+static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
+{
+	struct teller *t = arg;
+
+	switch (what) {
+	case FSCK_EVENT_JOURNAL_REPLAYED:
+		fprintf(t->out, _("%s: recovering journal\n"), t->image);
+		if (s->journal.failed_commit)
+			fprintf(t->out, _("Journal transaction %" PRIu32 " was corrupt, replay was aborted.\n"),
+				s->journal.failed_seq);
+		if (s->journal.csum_error)
+			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
+		break;
+	case FSCK_EVENT_BACKUP_SUPER:
+		fprintf(t->out, _("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
+			t->image, (unsigned long long)s->backup_sb);
+		break;
 	}
-	fprintf(out, _("%s: recovering journal\n"), image);
-	if (r->p->has_failed_commit)
-		fprintf(out, _("Journal transaction %" PRIu32 " was corrupt, replay was aborted.\n"),
-			r->p->failed_commit);
-	if (r->p->recovery_error || r->p->csum_skipped)
-		fprintf(out, _("Journal checksum error found in %s\n"), image);
-	if (err) {
-		cli_error(image, err, _("journal recovery failed"));
-		rc = EXIT_OPERATIONAL;
-		goto out;
+}
+
+/* Why a session stopped early, as one line on stderr. */
+static void print_stop(const char *image, const char *undo, const struct fsck_session *s)
+{
+	switch (s->stopped) {
+	case FSCK_STAGE_NONE:
+		break;
+	case FSCK_STAGE_UNDO:
+		cli_error(image, s->err, _("undo file %s"), undo);
+		break;
+	case FSCK_STAGE_MOUNTED:
+		cli_error(image, s->err, NULL);
+		break;
+	case FSCK_STAGE_REPLAY:
+		cli_error(image, s->err, _("journal recovery failed"));
+		break;
+	case FSCK_STAGE_OPEN:
+		cli_error(image, s->err, _("cannot open the filesystem"));
+		break;
+	case FSCK_STAGE_CHECK:
+		cli_error(image, s->err, _("cannot check the filesystem"));
+		break;
+	case FSCK_STAGE_CLOSE:
+		cli_error(image, s->err, _("cannot write the repaired filesystem"));
+		break;
 	}
-out:
-	replay_free(r);
-	return rc;
 }
 
 /* Asking on the terminal: yes, no, or all (yes to this and every later question). */
@@ -396,15 +408,9 @@ int cmd_check(int argc, const char **argv)
 	const char *image = NULL;
 	struct progress prog = { .last_pass = -1, .last_step = -1 };
 	struct asker asker = { 0 };
-	struct e4r_check_opts o = { 0 };
-	struct e4r_check_result *r = NULL;
-	ext2_filsys fs = NULL;
-	io_manager io = unix_io_manager;
-	errcode_t err;
-	enum jbd_replay_policy jpolicy = JBD_POLICY_AUTO;
-	int undo_made = 0, open_flags;
-	blk64_t backup_sb = 0;
-	unsigned backup_bs = 0;
+	struct teller teller = { 0 };
+	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
+	struct fsck_session s = { 0 };
 	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
 			   opts, argc, argv, &image, NULL);
 
@@ -415,103 +421,43 @@ int cmd_check(int argc, const char **argv)
 		cli_usage_error("check", _("only one of the options -p, -n or -y may be given"));
 		goto out;
 	}
-	if (policy && replay_policy_parse(policy, &jpolicy)) {
+	if (policy && replay_policy_parse(policy, &so.policy)) {
 		cli_usage_error("check", _("unknown policy '%s'"), policy);
 		goto out;
 	}
 	/* Without -n/-y/-p: ask on a terminal; off a terminal, like -n (e2fsck would refuse). */
-	o.repair = no ? E4R_REPAIR_NONE : yes ? E4R_REPAIR_YES : preen ? E4R_REPAIR_PREEN :
-		   (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !json) ? E4R_REPAIR_ASK :
-		   E4R_REPAIR_NONE;
-	if (o.repair == E4R_REPAIR_NONE)
-		no = 1;
-	if (undo && !no && access(undo, F_OK) == 0) {
-		cli_error(image, E4R_UNDO_EXISTS, _("undo file %s"), undo);
-		goto out;
-	}
-	if (!no && (err = fs_not_mounted(image))) {
-		cli_error(image, err, NULL);
-		rc = EXIT_OPERATIONAL;
-		goto out;
-	}
-	/* -n never writes; otherwise the journal is replayed first, as e2fsck does. */
-	if (!no) {
-		rc = recover_journal(image, jpolicy, undo, json);
-		if (rc >= 0)
-			goto out;
-		/* the replay's undo file holds the journal's blocks: the repairs add theirs to it */
-		undo_made = undo && access(undo, F_OK) == 0;
-	}
-	rc = EXIT_OPERATIONAL;
-	if (!no) {
-		err = fs_undo_io(undo, undo_made, &io);
-		if (err) {
-			cli_error(image, err, _("undo file %s"), undo);
-			rc = err == E4R_UNDO_EXISTS ? EXIT_USAGE : EXIT_OPERATIONAL;
-			goto out;
-		}
-	}
-	open_flags = no ? 0 : E4R_OPEN_RW;
-	if (!no)
-		fs_pick_super(image, &backup_sb, &backup_bs);
-	if (backup_sb) {
-		/* like e2fsck: bad primary descriptors are replaced by a sound backup's */
-		fprintf(json ? stderr : stdout,
-			_("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
-			image, (unsigned long long)backup_sb);
-		err = fs_open_backup(image, backup_sb, backup_bs, io, &fs);
-	} else {
-		err = fs_image_open(image, open_flags, io, &fs);
-	}
-	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
-	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
-		err = fs_image_open(image, open_flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
-	if (err) {
-		cli_error(image, err, _("cannot open the filesystem"));
-		goto out;
-	}
-	o.force = force;
-	o.ask = ask_cb;
-	o.ask_arg = &asker;
+	so.check.repair = no ? E4R_REPAIR_NONE : yes ? E4R_REPAIR_YES : preen ? E4R_REPAIR_PREEN :
+			  (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !json) ? E4R_REPAIR_ASK :
+			  E4R_REPAIR_NONE;
+	so.check.force = force;
+	so.check.ask = ask_cb;
+	so.check.ask_arg = &asker;
 	if (progress_fd >= 0 && !json) {
 		prog.fd = progress_fd;
 		prog.bar = progress_fd == 0 && isatty(STDOUT_FILENO);
 		prog.image = image;
 		if (prog.bar || progress_fd > 0) {
-			o.progress = progress_cb;
-			o.progress_arg = &prog;
+			so.check.progress = progress_cb;
+			so.check.progress_arg = &prog;
 		}
 	}
-	err = fsck_run(fs, &o, &r);
-	if (err) {
-		ext2fs_close_free(&fs);
-		cli_error(image, err, _("cannot check the filesystem"));
-		goto out;
-	}
-	/* The repairs are in memory and in the io cache: writing them is part of the check. */
-	err = ext2fs_close_free(&fs);
-	if (err) {
-		cli_error(image, err, _("cannot write the repaired filesystem"));
-		goto out;
-	}
-	if (json) {
-		if (print_json(image, r))
-			goto out;
+	so.image = image;
+	so.undo_file = undo;
+	teller.image = image;
+	teller.out = json ? stderr : stdout;
+	so.event = event_cb;
+	so.event_arg = &teller;
+	rc = fsck_session_run(&so, &s);
+	if (s.stopped != FSCK_STAGE_NONE) {
+		print_stop(image, undo, &s);
+	} else if (json) {
+		if (print_json(image, s.result))
+			rc = EXIT_OPERATIONAL;
 	} else {
-		print_text(image, r, o.repair);
+		print_text(image, s.result, so.check.repair);
 	}
-	/*
-	 * Like e2fsck: a journal replay alone does not count as a fix, and a
-	 * filesystem that still has errors (or a check cut short) says so
-	 * without the "fixed" bit, so the codes are 0, 1, 4, 8 and 12, never 5.
-	 */
-	rc = r->fixed || backup_sb ? EXIT_PROBLEMS : EXIT_OK;
-	if (r->left || r->preen_halt)
-		rc = EXIT_UNCORRECTED;
-	if (r->aborted)
-		rc = (rc & EXIT_UNCORRECTED) | EXIT_OPERATIONAL;
 out:
-	check_result_free(r);
+	fsck_session_free(&s);
 	free((char *)image);
 	free(policy);
 	free(undo);

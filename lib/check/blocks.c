@@ -271,8 +271,9 @@ static void check_xattr_block(struct inode_walk *w, char *buf)
 		check_xattr_more_ref(c, blk);
 		return;
 	}
-	if (io_channel_read_blk64(fs->io, blk, 1, buf) || h->h_magic != XATTR_MAGIC ||
-	    h->h_blocks != 1 ||
+	/* the block as on disk: header fields little-endian; the checksum is computed over it so */
+	if (io_channel_read_blk64(fs->io, blk, 1, buf) || ext2fs_le32_to_cpu(h->h_magic) != XATTR_MAGIC ||
+	    ext2fs_le32_to_cpu(h->h_blocks) != 1 ||
 	    (ext2fs_has_feature_metadata_csum(fs->super) &&
 	     !ext2fs_ext_attr_block_csum_verify(fs, w->ino, blk, h))) {
 		check_report_ino(c, E4R_PR_EA_BLOCK, w->ino, blk, E4R_NONE, E4R_NONE);
@@ -282,7 +283,7 @@ static void check_xattr_block(struct inode_walk *w, char *buf)
 	check_xattr_entries(c, w->ino, blk, buf);
 	if (!claim_block(w, blk, -1)) {
 		ext2fs_mark_block_bitmap2(c->ea, blk);
-		check_xattr_first_ref(c, w->ino, blk, h->h_refcount);
+		check_xattr_first_ref(c, w->ino, blk, ext2fs_le32_to_cpu(h->h_refcount));
 	}
 }
 

@@ -6,11 +6,10 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/dirent.h"
 
 #define DIRENT_HEADER		8	/* inode, rec_len, name_len, file_type */
 #define DIRENT_MIN		12
-#define DIRENT_TAIL_SIZE	12
-#define DIRENT_TAIL_FT		0xDE
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
 #define INLINE_PARENT_SIZE	4
 
@@ -85,8 +84,8 @@ static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
 static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
 {
 	struct check_ctx *c = d->c;
-	ext2_ino_t ino = de->inode;
-	int ft = ext2fs_dirent_file_type(de), kind;
+	ext2_ino_t ino = fs_dirent_inode(de);
+	int ft = fs_dirent_file_type(de), kind;
 
 	if ((ino < c->first_ino && ino != EXT2_ROOT_INO) || ino > c->inodes) {
 		entry_problem(d, E4R_PR_ENTRY_BAD_INODE, ino, name, len, E4R_NONE, E4R_NONE);
@@ -156,8 +155,8 @@ static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, cons
 			dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
 			return 0;	/* then check it as an ordinary entry */
 		}
-		if (de->inode != d->ino)
-			dir_problem(d, E4R_PR_BAD_DOT, d->ino, de->inode);
+		if (fs_dirent_inode(de) != d->ino)
+			dir_problem(d, E4R_PR_BAD_DOT, d->ino, fs_dirent_inode(de));
 		return 1;
 	}
 	if (!is_dotdot(name, len)) {
@@ -165,7 +164,7 @@ static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, cons
 		return 0;
 	}
 	if (d->dir)
-		d->dir->dotdot = de->inode;
+		d->dir->dotdot = fs_dirent_inode(de);
 	return 1;
 }
 
@@ -182,7 +181,7 @@ static void check_hash(struct dir_walk *d, struct ext2_dir_entry *de, const char
 
 	if (!d->ht || d->hash_reported || check_htree_hash_ok(d->c, d->ht, d->lblk, name, len, &hash))
 		return;
-	entry_problem(d, E4R_PR_HTREE_HASH, de->inode, name, len, d->lblk, hash);
+	entry_problem(d, E4R_PR_HTREE_HASH, fs_dirent_inode(de), name, len, d->lblk, hash);
 	d->hash_reported = 1;
 }
 
@@ -201,25 +200,27 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 		unsigned rec_len;
 		int name_len;
 		const char *name = de->name;
+		ext2_ino_t ino;
 
-		if (len - off < DIRENT_HEADER || ext2fs_get_rec_len(c->fs, de, &rec_len) ||
+		if (len - off < DIRENT_HEADER || fs_dirent_rec_len(c->fs, de, &rec_len) ||
 		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > len - off ||
-		    (unsigned)(name_len = ext2fs_dirent_name_len(de)) + DIRENT_HEADER > rec_len) {
+		    (unsigned)(name_len = (int)fs_dirent_name_len(de)) + DIRENT_HEADER > rec_len) {
 			dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, off);
 			return;
 		}
+		ino = fs_dirent_inode(de);
 		if (n < dots && check_dot_entries(d, de, name, name_len, n)) {
 			if (n == 1)
-				count_dotdot(c, de->inode);
-		} else if (de->inode) {
+				count_dotdot(c, ino);
+		} else if (ino) {
 			/* A bad name still names its inode: count the link. */
 			if (bad_name(d, name, name_len))
-				entry_problem(d, E4R_PR_ENTRY_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+				entry_problem(d, E4R_PR_ENTRY_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
 			else if (bad_encoding(d, name, name_len))
-				entry_problem(d, E4R_PR_ENTRY_ENCODING, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+				entry_problem(d, E4R_PR_ENTRY_ENCODING, ino, name, name_len, E4R_NONE, E4R_NONE);
 			check_hash(d, de, name, name_len);
 			if (is_dot(name, name_len) || is_dotdot(name, name_len))
-				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, de->inode, name, name_len, E4R_NONE, E4R_NONE);
+				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
 			else
 				check_entry_target(d, de, name, name_len);
 		}
@@ -231,11 +232,8 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 /* The checksum tail at the end of a leaf block, if the block has one. */
 static int has_dirent_tail(ext2_filsys fs, const char *buf)
 {
-	const struct ext2_dir_entry_tail *t =
-		(const struct ext2_dir_entry_tail *)(buf + fs->blocksize - DIRENT_TAIL_SIZE);
-
-	return t->det_reserved_zero1 == 0 && t->det_rec_len == DIRENT_TAIL_SIZE &&
-	       t->det_reserved_name_len == (DIRENT_TAIL_FT << 8);
+	return fs_dirent_is_tail((const struct ext2_dir_entry_tail *)(buf + fs->blocksize -
+								      FS_DIRENT_TAIL_SIZE));
 }
 
 static void check_dir_block(struct dir_walk *d, char *buf)
@@ -251,7 +249,7 @@ static void check_dir_block(struct dir_walk *d, char *buf)
 	d->hash_reported = 0;
 	/* An htree root's '..' spans the block (its dx tail may look like a dirent tail). */
 	if (d->csum && kind != HTREE_ROOT && has_dirent_tail(fs, buf))
-		len -= DIRENT_TAIL_SIZE;
+		len -= FS_DIRENT_TAIL_SIZE;
 	parse_entries(d, buf, len, d->lblk == 0 ? 2 : 0);
 }
 
@@ -260,7 +258,8 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 	struct check_ctx *c = d->c;
 	size_t size = 0;
 	char *buf = NULL;
-	uint32_t parent = in->i_block[0];
+	/* libext2fs leaves an inline directory's i_block as on disk (it holds entries) */
+	uint32_t parent = ext2fs_le32_to_cpu(in->i_block[0]);
 
 	d->blk = E4R_NONE;
 	if (d->dir)

@@ -46,6 +46,9 @@ static const struct check_dir_block *find_block(const struct htree_map *m, uint3
 }
 
 /*
+ * Index blocks are little-endian on disk: every field below is converted
+ * where it is read (struct ext2_dx_* only give the layout).
+ *
  * The count/limit header at OFF and its entries: child i holds hashes from
  * its own hash to the next entry's (inclusive: a continued collision may
  * spill over), within the parent's [LO, HI]. Returns 0 when the header is bad.
@@ -55,22 +58,24 @@ static int read_entries(struct htree_map *m, const char *buf, unsigned off, uint
 {
 	struct ext2_dx_countlimit cl;
 	unsigned limit = (m->blocksize - off - (m->csum ? DX_TAIL_SIZE : 0)) / DX_ENTRY_SIZE, i;
+	unsigned count;
 
 	memcpy(&cl, buf + off, sizeof(cl));
-	if (cl.limit != limit || cl.count == 0 || cl.count > limit)
+	count = ext2fs_le16_to_cpu(cl.count);
+	if (ext2fs_le16_to_cpu(cl.limit) != limit || count == 0 || count > limit)
 		return 0;
 	*nchildren = 0;
-	for (i = 0; i < cl.count; i++) {
+	for (i = 0; i < count; i++) {
 		struct ext2_dx_entry e, next;
 		uint32_t child, clo, chi;
 
 		memcpy(&e, buf + off + i * DX_ENTRY_SIZE, sizeof(e));
-		child = e.block & DX_BLOCK_MASK;
-		clo = i == 0 ? lo : (e.hash & ~1u);
+		child = ext2fs_le32_to_cpu(e.block) & DX_BLOCK_MASK;
+		clo = i == 0 ? lo : (ext2fs_le32_to_cpu(e.hash) & ~1u);
 		chi = hi;
-		if (i + 1 < cl.count) {
+		if (i + 1 < count) {
 			memcpy(&next, buf + off + (i + 1) * DX_ENTRY_SIZE, sizeof(next));
-			chi = next.hash & ~1u;
+			chi = ext2fs_le32_to_cpu(next.hash) & ~1u;
 		}
 		if (child >= m->nrange)
 			continue;	/* points past the directory: the leaf check will miss it */
@@ -127,7 +132,8 @@ errcode_t check_htree_setup(struct check_ctx *c, ext2_ino_t dir, uint32_t flags,
 	if (io_channel_read_blk64(fs->io, blocks[0].blk, 1, buf))
 		goto bad_root;
 	memcpy(&ri, buf + DX_ROOT_INFO_OFFSET, sizeof(ri));
-	if (ri.reserved_zero || ri.info_length != DX_ROOT_INFO_LEN || ri.hash_version > DX_HASH_MAX ||
+	/* the one-byte fields need no conversion */
+	if (ext2fs_le32_to_cpu(ri.reserved_zero) || ri.info_length != DX_ROOT_INFO_LEN || ri.hash_version > DX_HASH_MAX ||
 	    ri.indirect_levels >= max_levels)
 		goto bad_root;
 	m->hash_version = ri.hash_version;

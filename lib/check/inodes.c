@@ -20,6 +20,7 @@ static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)
 	if (isize <= EXT2_GOOD_OLD_INODE_SIZE ||
 	    EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize + sizeof(magic) > isize)
 		return 0;
+	/* host order: libext2fs's inode reads convert the in-inode xattr magic with the inode */
 	memcpy(&magic, (const char *)in + EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize, sizeof(magic));
 	return magic == XATTR_MAGIC;
 }

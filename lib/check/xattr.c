@@ -150,6 +150,30 @@ static void report_entry(struct check_ctx *c, enum e4r_problem code, ext2_ino_t 
 	check_report(c, &f);
 }
 
+/*
+ * The entry's hash as libext2fs computes it (SIGNED: the old kernels'
+ * signed-char variant). libext2fs reads the entry in host order with its
+ * name right after it, and the value as on disk: E is converted into a
+ * copy, name included.
+ */
+static uint32_t entry_hash(const struct ext2_ext_attr_entry *e, uint32_t value_inum,
+			   uint32_t value_size, char *value, int is_signed)
+{
+	union {
+		struct ext2_ext_attr_entry	e;
+		char				bytes[ENTRY_SIZE + 256];
+	} h;
+
+	memcpy(h.bytes, e, ENTRY_SIZE + e->e_name_len);
+	h.e.e_value_offs = ext2fs_le16_to_cpu(e->e_value_offs);
+	h.e.e_value_inum = value_inum;
+	h.e.e_value_size = value_size;
+	h.e.e_hash = ext2fs_le32_to_cpu(e->e_hash);
+	return is_signed ? ext2fs_ext_attr_hash_entry_signed(&h.e, value) :
+	       ext2fs_ext_attr_hash_entry(&h.e, value);
+}
+
+/* BUF: an xattr block as on disk (little-endian). */
 void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char *buf)
 {
 	unsigned size = c->fs->blocksize, off = HEADER_SIZE;
@@ -160,11 +184,11 @@ void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char 
 	take(used, size, 0, HEADER_SIZE);
 	while (off + 4 <= size) {
 		struct ext2_ext_attr_entry *e = (struct ext2_ext_attr_entry *)(buf + off);
-		uint32_t first, hash;
+		uint32_t first, value_inum, value_size, value_offs, hash;
 
 		memcpy(&first, buf + off, sizeof(first));
 		if (!first)
-			break;	/* the end of the list */
+			break;	/* the end of the list (zero in either byte order) */
 		if (off + ENTRY_SIZE > size || !take(used, size, off, EXT2_EXT_ATTR_LEN(e->e_name_len))) {
 			report_entry(c, E4R_PR_EA_ENTRY_BOUNDS, ino, blk, off);
 			goto out;
@@ -173,18 +197,21 @@ void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char 
 			report_entry(c, E4R_PR_EA_ENTRY_NAME, ino, blk, off);
 			goto out;
 		}
-		if (e->e_value_inum == 0) {
-			if ((uint64_t)e->e_value_offs + e->e_value_size > size) {
+		value_inum = ext2fs_le32_to_cpu(e->e_value_inum);
+		value_size = ext2fs_le32_to_cpu(e->e_value_size);
+		value_offs = ext2fs_le16_to_cpu(e->e_value_offs);
+		if (value_inum == 0) {
+			if ((uint64_t)value_offs + value_size > size) {
 				report_entry(c, E4R_PR_EA_ENTRY_VALUE, ino, blk, off);
 				goto out;
 			}
-			if (e->e_value_size &&
-			    !take(used, size, e->e_value_offs, EXT2_EXT_ATTR_SIZE(e->e_value_size)))
+			if (value_size &&
+			    !take(used, size, value_offs, EXT2_EXT_ATTR_SIZE(value_size)))
 				report_entry(c, E4R_PR_EA_ENTRY_BOUNDS, ino, blk, off);
 			/* Old kernels hashed names with signed chars: either hash is valid. */
-			hash = ext2fs_ext_attr_hash_entry(e, buf + e->e_value_offs);
-			if (e->e_hash != hash &&
-			    e->e_hash != ext2fs_ext_attr_hash_entry_signed(e, buf + e->e_value_offs))
+			hash = ext2fs_le32_to_cpu(e->e_hash);
+			if (hash != entry_hash(e, value_inum, value_size, buf + value_offs, 0) &&
+			    hash != entry_hash(e, value_inum, value_size, buf + value_offs, 1))
 				report_entry(c, E4R_PR_EA_ENTRY_HASH, ino, blk, off);
 		}
 		off += EXT2_EXT_ATTR_LEN(e->e_name_len);

@@ -7,12 +7,11 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/dirent.h"
 #include "repair/repair.h"
 
 #define DIRENT_HEADER		8
 #define DIRENT_MIN		12
-#define DIRENT_TAIL_SIZE	12
-#define DIRENT_TAIL_FT		0xDE
 #define LPF_NAME		"lost+found"
 
 static const int kind_to_ft[] = {
@@ -21,19 +20,20 @@ static const int kind_to_ft[] = {
 	[KIND_SOCK] = EXT2_FT_SOCK, [KIND_LNK] = EXT2_FT_SYMLINK, [KIND_BAD] = 0,
 };
 
+/*
+ * The blocks here are read and written raw (io_channel), so as on disk:
+ * every entry field goes through fs/dirent.h's little-endian accessors.
+ */
 static int has_tail(ext2_filsys fs, const char *buf)
 {
-	const struct ext2_dir_entry_tail *t =
-		(const struct ext2_dir_entry_tail *)(buf + fs->blocksize - DIRENT_TAIL_SIZE);
-
-	return t->det_reserved_zero1 == 0 && t->det_rec_len == DIRENT_TAIL_SIZE &&
-	       t->det_reserved_name_len == (DIRENT_TAIL_FT << 8);
+	return fs_dirent_is_tail((const struct ext2_dir_entry_tail *)(buf + fs->blocksize -
+								      FS_DIRENT_TAIL_SIZE));
 }
 
 /* The space an entry needs: header and name, rounded to 4. */
 static unsigned entry_need(struct ext2_dir_entry *de)
 {
-	return (DIRENT_HEADER + ext2fs_dirent_name_len(de) + 3) & ~3u;
+	return (DIRENT_HEADER + fs_dirent_name_len(de) + 3) & ~3u;
 }
 
 /*
@@ -49,7 +49,7 @@ static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_of
 	while (off < end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 
-		if (end - off < DIRENT_HEADER || ext2fs_get_rec_len(fs, de, &rec_len) ||
+		if (end - off < DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
 		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off)
 			return -1;
 		*last_off = off;
@@ -67,15 +67,14 @@ static errcode_t insert_tail(ext2_filsys fs, char *buf)
 	if (walk_block(fs, buf, fs->blocksize, &last))
 		return EXT2_ET_DIR_CORRUPTED;
 	de = (struct ext2_dir_entry *)(buf + last);
-	ext2fs_get_rec_len(fs, de, &rec_len);
-	need = de->inode || last == 0 ? entry_need(de) : DIRENT_MIN;
+	fs_dirent_rec_len(fs, de, &rec_len);
+	need = fs_dirent_inode(de) || last == 0 ? entry_need(de) : DIRENT_MIN;
 	if (need < DIRENT_MIN)
 		need = DIRENT_MIN;
-	if (rec_len < need + DIRENT_TAIL_SIZE)
+	if (rec_len < need + FS_DIRENT_TAIL_SIZE)
 		return EXT2_ET_DIR_NO_SPACE_FOR_CSUM;
-	ext2fs_set_rec_len(fs, rec_len - DIRENT_TAIL_SIZE, de);
-	ext2fs_initialize_dirent_tail(fs, (struct ext2_dir_entry_tail *)(buf + fs->blocksize -
-									DIRENT_TAIL_SIZE));
+	fs_dirent_set_rec_len(fs, rec_len - FS_DIRENT_TAIL_SIZE, de);
+	fs_dirent_init_tail((struct ext2_dir_entry_tail *)(buf + fs->blocksize - FS_DIRENT_TAIL_SIZE));
 	return 0;
 }
 
@@ -84,8 +83,8 @@ static int is_dx_node(ext2_filsys fs, char *buf)
 	struct ext2_dir_entry *de = (struct ext2_dir_entry *)buf;
 	unsigned rec_len = 0;
 
-	ext2fs_get_rec_len(fs, de, &rec_len);
-	return de->inode == 0 && rec_len == fs->blocksize && ext2fs_dirent_name_len(de) == 0;
+	fs_dirent_rec_len(fs, de, &rec_len);
+	return fs_dirent_inode(de) == 0 && rec_len == fs->blocksize && fs_dirent_name_len(de) == 0;
 }
 
 /* Write a directory leaf block with its checksum (adding the tail it lacks when there is room). */
@@ -128,7 +127,7 @@ static char *dblock_read(struct check_ctx *c, blk64_t blk)
 static unsigned leaf_end(ext2_filsys fs, const char *buf)
 {
 	return ext2fs_has_feature_metadata_csum(fs->super) && has_tail(fs, buf) ?
-	       fs->blocksize - DIRENT_TAIL_SIZE : fs->blocksize;
+	       fs->blocksize - FS_DIRENT_TAIL_SIZE : fs->blocksize;
 }
 
 /* DIR_CSUM: a new checksum; DIR_CORRUPT: the block is cut at the first bad entry. */
@@ -160,19 +159,18 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct e4r_finding *f)
 		}
 		while (off < bad) {
 			prev = (struct ext2_dir_entry *)(buf + off);
-			ext2fs_get_rec_len(fs, prev, &rec_len);
-			if (!rec_len || rec_len > bad - off)
+			if (fs_dirent_rec_len(fs, prev, &rec_len) || !rec_len || rec_len > bad - off)
 				break;
 			off += rec_len;
 		}
 		if (prev && off == bad) {
 			/* the entry before the bad one takes the rest of the block */
-			ext2fs_set_rec_len(fs, end - ((char *)prev - buf), prev);
+			fs_dirent_set_rec_len(fs, end - ((char *)prev - buf), prev);
 		} else {
 			struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + bad);
 			/* rebuild from the bad offset as one empty entry */
 			memset(de, 0, DIRENT_HEADER);
-			ext2fs_set_rec_len(fs, end - bad, de);
+			fs_dirent_set_rec_len(fs, end - bad, de);
 		}
 	}
 	err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
@@ -184,9 +182,9 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct e4r_finding *f)
 static int entry_matches(const struct e4r_finding *f, struct ext2_dir_entry *de)
 {
 	size_t len = f->name ? strlen(f->name) : 0;
-	unsigned nl = ext2fs_dirent_name_len(de);
+	unsigned nl = fs_dirent_name_len(de);
 
-	if (f->ino != E4R_NONE && de->inode != f->ino)
+	if (f->ino != E4R_NONE && fs_dirent_inode(de) != f->ino)
 		return 0;
 	if (f->code == E4R_PR_ENTRY_NAME)
 		return nl >= len && memcmp(de->name, f->name ? f->name : "", len) == 0;
@@ -209,19 +207,19 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct e4r_finding *f)
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 		unsigned i, nl;
 
-		if (ext2fs_get_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
+		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
 			break;
-		if (de->inode && entry_matches(f, de) && !(off == 0 && f->code != E4R_PR_ENTRY_FILETYPE &&
-							   f->code != E4R_PR_ENTRY_NAME && prev == NULL &&
-							   ext2fs_dirent_name_len(de) == 1 && de->name[0] == '.')) {
+		if (fs_dirent_inode(de) && entry_matches(f, de) &&
+		    !(off == 0 && f->code != E4R_PR_ENTRY_FILETYPE && f->code != E4R_PR_ENTRY_NAME &&
+		      prev == NULL && fs_dirent_name_len(de) == 1 && de->name[0] == '.')) {
 			int remove = 1;
 
 			if (f->code == E4R_PR_ENTRY_FILETYPE) {
-				ext2fs_dirent_set_file_type(de, (int)f->expected);
+				fs_dirent_set_file_type(de, (int)f->expected);
 				remove = 0;
 			} else if (f->code == E4R_PR_ENTRY_NAME) {
 				/* like e2fsck: the bad characters become '.'; an empty name cannot be mended */
-				nl = ext2fs_dirent_name_len(de);
+				nl = fs_dirent_name_len(de);
 				for (i = 0; i < nl; i++)
 					if (de->name[i] == '/' || de->name[i] == '\0')
 						de->name[i] = '.';
@@ -229,10 +227,10 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct e4r_finding *f)
 			}
 			if (remove && prev) {
 				unsigned prev_len;
-				ext2fs_get_rec_len(fs, prev, &prev_len);
-				ext2fs_set_rec_len(fs, prev_len + rec_len, prev);
+				fs_dirent_rec_len(fs, prev, &prev_len);
+				fs_dirent_set_rec_len(fs, prev_len + rec_len, prev);
 			} else if (remove) {
-				de->inode = 0;
+				fs_dirent_set_inode(de, 0);
 			}
 			err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
 			break;
@@ -259,17 +257,17 @@ static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir)
 static void make_dot(ext2_filsys fs, struct ext2_dir_entry *de, unsigned rec_len, int dots,
 		     ext2_ino_t ino, int last)
 {
-	de->inode = ino;
+	fs_dirent_set_inode(de, ino);
 	memset(de->name, 0, 4);		/* e2fsck wants the name NUL-padded */
-	ext2fs_dirent_set_name_len(de, dots);
-	ext2fs_dirent_set_file_type(de, ext2fs_has_feature_filetype(fs->super) ? EXT2_FT_DIR : 0);
+	fs_dirent_set_name_len(de, (unsigned)dots);
+	fs_dirent_set_file_type(de, ext2fs_has_feature_filetype(fs->super) ? EXT2_FT_DIR : 0);
 	memcpy(de->name, "..", (size_t)dots);
 	/* '.' keeps 12 bytes; '..' (or a last entry) may keep the rest */
 	if (!last && rec_len >= 2 * DIRENT_MIN) {
 		struct ext2_dir_entry *rest = (struct ext2_dir_entry *)((char *)de + DIRENT_MIN);
-		ext2fs_set_rec_len(fs, DIRENT_MIN, de);
+		fs_dirent_set_rec_len(fs, DIRENT_MIN, de);
 		memset(rest, 0, DIRENT_HEADER);
-		ext2fs_set_rec_len(fs, rec_len - DIRENT_MIN, rest);
+		fs_dirent_set_rec_len(fs, rec_len - DIRENT_MIN, rest);
 	}
 }
 
@@ -295,20 +293,20 @@ errcode_t repair_dot(struct check_ctx *c, const struct e4r_finding *f)
 		return EXT2_ET_UNIMPLEMENTED;
 	end = leaf_end(fs, buf);
 	de = (struct ext2_dir_entry *)buf;
-	err = ext2fs_get_rec_len(fs, de, &rec_len);
+	err = fs_dirent_rec_len(fs, de, &rec_len);
 	if (err || rec_len < DIRENT_MIN || rec_len > end) {
 		free(buf);
 		return EXT2_ET_DIR_CORRUPTED;
 	}
 	if (f->code == E4R_PR_BAD_DOT) {
-		de->inode = dir;
+		fs_dirent_set_inode(de, dir);
 	} else if (f->code == E4R_PR_NO_DOT) {
 		make_dot(fs, de, rec_len, 1, dir, 0);
 	} else {
 		unsigned off = rec_len, len2;
 		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + off);
 
-		if (off + DIRENT_MIN > end || ext2fs_get_rec_len(fs, dd, &len2) ||
+		if (off + DIRENT_MIN > end || fs_dirent_rec_len(fs, dd, &len2) ||
 		    len2 < DIRENT_MIN || len2 > end - off) {
 			free(buf);
 			return EXT2_ET_DIR_CORRUPTED;
@@ -337,7 +335,8 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 	if (err)
 		return err;
 	if (in.i_flags & EXT4_INLINE_DATA_FL) {
-		in.i_block[0] = parent;
+		/* an inline directory's i_block stays as on disk in libext2fs's inode */
+		in.i_block[0] = ext2fs_cpu_to_le32(parent);
 		return ext2fs_write_inode(fs, dir, &in);
 	}
 	blk = first_block(c, dir);
@@ -348,11 +347,11 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 	end = leaf_end(fs, buf);
 	de = (struct ext2_dir_entry *)buf;
 	err = EXT2_ET_DIR_CORRUPTED;
-	if (!ext2fs_get_rec_len(fs, de, &rec_len) && rec_len >= DIRENT_MIN &&
+	if (!fs_dirent_rec_len(fs, de, &rec_len) && rec_len >= DIRENT_MIN &&
 	    rec_len + DIRENT_MIN <= end) {
 		de = (struct ext2_dir_entry *)(buf + rec_len);
-		if (ext2fs_dirent_name_len(de) == 2 && de->name[0] == '.' && de->name[1] == '.') {
-			de->inode = parent;
+		if (fs_dirent_name_len(de) == 2 && de->name[0] == '.' && de->name[1] == '.') {
+			fs_dirent_set_inode(de, parent);
 			err = dblock_write(c, dir, blk, buf);
 		}
 	}

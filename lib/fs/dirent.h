@@ -1,0 +1,86 @@
+/*
+ * Directory entries in a block as read from the disk, in place. ext4 stores
+ * them little-endian; libext2fs's dirent helpers (ext2fs_get_rec_len,
+ * ext2fs_dirent_name_len, ...) want the host order its own directory reads
+ * produce, so a raw block read through io_channel goes through these.
+ * The entry on disk: inode (le32), rec_len (le16), name_len (u8),
+ * file_type (u8), the name; struct ext2_dir_entry reads the last two as one
+ * le16, name_len in its low byte.
+ */
+#ifndef E4R_FS_DIRENT_H
+#define E4R_FS_DIRENT_H
+
+#include <string.h>
+#include <ext2fs/ext2fs.h>
+
+#define FS_DIRENT_TAIL_SIZE	12
+#define FS_DIRENT_TAIL_FT	0xDE	/* the tail's file type, in the name_len word's high byte */
+
+static inline ext2_ino_t fs_dirent_inode(const struct ext2_dir_entry *de)
+{
+	return ext2fs_le32_to_cpu(de->inode);
+}
+
+static inline void fs_dirent_set_inode(struct ext2_dir_entry *de, ext2_ino_t ino)
+{
+	de->inode = ext2fs_cpu_to_le32(ino);
+}
+
+static inline unsigned fs_dirent_name_len(const struct ext2_dir_entry *de)
+{
+	return ext2fs_le16_to_cpu(de->name_len) & 0xff;
+}
+
+static inline int fs_dirent_file_type(const struct ext2_dir_entry *de)
+{
+	return ext2fs_le16_to_cpu(de->name_len) >> 8;
+}
+
+static inline void fs_dirent_set_name_len(struct ext2_dir_entry *de, unsigned len)
+{
+	de->name_len = ext2fs_cpu_to_le16((ext2fs_le16_to_cpu(de->name_len) & 0xff00) | (len & 0xff));
+}
+
+static inline void fs_dirent_set_file_type(struct ext2_dir_entry *de, int type)
+{
+	de->name_len = ext2fs_cpu_to_le16((ext2fs_le16_to_cpu(de->name_len) & 0xff) |
+					  ((unsigned)type & 0xff) << 8);
+}
+
+/* rec_len, decoded as libext2fs does (64 KiB blocks encode it); an error for a bad one. */
+static inline errcode_t fs_dirent_rec_len(ext2_filsys fs, const struct ext2_dir_entry *de,
+					  unsigned *len)
+{
+	struct ext2_dir_entry host = { 0 };
+
+	host.rec_len = ext2fs_le16_to_cpu(de->rec_len);
+	return ext2fs_get_rec_len(fs, &host, len);
+}
+
+static inline errcode_t fs_dirent_set_rec_len(ext2_filsys fs, unsigned len, struct ext2_dir_entry *de)
+{
+	struct ext2_dir_entry host = { 0 };
+	errcode_t err = ext2fs_set_rec_len(fs, len, &host);
+
+	if (!err)
+		de->rec_len = ext2fs_cpu_to_le16(host.rec_len);
+	return err;
+}
+
+/* The checksum tail at the end of a leaf block: a fake entry, inode 0, 12 bytes, type 0xDE. */
+static inline int fs_dirent_is_tail(const struct ext2_dir_entry_tail *t)
+{
+	return t->det_reserved_zero1 == 0 &&
+	       ext2fs_le16_to_cpu(t->det_rec_len) == FS_DIRENT_TAIL_SIZE &&
+	       ext2fs_le16_to_cpu(t->det_reserved_name_len) == FS_DIRENT_TAIL_FT << 8;
+}
+
+/* A fresh tail (checksum 0: set it with ext2fs_dir_block_csum_set, which reads disk order). */
+static inline void fs_dirent_init_tail(struct ext2_dir_entry_tail *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->det_rec_len = ext2fs_cpu_to_le16(FS_DIRENT_TAIL_SIZE);
+	t->det_reserved_name_len = ext2fs_cpu_to_le16(FS_DIRENT_TAIL_FT << 8);
+}
+
+#endif

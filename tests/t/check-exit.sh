@@ -1,0 +1,75 @@
+# check's exit code against e2fsck's on the same input, one rule at a time: 0 nothing
+# wrong (also after a journal replay alone), 1 everything fixed (also when a backup
+# superblock's descriptors were used), 4 errors left (-n; -p stopping for a person;
+# some answers no after a fix: 4 replaces 1), 8 when the image cannot be opened.
+# (Cut short with errors, 12, has no e2fsck case to compare: tests/unit/test_fsck_session.)
+. "$E4R_TESTS_SRCDIR/check_lib.sh"
+
+# same_rc WANT IMAGE "E2FSCK OPTIONS" "CHECK OPTIONS" WHAT: each on its own copy of IMAGE;
+# e2fsck must exit WANT (the rule holds for the oracle) and check the same.
+same_rc() {
+	local want=$1 img=$2 eopts=$3 oopts=$4 what=$5
+	cp "$img" e.img
+	cp "$img" o.img
+	run e2fsck $eopts e.img
+	expect_rc "$want" "oracle: e2fsck $eopts on $what"
+	run "$E4R" check $oopts o.img
+	expect_rc "$want" "check $oopts on $what exits like e2fsck $eopts"
+}
+
+base_image
+blk=$(debugfs -R "bmap f1 0" base.img 2>/dev/null)
+[ -n "$blk" ] && [ "$blk" -gt 0 ] || fail "no block for f1"
+
+for m in -n -y -p; do
+	same_rc 0 base.img "-f $m" "-f $m" "a clean image"
+done
+
+# Fixable damage: found by -n, fixed by -y and by -p (all of it is safe).
+cp base.img fixable.img
+printf '%s\n' "freeb $blk" "sif f1 links_count 3" | debugfs -w -f - fixable.img >/dev/null 2>&1 ||
+	fail "debugfs damage"
+same_rc 4 fixable.img "-fn" "-n -f" "fixable damage"
+same_rc 1 fixable.img "-fy" "-y -f" "fixable damage"
+same_rc 1 fixable.img "-fp" "-p -f" "fixable damage"
+
+# -p and a directory cut from the tree: a person must decide.
+cp base.img unsafe.img
+printf '%s\n' "unlink dir/sub" | debugfs -w -f - unsafe.img >/dev/null 2>&1 || fail "debugfs unlink"
+same_rc 4 unsafe.img "-fp" "-p -f" "a disconnected directory"
+
+# A journal replay alone is no fix: 0.
+mkimg j.img 16M -O metadata_csum
+head -c 8192 /dev/urandom > d
+jwrite j.img "jo -c" "jw -b 5000,5001 $PWD/d" "jc"
+same_rc 0 j.img "-y" "-y --policy=stop" "a journal that needs recovery"
+
+# Primary descriptors pointing outside the filesystem: the backup's are used and
+# written back, which counts as a fix.
+cp base.img bd.img
+printf '%s\n' "set_bg 0 inode_table 99999" "set_bg 0 checksum calc" |
+	debugfs -w -f - bd.img >/dev/null 2>&1 || fail "debugfs set_bg"
+same_rc 1 bd.img "-fy" "-y -f" "bad primary group descriptors"
+expect_out "using the backup superblock at block 8193" "check says which backup it used"
+run e2fsck -fn o.img
+expect_rc 0 "oracle: e2fsck -fn after check -y -f from the backup"
+
+same_rc 8 /dev/null "-fn" "-n -f" "an image that is not ext2/3/4"
+
+# On a terminal: yes to the first question, no to the rest. Something was fixed and
+# errors are left: 4, not 5, and both say both things.
+if command -v script >/dev/null 2>&1; then
+	for who in e2fsck check; do
+		cp fixable.img tty.img
+		if [ $who = e2fsck ]; then cmd="e2fsck -f tty.img"; keys='ynnnnnnnnn'
+		else cmd="$E4R check -f tty.img"; keys='y\nn\nn\nn\nn\nn\nn\nn\nn\nn\n'; fi
+		printf "$keys" | script -qec "$cmd; echo \"exit=\$?\"" /dev/null > tty.out 2>&1
+		cat tty.out
+		grep -q "exit=4" tty.out || fail "$who: yes then no on a terminal does not exit 4"
+		grep -q "FILE SYSTEM WAS MODIFIED" tty.out || fail "$who: the fix is not reported"
+		grep -q "still has errors" tty.out || fail "$who: the errors left are not reported"
+	done
+else
+	note "no script(1): the answers on a terminal are not compared"
+fi
+exit 0
