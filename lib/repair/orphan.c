@@ -99,10 +99,21 @@ errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct e4r_find
 	if (ino && (ino < c->first_ino || ino > c->inodes || ext2fs_read_inode(fs, ino, &in)))
 		ino = 0;
 	if (ino) {
-		/* libext2fs frees the blocks of a file with a size; whatever the mode, this one's go */
-		if (!EXT2_I_SIZE(&in) && (in.i_blocks || in.i_block[0]))
-			ext2fs_inode_size_set(fs, &in, fs->blocksize);
-		in.i_mode = LINUX_S_IFREG | 0600;
+		if (in.i_links_count) {
+			/* libext2fs frees the blocks of a file with a size: whatever the mode, these go */
+			if (!EXT2_I_SIZE(&in) && (in.i_blocks || in.i_block[0]))
+				ext2fs_inode_size_set(fs, &in, fs->blocksize);
+			in.i_mode = LINUX_S_IFREG | 0600;
+		} else {
+			/*
+			 * Cleared earlier in this round (pass 1 judged it): its blocks
+			 * are already free in the rebuilt bitmap, so they are not
+			 * freed twice; the inode only needs to be in use again.
+			 */
+			memset(&in, 0, sizeof(in));
+			if (!ext2fs_test_inode_bitmap2(fs->inode_map, ino))
+				ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
+		}
 		err = ext2fs_write_inode(fs, ino, &in);
 		if (err)
 			return err;
