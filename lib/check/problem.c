@@ -275,7 +275,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    N_("extended attribute block %b (inode %i): the entry at offset %f has no name index")),
 	ROW(E4R_PR_EA_ENTRY_VALUE, "ea_entry_value", P1, ERR, E4R_ANS_CLEAR, 0, FIX(EA_CLEAR), PH(NOW),
 	    N_("extended attribute block %b (inode %i): the value of the entry at offset %f ends past the block")),
-	ROW(E4R_PR_EA_ENTRY_HASH, "ea_entry_hash", P1, ERR, E4R_ANS_FIX, 0, FIX(EA_CLEAR), PH(NOW),
+	ROW(E4R_PR_EA_ENTRY_HASH, "ea_entry_hash", P1, ERR, E4R_ANS_CLEAR, 0, FIX(EA_CLEAR), PH(NOW),
 	    N_("extended attribute block %b (inode %i): the entry at offset %f has a wrong hash")),
 };
 
