@@ -89,6 +89,27 @@ run "$E4R" check -n -f h.img
 expect_rc 0 "check -n -f agrees on the verdict"
 expect_out "the user quota file \(inode 3\) has a wrong magic number" "check still says so"
 
+# Repairs: check -y -f writes the usage it counted into the quota file, as e2fsck
+# updates it; a record is changed in place, a missing one is added (with the tree
+# blocks on its path). Both tools then find the image clean, and debugfs reads the
+# new record.
+repaired_by "sif f1 uid 4242"
+run debugfs -R "get_quota user 4242" t.img
+expect_out "^ +4242 +[1-9][0-9]* +0 +0 +1 +0 +0" "debugfs reads user 4242's new record: one inode"
+repaired_by "sif f1 gid 77"
+repaired_by "sif f1 projid 9"
+# An id whose every byte but the top one differs from the others': new tree blocks on each level.
+repaired_by "sif f1 uid 66051;sif f2 uid 66052;sif dir/f3 gid 16777217"
+run debugfs -R "get_quota user 66052" t.img
+expect_out "^ +66052 +[1-9][0-9]* +0 +0 +1 +0 +0" "debugfs reads user 66052's record"
+cp r.img t.img
+repaired_image t.img "a rewritten quota record"
+# A quota inode number that cannot be one: the type is no longer tracked, as e2fsck clears it.
+repaired_by "ssv prj_quota_inum 5"
+repaired_by "ssv usr_quota_inum 5;clri <3>"
+run dumpe2fs -h t.img
+expect_no_out "User quota inode" "the superblock no longer names a user quota inode"
+
 # Quota files the kernel wrote: files of three owners and a project.
 mkdir mnt
 cp base.img k.img
