@@ -228,12 +228,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 
 	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, ERR, E4R_ANS_CLEAR, 0, FIX(QUOTA_INODE_OFF), PH(NOW),
 	    N_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
-	/*
-	 * A quota file that cannot be read, or whose header is not one we know,
-	 * e2fsck mends by writing the whole file again from the usage it
-	 * counted (its quota library); that writer is not ours yet: not fixable.
-	 */
-	ROW(E4R_PR_QUOTA_FILE_BAD, "quota_file_bad", P5, ERR, E4R_ANS_NONE, 0, FIX(NONE), PH(NONE),
+	ROW(E4R_PR_QUOTA_FILE_BAD, "quota_file_bad", P5, ERR, E4R_ANS_FIX, 0, FIX(QUOTA_REWRITE), PH(LATE),
 	    N_("the %n quota file (inode %i) cannot be read: %x")),
 	ROW(E4R_PR_QUOTA_SPACE, "quota_space", P5, ERR, E4R_ANS_FIX, 0, FIX(QUOTA_USAGE), PH(LATE),
 	    N_("%n quota id %q: the quota file (inode %i) records %f bytes in use, counted %e")),
@@ -265,7 +260,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_ORPHAN_FILE_NOT_CLEAR, "orphan_file_not_clear", P5, ERR, E4R_ANS_CLEAR, 0, FIX(ORPHAN_FILE_REMOVE), PH(NOW),
 	    N_("orphan file inode %i is not in use (no orphan_file feature), but contains data")),
 	/* e2fsck -n skips a quota file it does not recognize without a word: not an error of the verdict. */
-	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_NONE, 0, FIX(NONE), PH(NONE),
+	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_FIX, 0, FIX(QUOTA_REWRITE), PH(LATE),
 	    N_("the %n quota file (inode %i) has a wrong magic number or an unknown version: its usage was not compared")),
 	ROW(E4R_PR_EA_REFCOUNT, "ea_refcount", P1, ERR, E4R_ANS_FIX, PREEN, FIX(EA_REFCOUNT), PH(NOW),
 	    N_("extended attribute block %b has reference count %f, should be %e (first used by inode %i)")),

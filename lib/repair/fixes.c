@@ -300,6 +300,12 @@ static errcode_t do_quota_usage(struct check_ctx *c, size_t first, size_t i)
 	return repair_quota_usage(c, F(i));
 }
 
+static errcode_t do_quota_rewrite(struct check_ctx *c, size_t first, size_t i)
+{
+	(void)first;
+	return repair_quota_rewrite(c, F(i));
+}
+
 /*
  * SUMMARIES and CLONE have no routine per finding: the round makes them
  * once for all their findings (repair_summaries, repair_dups).
@@ -337,6 +343,7 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_ORPHAN_FILE_RECREATE]	= do_orphan_file_recreate,
 	[E4R_FIX_QUOTA_INODE_OFF]	= do_quota_inode_off,
 	[E4R_FIX_QUOTA_USAGE]		= do_quota_usage,
+	[E4R_FIX_QUOTA_REWRITE]		= do_quota_rewrite,
 };
 
 repair_fn repair_fix_fn(enum e4r_fix fix)

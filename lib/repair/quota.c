@@ -83,6 +83,8 @@ struct qt_file {
 	uint64_t	size;
 	uint32_t	nblocks;	/* dqi_blocks */
 	int		grown;
+	uint32_t	fill;		/* a data block made here that has room (0: none) */
+	unsigned	fill_count;	/* its records */
 };
 
 static errcode_t qt_io(struct qt_file *q, uint32_t blk, unsigned char *buf, int write)
@@ -117,6 +119,8 @@ static errcode_t qt_append(struct qt_file *q, unsigned char *buf, uint32_t *blk)
 		return err;
 	q->nblocks++;
 	q->grown = 1;
+	if (q->size < (uint64_t)q->nblocks * QT_BLOCK)
+		q->size = (uint64_t)q->nblocks * QT_BLOCK;	/* what it holds now reads back */
 	return 0;
 }
 
@@ -151,6 +155,63 @@ static void set_usage(unsigned char *e, const struct qt_change *ch)
 		put64(e + QT_ENTRY_ITIME, 1);	/* the kernel's mark of a used record */
 }
 
+static errcode_t qt_new_tree_block(struct qt_file *q, uint32_t *blk)
+{
+	unsigned char *nb = calloc(1, QT_BLOCK);
+	errcode_t err;
+
+	if (!nb)
+		return ENOMEM;
+	err = qt_append(q, nb, blk);
+	free(nb);
+	return err;
+}
+
+/*
+ * A record for an id whose path ends in an empty slot: into the data block
+ * this repair last made while it has room (the last free slot stays free,
+ * as above), else into a new one. *BLK: the block that holds it.
+ */
+static errcode_t qt_new_record(struct qt_file *q, const struct qt_change *ch, uint32_t *blk)
+{
+	unsigned char *nb = calloc(1, QT_BLOCK);
+	unsigned off = QT_DATA_HEADER, count = 0;
+	errcode_t err;
+
+	if (!nb)
+		return ENOMEM;
+	if (q->fill && q->fill_count + 1 < QT_ENTRIES) {
+		err = qt_io(q, q->fill, nb, 0);
+		if (err)
+			goto out;
+		count = nb[QT_DATA_COUNT] | nb[QT_DATA_COUNT + 1] << 8;
+		for (off = QT_DATA_HEADER; off + QT_ENTRY_SIZE <= QT_BLOCK; off += QT_ENTRY_SIZE)
+			if (entry_free(nb + off))
+				break;
+	}
+	if (!q->fill || q->fill_count + 1 >= QT_ENTRIES || off + QT_ENTRY_SIZE > QT_BLOCK) {
+		memset(nb, 0, QT_BLOCK);
+		off = QT_DATA_HEADER;
+		count = 0;
+		q->fill = 0;
+	}
+	set_usage(nb + off, ch);
+	count++;
+	nb[QT_DATA_COUNT] = count & 0xff;
+	nb[QT_DATA_COUNT + 1] = count >> 8;
+	if (q->fill) {
+		err = qt_io(q, q->fill, nb, 1);
+		*blk = q->fill;
+	} else {
+		err = qt_append(q, nb, blk);
+		q->fill = *blk;
+	}
+	q->fill_count = count;
+out:
+	free(nb);
+	return err;
+}
+
 /*
  * Find ID's record along the tree (creating the path when MISSING) and set
  * its usage. BUF holds one quota block at a time.
@@ -171,19 +232,10 @@ static errcode_t qt_set(struct qt_file *q, const struct qt_change *ch, unsigned 
 				return err;
 			ref = get32(buf + 4 * slot);
 			if (!ref) {
-				unsigned char *nb;
-
 				if (!missing)
 					return EXT2_ET_EA_KEY_NOT_FOUND;
-				nb = calloc(1, QT_BLOCK);
-				if (!nb)
-					return ENOMEM;
-				if (depth == QT_DEPTH) {
-					nb[QT_DATA_COUNT] = 1;
-					set_usage(nb + QT_DATA_HEADER, ch);
-				}
-				err = qt_append(q, nb, &ref);
-				free(nb);
+				err = depth == QT_DEPTH ? qt_new_record(q, ch, &ref) :
+							  qt_new_tree_block(q, &ref);
 				if (err)
 					return err;
 				put32(buf + 4 * slot, ref);
@@ -265,6 +317,12 @@ errcode_t repair_quota_usage(struct check_ctx *c, const struct e4r_finding *f)
 		goto close;
 	}
 	q.nblocks = get32(buf + QT_INFO_BLOCKS);
+	/* a block count past the file's end would grow it by as much, mostly holes */
+	if (q.nblocks < QT_ROOT + 1 ||
+	    (uint64_t)q.nblocks * QT_BLOCK > (q.size + fs->blocksize - 1) / fs->blocksize * fs->blocksize) {
+		err = EXT2_ET_BAD_BLOCK_NUM;
+		goto close;
+	}
 	ch.id = (uint32_t)f->qid;
 	ch.missing = missing;
 	ch.field = f->code == E4R_PR_QUOTA_SPACE ? QT_ENTRY_SPACE : QT_ENTRY_INODES;
@@ -281,6 +339,120 @@ errcode_t repair_quota_usage(struct check_ctx *c, const struct e4r_finding *f)
 		}
 	}
 close:
+	err2 = ext2fs_file_close(q.file);
+	if (!err)
+		err = err2;
+out:
+	free(buf);
+	return err;
+}
+
+#define QT_VERSION		1u
+#define QT_INFO			8u	/* after magic and version */
+#define QT_DEFAULT_GRACE	604800u	/* a week, the quota tools' default */
+
+struct qt_rewrite {
+	struct qt_file	*q;
+	unsigned char	*buf;
+};
+
+static errcode_t add_usage(void *arg, uint32_t id, uint64_t space, uint64_t inodes)
+{
+	struct qt_rewrite *w = arg;
+	struct qt_change ch = { .id = id, .missing = 1, .space = space, .inodes = inodes };
+
+	return qt_set(w->q, &ch, w->buf);
+}
+
+/*
+ * A quota file that cannot be read, or whose header is not one we know:
+ * e2fsck writes the whole file again from the usage it counted. So here:
+ * the file's blocks are freed, a header (grace times kept when the old
+ * header is ours), an empty root and one record per id charged in pass 1
+ * are written. Limits the old file held are lost with it, as they are
+ * when e2fsck cannot read them. This allocates: it runs after the rebuild.
+ */
+errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	int t = quota_type_of(fs->super, f->ino);
+	ext2_ino_t ino = (ext2_ino_t)f->ino;
+	uint32_t bgrace = QT_DEFAULT_GRACE, igrace = QT_DEFAULT_GRACE;
+	struct qt_file q = { 0 };
+	struct qt_rewrite w = { &q, NULL };
+	struct ext2_inode in;
+	unsigned char *buf;
+	errcode_t err, err2;
+
+	if (t < 0 || ino < 1 || ino > c->inodes)
+		return EINVAL;
+	if (!fs->block_map || !fs->inode_map) {
+		err = ext2fs_read_bitmaps(fs);
+		if (err)
+			return err;
+	}
+	buf = calloc(1, QT_BLOCK);
+	if (!buf)
+		return ENOMEM;
+	w.buf = buf;
+	err = ext2fs_read_inode(fs, ino, &in);
+	if (err)
+		goto out;
+	if (LINUX_S_ISREG(in.i_mode) && !ext2fs_file_open2(fs, ino, &in, 0, &q.file)) {
+		q.size = EXT2_I_SIZE(&in);
+		if (!qt_io(&q, 0, buf, 0) && get32(buf) == qt_magic[t] && get32(buf + 4) <= QT_VERSION) {
+			bgrace = get32(buf + QT_INFO);
+			igrace = get32(buf + QT_INFO + 4);
+		}
+		ext2fs_file_close(q.file);
+		q.file = NULL;
+	}
+	if (!ext2fs_test_inode_bitmap2(c->inode_bad, ino) && LINUX_S_ISREG(in.i_mode)) {
+		/* Free the old blocks (the rebuilt bitmap counts them used), then start empty. */
+		err = ext2fs_punch(fs, ino, &in, NULL, 0, ~0ULL);
+		if (!err)
+			err = ext2fs_read_inode(fs, ino, &in);
+		if (err)
+			goto out;
+	} else {
+		/*
+		 * A map pass 1 found broken is not walked: it is dropped, and the
+		 * next round's bitmap rebuild frees what it held. libext2fs
+		 * starts an empty extent tree in a zeroed i_block.
+		 */
+		memset(in.i_block, 0, sizeof(in.i_block));
+		in.i_flags &= ~(EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL);
+		if (ext2fs_has_feature_extents(fs->super))
+			in.i_flags |= EXT4_EXTENTS_FL;
+		ext2fs_iblk_set(fs, &in, 0);
+	}
+	in.i_mode = LINUX_S_IFREG | 0600;
+	in.i_links_count = 1;
+	in.i_dtime = 0;
+	err = ext2fs_inode_size_set(fs, &in, 0);
+	if (!err)
+		err = ext2fs_write_inode(fs, ino, &in);
+	if (!err)
+		err = ext2fs_file_open2(fs, ino, &in, EXT2_FILE_WRITE, &q.file);
+	if (err)
+		goto out;
+	q.size = 0;
+	q.nblocks = 0;
+	memset(buf, 0, QT_BLOCK);
+	err = qt_append(&q, buf, &(uint32_t){ 0 });		/* block 0: the header, below */
+	if (!err)
+		err = qt_append(&q, buf, &(uint32_t){ 0 });	/* block 1: the empty root */
+	if (!err)
+		err = check_quota_each(c, t, add_usage, &w);
+	if (!err) {
+		memset(buf, 0, QT_BLOCK);
+		put32(buf, qt_magic[t]);
+		put32(buf + 4, QT_VERSION);
+		put32(buf + QT_INFO, bgrace);
+		put32(buf + QT_INFO + 4, igrace);
+		put32(buf + QT_INFO_BLOCKS, q.nblocks);	/* flags and both free lists: 0 */
+		err = qt_io(&q, 0, buf, 1);
+	}
 	err2 = ext2fs_file_close(q.file);
 	if (!err)
 		err = err2;

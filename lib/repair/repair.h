@@ -40,6 +40,7 @@ errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct e4r_findin
 errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t repair_quota_inode_off(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t repair_quota_usage(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f);
 
 /*
  * The routine for each E4R_FIX_* the problem table names: it mends finding

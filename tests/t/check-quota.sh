@@ -105,6 +105,23 @@ expect_out "^ +66052 +[1-9][0-9]* +0 +0 +1 +0 +0" "debugfs reads user 66052's re
 cp r.img t.img
 repaired_image t.img "a rewritten quota record"
 # A quota inode number that cannot be one: the type is no longer tracked, as e2fsck clears it.
+# A quota file that cannot be read (a tree reference past its end, an inode that is not
+# a regular file) or whose header is not one we know: written again whole from the
+# usage counted, as e2fsck does. e2fsck -n passes the unknown header (exit 0) and
+# stops at the directory (exit 12).
+cp base.img t.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 65535))' t.img $((root * bs + 1024 % bs))
+repaired_image t.img "a quota tree reference past the end"
+cp h.img t.img
+repaired_image t.img "a quota header with a wrong magic number" 0
+run debugfs -R "list_quota user" t.img
+expect_out "^ +0 +[1-9][0-9]* +0 +0 +[1-9][0-9]* +0 +0" "debugfs reads the rewritten user quota file"
+repaired_by "sif <4> mode 040755;sif f1 gid 4343" 12
+run debugfs -R "get_quota group 4343" t.img
+expect_out "^ +4343 +[1-9][0-9]* +0 +0 +1 +0 +0" "debugfs reads group 4343 in the rewritten file"
 repaired_by "ssv prj_quota_inum 5"
 repaired_by "ssv usr_quota_inum 5;clri <3>"
 run dumpe2fs -h t.img
