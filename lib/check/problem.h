@@ -196,8 +196,7 @@ enum e4r_fix {
 	E4R_FIX_ORPHAN_FILE_REMOVE,	/* free the orphan file left without its feature */
 	E4R_FIX_ORPHAN_FILE_RECREATE,
 	E4R_FIX_QUOTA_INODE_OFF,	/* stop tracking a quota type whose inode is invalid */
-	E4R_FIX_QUOTA_USAGE,		/* write the usage counted into the quota file */
-	E4R_FIX_QUOTA_REWRITE,		/* write the whole quota file again from the usage counted */
+	E4R_FIX_QUOTA_REWRITE,		/* write the quota file again: usage counted, limits kept */
 	E4R_FIX_COUNT
 };
 

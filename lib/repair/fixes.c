@@ -294,15 +294,18 @@ static errcode_t do_quota_inode_off(struct check_ctx *c, size_t first, size_t i)
 	return repair_quota_inode_off(c, F(i));
 }
 
-static errcode_t do_quota_usage(struct check_ctx *c, size_t first, size_t i)
-{
-	(void)first;
-	return repair_quota_usage(c, F(i));
-}
-
+/* One rewrite per quota file and round mends all of its findings. */
 static errcode_t do_quota_rewrite(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
+	size_t j;
+
+	for (j = first; j < i; j++) {
+		const struct check_problem_info *p = check_problem_info(c->res->findings[j].code);
+
+		if (c->res->findings[j].fixed && p && p->fix == E4R_FIX_QUOTA_REWRITE &&
+		    c->res->findings[j].ino == F(i)->ino)
+			return 0;
+	}
 	return repair_quota_rewrite(c, F(i));
 }
 
@@ -342,7 +345,6 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_ORPHAN_FILE_REMOVE]	= do_orphan_file_remove,
 	[E4R_FIX_ORPHAN_FILE_RECREATE]	= do_orphan_file_recreate,
 	[E4R_FIX_QUOTA_INODE_OFF]	= do_quota_inode_off,
-	[E4R_FIX_QUOTA_USAGE]		= do_quota_usage,
 	[E4R_FIX_QUOTA_REWRITE]		= do_quota_rewrite,
 };
 

@@ -1,14 +1,13 @@
 /*
- * Repairs of quota usage: the usage pass 1 counted goes into the quota file
- * (e2fsck's answer to a usage mismatch is to write what it counted), and a
- * quota inode number that cannot be one stops being used.
+ * Repairs of quota: a quota inode number that cannot be one stops being
+ * used, and a quota file whose usage is wrong, lacks an id, cannot be read
+ * or has a header we do not know is written again whole, as e2fsck does:
+ * the usage pass 1 counted, with the limits and grace times the old file
+ * gave each id where it can be read.
  *
  * The file (v2, "vfsv1"; check/quota.c says more): 1 KiB quota blocks, a
  * header and info in block 0, a radix tree of depth 4 on the id from block
- * 1, data blocks of 72-byte records under it. A record is changed in
- * place; a missing one goes into a free slot of its id's data block, or
- * into a new data block appended to the file (with any tree block missing
- * on its path), the file's block count in the info growing with it.
+ * 1, data blocks of 72-byte records under it (a 16-byte header first).
  */
 #include "config.h"
 
@@ -22,20 +21,35 @@
 #define QT_BLOCK		1024u
 #define QT_ROOT			1u
 #define QT_DEPTH		4
+#define QT_REFS			(QT_BLOCK / 4)
 #define QT_DATA_HEADER		16u
 #define QT_ENTRY_SIZE		72u
 #define QT_ENTRIES		((QT_BLOCK - QT_DATA_HEADER) / QT_ENTRY_SIZE)
+#define QT_ENTRY_IHARD		8u	/* offsets in a record: limits, usage, grace times */
+#define QT_ENTRY_ISOFT		16u
 #define QT_ENTRY_INODES		24u
+#define QT_ENTRY_BHARD		32u
+#define QT_ENTRY_BSOFT		40u
 #define QT_ENTRY_SPACE		48u
+#define QT_ENTRY_BTIME		56u
 #define QT_ENTRY_ITIME		64u
 #define QT_DATA_COUNT		8u	/* dqdh_entries: after the two free-list links */
-#define QT_INFO_BLOCKS		(8u + 12u)
+#define QT_VERSION		1u
+#define QT_INFO			8u	/* after magic and version: grace times, flags, blocks... */
+#define QT_INFO_BLOCKS		(QT_INFO + 12u)
+#define QT_DEFAULT_GRACE	604800u	/* a week, the quota tools' default */
+#define QT_MAX_OLD_BLOCKS	(1u << 20)	/* an old file larger than 1 GiB: its limits are not read */
 
 static const uint32_t qt_magic[E4R_QUOTA_TYPES] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
 
 static uint32_t get32(const unsigned char *p)
 {
 	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
 static void put32(unsigned char *p, uint32_t v)
@@ -78,12 +92,21 @@ errcode_t repair_quota_inode_off(struct check_ctx *c, const struct e4r_finding *
 	return 0;
 }
 
+static int entry_free(const unsigned char *e)
+{
+	unsigned k;
+
+	for (k = 0; k < QT_ENTRY_SIZE && !e[k]; k++)
+		;
+	return k == QT_ENTRY_SIZE;
+}
+
+/* One quota file open through libext2fs, read or written by quota block. */
 struct qt_file {
 	ext2_file_t	file;
 	uint64_t	size;
 	uint32_t	nblocks;	/* dqi_blocks */
-	int		grown;
-	uint32_t	fill;		/* a data block made here that has room (0: none) */
+	uint32_t	fill;		/* the data block last made, while it has room (0: none) */
 	unsigned	fill_count;	/* its records */
 };
 
@@ -118,84 +141,31 @@ static errcode_t qt_append(struct qt_file *q, unsigned char *buf, uint32_t *blk)
 	if (err)
 		return err;
 	q->nblocks++;
-	q->grown = 1;
 	if (q->size < (uint64_t)q->nblocks * QT_BLOCK)
 		q->size = (uint64_t)q->nblocks * QT_BLOCK;	/* what it holds now reads back */
 	return 0;
 }
 
-static int entry_free(const unsigned char *e)
-{
-	unsigned k;
-
-	for (k = 0; k < QT_ENTRY_SIZE && !e[k]; k++)
-		;
-	return k == QT_ENTRY_SIZE;
-}
-
-/* What to write: one field of a record found, or a whole new record's usage. */
-struct qt_change {
-	uint32_t	id;
-	int		missing;	/* a new record: SPACE and INODES */
-	unsigned	field;		/* else: the offset of the one field to set */
-	uint64_t	value, space, inodes;
-};
-
-/* Write the change into record E; an all-zero record would read as a free slot. */
-static void set_usage(unsigned char *e, const struct qt_change *ch)
-{
-	put32(e, ch->id);
-	if (ch->missing) {
-		put64(e + QT_ENTRY_SPACE, ch->space);
-		put64(e + QT_ENTRY_INODES, ch->inodes);
-	} else {
-		put64(e + ch->field, ch->value);
-	}
-	if (entry_free(e))
-		put64(e + QT_ENTRY_ITIME, 1);	/* the kernel's mark of a used record */
-}
-
-static errcode_t qt_new_tree_block(struct qt_file *q, uint32_t *blk)
-{
-	unsigned char *nb = calloc(1, QT_BLOCK);
-	errcode_t err;
-
-	if (!nb)
-		return ENOMEM;
-	err = qt_append(q, nb, blk);
-	free(nb);
-	return err;
-}
-
-/*
- * A record for an id whose path ends in an empty slot: into the data block
- * this repair last made while it has room (the last free slot stays free,
- * as above), else into a new one. *BLK: the block that holds it.
- */
-static errcode_t qt_new_record(struct qt_file *q, const struct qt_change *ch, uint32_t *blk)
+/* Record REC into the data block last made while it has room, else a new one; *BLK: where. */
+static errcode_t qt_new_record(struct qt_file *q, const unsigned char *rec, uint32_t *blk)
 {
 	unsigned char *nb = calloc(1, QT_BLOCK);
 	unsigned off = QT_DATA_HEADER, count = 0;
-	errcode_t err;
+	errcode_t err = 0;
 
 	if (!nb)
 		return ENOMEM;
+	/* the last free slot stays free: a full block on the kernel's list of blocks with room is an error */
 	if (q->fill && q->fill_count + 1 < QT_ENTRIES) {
 		err = qt_io(q, q->fill, nb, 0);
 		if (err)
 			goto out;
-		count = nb[QT_DATA_COUNT] | nb[QT_DATA_COUNT + 1] << 8;
-		for (off = QT_DATA_HEADER; off + QT_ENTRY_SIZE <= QT_BLOCK; off += QT_ENTRY_SIZE)
-			if (entry_free(nb + off))
-				break;
-	}
-	if (!q->fill || q->fill_count + 1 >= QT_ENTRIES || off + QT_ENTRY_SIZE > QT_BLOCK) {
-		memset(nb, 0, QT_BLOCK);
-		off = QT_DATA_HEADER;
-		count = 0;
+		count = q->fill_count;
+		off = QT_DATA_HEADER + count * QT_ENTRY_SIZE;
+	} else {
 		q->fill = 0;
 	}
-	set_usage(nb + off, ch);
+	memcpy(nb + off, rec, QT_ENTRY_SIZE);
 	count++;
 	nb[QT_DATA_COUNT] = count & 0xff;
 	nb[QT_DATA_COUNT + 1] = count >> 8;
@@ -212,177 +182,223 @@ out:
 	return err;
 }
 
-/*
- * Find ID's record along the tree (creating the path when MISSING) and set
- * its usage. BUF holds one quota block at a time.
- */
-static errcode_t qt_set(struct qt_file *q, const struct qt_change *ch, unsigned char *buf)
+/* Insert REC (its id unique in the new file) along its path, making the tree blocks it lacks. */
+static errcode_t qt_insert(struct qt_file *q, const unsigned char *rec, unsigned char *buf)
 {
-	uint32_t id = ch->id;
-	int missing = ch->missing;
-	uint32_t blk = QT_ROOT, parent = 0, ref;
-	unsigned slot = 0, off;
+	uint32_t id = get32(rec), blk = QT_ROOT, ref;
+	unsigned char *zero;
 	errcode_t err;
 	int depth;
 
-	for (depth = 0; depth <= QT_DEPTH; depth++) {
-		if (depth > 0) {
-			/* the reference at PARENT's SLOT leads here; a missing one is made */
-			if ((err = qt_io(q, parent, buf, 0)))
-				return err;
-			ref = get32(buf + 4 * slot);
-			if (!ref) {
-				if (!missing)
-					return EXT2_ET_EA_KEY_NOT_FOUND;
-				err = depth == QT_DEPTH ? qt_new_record(q, ch, &ref) :
-							  qt_new_tree_block(q, &ref);
-				if (err)
-					return err;
-				put32(buf + 4 * slot, ref);
-				if ((err = qt_io(q, parent, buf, 1)))
-					return err;
-				if (depth == QT_DEPTH)
-					return 0;
-			} else if (ref >= q->nblocks) {
-				return EXT2_ET_BAD_BLOCK_NUM;
-			}
-			blk = ref;
-		}
-		if (depth == QT_DEPTH)
-			break;
-		parent = blk;
-		slot = (id >> (8 * (QT_DEPTH - 1 - depth))) & 0xff;
-	}
-	/* the data block for ID */
-	if ((err = qt_io(q, blk, buf, 0)))
-		return err;
-	for (off = QT_DATA_HEADER; off + QT_ENTRY_SIZE <= QT_BLOCK; off += QT_ENTRY_SIZE)
-		if (!entry_free(buf + off) && get32(buf + off) == id)
-			break;
-	if (off + QT_ENTRY_SIZE > QT_BLOCK) {
-		unsigned count = buf[QT_DATA_COUNT] | buf[QT_DATA_COUNT + 1] << 8;
+	for (depth = 0; depth < QT_DEPTH; depth++) {
+		unsigned slot = (id >> (8 * (QT_DEPTH - 1 - depth))) & 0xff;
 
-		/* a new record goes into a free slot; the last free one would leave a full
-		 * block on the kernel's list of blocks with room: not taken */
-		if (!missing || count + 1 >= QT_ENTRIES)
-			return EXT2_ET_EA_KEY_NOT_FOUND;
-		for (off = QT_DATA_HEADER; off + QT_ENTRY_SIZE <= QT_BLOCK; off += QT_ENTRY_SIZE)
-			if (entry_free(buf + off))
-				break;
-		if (off + QT_ENTRY_SIZE > QT_BLOCK)
-			return EXT2_ET_EA_KEY_NOT_FOUND;
-		count++;
-		buf[QT_DATA_COUNT] = count & 0xff;
-		buf[QT_DATA_COUNT + 1] = count >> 8;
+		if ((err = qt_io(q, blk, buf, 0)))
+			return err;
+		ref = get32(buf + 4 * slot);
+		if (!ref) {
+			if (depth == QT_DEPTH - 1) {
+				err = qt_new_record(q, rec, &ref);
+			} else {
+				zero = calloc(1, QT_BLOCK);
+				err = zero ? qt_append(q, zero, &ref) : ENOMEM;
+				free(zero);
+			}
+			if (err)
+				return err;
+			/* the block read above may have been the fill block: read it again */
+			if ((err = qt_io(q, blk, buf, 0)))
+				return err;
+			put32(buf + 4 * slot, ref);
+			if ((err = qt_io(q, blk, buf, 1)))
+				return err;
+		} else if (depth == QT_DEPTH - 1) {
+			return EEXIST;	/* ids are unique: cannot happen */
+		}
+		blk = ref;
 	}
-	set_usage(buf + off, ch);
-	return qt_io(q, blk, buf, 1);
+	return 0;
 }
 
-errcode_t repair_quota_usage(struct check_ctx *c, const struct e4r_finding *f)
+/* The old file's records, sorted by id: the limits and grace times the new one keeps. */
+struct qt_old {
+	unsigned char	*rec;		/* n records of QT_ENTRY_SIZE */
+	size_t		n, cap;
+	uint8_t		*seen;		/* [old nblocks] tree blocks visited */
+	uint8_t		*used;		/* [n] charged in pass 1 (written with its usage) */
+};
+
+static errcode_t old_walk(struct qt_file *q, struct qt_old *o, uint32_t blk, int depth)
+{
+	unsigned char buf[QT_BLOCK];
+	errcode_t err;
+	unsigned i;
+
+	if (blk >= q->nblocks || o->seen[blk])
+		return 0;	/* a bad or repeated reference adds nothing */
+	o->seen[blk] = 1;
+	if ((err = qt_io(q, blk, buf, 0)))
+		return err;
+	if (depth < QT_DEPTH) {
+		for (i = 0; i < QT_REFS; i++)
+			if (get32(buf + 4 * i) && (err = old_walk(q, o, get32(buf + 4 * i), depth + 1)))
+				return err;
+		return 0;
+	}
+	for (i = QT_DATA_HEADER; i + QT_ENTRY_SIZE <= QT_BLOCK; i += QT_ENTRY_SIZE) {
+		if (entry_free(buf + i))
+			continue;
+		if (o->n == o->cap) {
+			size_t cap = o->cap ? o->cap * 2 : 64;
+			unsigned char *r = realloc(o->rec, cap * QT_ENTRY_SIZE);
+
+			if (!r)
+				return ENOMEM;
+			o->rec = r;
+			o->cap = cap;
+		}
+		memcpy(o->rec + o->n++ * QT_ENTRY_SIZE, buf + i, QT_ENTRY_SIZE);
+	}
+	return 0;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	uint32_t x = get32(a), y = get32(b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* Read what the old file holds, if its header is ours; grace times into *BGRACE, *IGRACE. */
+static errcode_t old_read(struct check_ctx *c, ext2_ino_t ino, int t, struct qt_old *o,
+			  uint32_t *bgrace, uint32_t *igrace)
 {
 	ext2_filsys fs = c->fs;
-	int t = quota_type_of(fs->super, f->ino);
 	struct qt_file q = { 0 };
-	unsigned char *buf;
+	unsigned char hdr[QT_BLOCK];
 	struct ext2_inode in;
-	struct qt_change ch;
-	errcode_t err, err2;
-	int missing = f->code == E4R_PR_QUOTA_MISSING;
+	errcode_t err = 0;
+	size_t i, j;
 
-	if (t < 0 || f->qid == E4R_NONE || f->qid > UINT32_MAX || f->expected == E4R_NONE)
-		return EINVAL;
-	if (!fs->block_map || !fs->inode_map) {
-		err = ext2fs_read_bitmaps(fs);
-		if (err)
-			return err;
-	}
-	err = ext2fs_read_inode(fs, (ext2_ino_t)f->ino, &in);
-	if (err)
-		return err;
-	if (!LINUX_S_ISREG(in.i_mode))
-		return EINVAL;
-	buf = malloc(QT_BLOCK);
-	if (!buf)
-		return ENOMEM;
-	err = ext2fs_file_open2(fs, (ext2_ino_t)f->ino, &in, EXT2_FILE_WRITE, &q.file);
-	if (err)
-		goto out;
+	if (ext2fs_read_inode(fs, ino, &in) || !LINUX_S_ISREG(in.i_mode) ||
+	    ext2fs_test_inode_bitmap2(c->inode_bad, ino) ||
+	    ext2fs_file_open2(fs, ino, &in, 0, &q.file))
+		return 0;	/* nothing to keep */
 	q.size = EXT2_I_SIZE(&in);
-	err = qt_io(&q, 0, buf, 0);
-	if (err)
-		goto close;
-	if (get32(buf) != qt_magic[t]) {
-		err = EXT2_ET_BAD_MAGIC;
-		goto close;
+	if (qt_io(&q, 0, hdr, 0) || get32(hdr) != qt_magic[t] || get32(hdr + 4) > QT_VERSION)
+		goto out;
+	*bgrace = get32(hdr + QT_INFO);
+	*igrace = get32(hdr + QT_INFO + 4);
+	q.nblocks = get32(hdr + QT_INFO_BLOCKS);
+	if ((uint64_t)q.nblocks * QT_BLOCK > q.size + fs->blocksize)
+		q.nblocks = (uint32_t)((q.size + QT_BLOCK - 1) / QT_BLOCK);	/* nothing past the end */
+	if (q.nblocks > QT_MAX_OLD_BLOCKS)
+		goto out;
+	o->seen = calloc(q.nblocks + 1, 1);
+	if (!o->seen) {
+		err = ENOMEM;
+		goto out;
 	}
-	q.nblocks = get32(buf + QT_INFO_BLOCKS);
-	/* a block count past the file's end would grow it by as much, mostly holes */
-	if (q.nblocks < QT_ROOT + 1 ||
-	    (uint64_t)q.nblocks * QT_BLOCK > (q.size + fs->blocksize - 1) / fs->blocksize * fs->blocksize) {
-		err = EXT2_ET_BAD_BLOCK_NUM;
-		goto close;
+	o->seen[0] = 1;	/* the header is no tree block */
+	err = old_walk(&q, o, QT_ROOT, 0);
+	if (err && err != ENOMEM)
+		err = 0;	/* what could be read is kept */
+	if (!err && o->n) {
+		qsort(o->rec, o->n, QT_ENTRY_SIZE, rec_cmp);
+		for (i = j = 1; i < o->n; i++)	/* one record per id: the first */
+			if (get32(o->rec + i * QT_ENTRY_SIZE) != get32(o->rec + (j - 1) * QT_ENTRY_SIZE))
+				memmove(o->rec + j++ * QT_ENTRY_SIZE, o->rec + i * QT_ENTRY_SIZE,
+					QT_ENTRY_SIZE);
+		o->n = j;
+		o->used = calloc(o->n, 1);
+		if (!o->used)
+			err = ENOMEM;
 	}
-	ch.id = (uint32_t)f->qid;
-	ch.missing = missing;
-	ch.field = f->code == E4R_PR_QUOTA_SPACE ? QT_ENTRY_SPACE : QT_ENTRY_INODES;
-	ch.value = f->expected;
-	ch.space = f->expected;		/* a missing record's finding: bytes expected, inodes found */
-	ch.inodes = f->found;
-	err = qt_set(&q, &ch, buf);
-	if (!err && q.grown) {
-		/* the info's block count follows the file */
-		err = qt_io(&q, 0, buf, 0);
-		if (!err) {
-			put32(buf + QT_INFO_BLOCKS, q.nblocks);
-			err = qt_io(&q, 0, buf, 1);
-		}
-	}
-close:
-	err2 = ext2fs_file_close(q.file);
-	if (!err)
-		err = err2;
 out:
-	free(buf);
+	ext2fs_file_close(q.file);
 	return err;
 }
 
-#define QT_VERSION		1u
-#define QT_INFO			8u	/* after magic and version */
-#define QT_DEFAULT_GRACE	604800u	/* a week, the quota tools' default */
-
 struct qt_rewrite {
 	struct qt_file	*q;
+	struct qt_old	*old;
 	unsigned char	*buf;
 };
 
+/* One id charged in pass 1: its old record's limits, the usage counted. */
 static errcode_t add_usage(void *arg, uint32_t id, uint64_t space, uint64_t inodes)
 {
 	struct qt_rewrite *w = arg;
-	struct qt_change ch = { .id = id, .missing = 1, .space = space, .inodes = inodes };
+	unsigned char rec[QT_ENTRY_SIZE] = { 0 }, key[4];
+	unsigned char *old = NULL;
 
-	return qt_set(w->q, &ch, w->buf);
+	put32(key, id);
+	if (w->old->n)
+		old = bsearch(key, w->old->rec, w->old->n, QT_ENTRY_SIZE, rec_cmp);
+	if (old) {
+		memcpy(rec, old, QT_ENTRY_SIZE);
+		w->old->used[(old - w->old->rec) / QT_ENTRY_SIZE] = 1;
+	}
+	put32(rec, id);
+	put64(rec + QT_ENTRY_SPACE, space);
+	put64(rec + QT_ENTRY_INODES, inodes);
+	if (entry_free(rec))
+		put64(rec + QT_ENTRY_ITIME, 1);	/* the kernel's mark of a used record */
+	return qt_insert(w->q, rec, w->buf);
+}
+
+/* Give INO an empty regular file; the old blocks are freed, or dropped when pass 1 found the map broken. */
+static errcode_t qt_empty(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err = ext2fs_read_inode(fs, ino, &in);
+
+	if (err)
+		return err;
+	if (!ext2fs_test_inode_bitmap2(c->inode_bad, ino) && LINUX_S_ISREG(in.i_mode)) {
+		/* the rebuilt bitmap counts them used: freed here */
+		err = ext2fs_punch(fs, ino, &in, NULL, 0, ~0ULL);
+		if (!err)
+			err = ext2fs_read_inode(fs, ino, &in);
+		if (err)
+			return err;
+	} else {
+		/* not walked; the next round's bitmap rebuild frees what it held */
+		memset(in.i_block, 0, sizeof(in.i_block));
+		in.i_flags &= ~(EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL);
+		if (ext2fs_has_feature_extents(fs->super))
+			in.i_flags |= EXT4_EXTENTS_FL;	/* libext2fs starts a tree in a zeroed i_block */
+		ext2fs_iblk_set(fs, &in, 0);
+	}
+	in.i_mode = LINUX_S_IFREG | 0600;
+	in.i_links_count = 1;
+	in.i_dtime = 0;
+	err = ext2fs_inode_size_set(fs, &in, 0);
+	if (!err)
+		err = ext2fs_write_inode(fs, ino, &in);
+	return err;
 }
 
 /*
- * A quota file that cannot be read, or whose header is not one we know:
- * e2fsck writes the whole file again from the usage it counted. So here:
- * the file's blocks are freed, a header (grace times kept when the old
- * header is ours), an empty root and one record per id charged in pass 1
- * are written. Limits the old file held are lost with it, as they are
- * when e2fsck cannot read them. This allocates: it runs after the rebuild.
+ * Write quota file F->ino again: header, empty root, one record per id
+ * charged in pass 1, then the old records of ids not charged that still
+ * hold a limit or a grace time (their usage zero). This allocates: it runs
+ * after the bitmaps are rebuilt.
  */
 errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	int t = quota_type_of(fs->super, f->ino);
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
-	uint32_t bgrace = QT_DEFAULT_GRACE, igrace = QT_DEFAULT_GRACE;
+	uint32_t bgrace = QT_DEFAULT_GRACE, igrace = QT_DEFAULT_GRACE, blk;
 	struct qt_file q = { 0 };
-	struct qt_rewrite w = { &q, NULL };
+	struct qt_old old = { 0 };
+	struct qt_rewrite w = { &q, &old, NULL };
 	struct ext2_inode in;
 	unsigned char *buf;
 	errcode_t err, err2;
+	size_t i;
 
 	if (t < 0 || ino < 1 || ino > c->inodes)
 		return EINVAL;
@@ -395,55 +411,34 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f)
 	if (!buf)
 		return ENOMEM;
 	w.buf = buf;
-	err = ext2fs_read_inode(fs, ino, &in);
-	if (err)
-		goto out;
-	if (LINUX_S_ISREG(in.i_mode) && !ext2fs_file_open2(fs, ino, &in, 0, &q.file)) {
-		q.size = EXT2_I_SIZE(&in);
-		if (!qt_io(&q, 0, buf, 0) && get32(buf) == qt_magic[t] && get32(buf + 4) <= QT_VERSION) {
-			bgrace = get32(buf + QT_INFO);
-			igrace = get32(buf + QT_INFO + 4);
-		}
-		ext2fs_file_close(q.file);
-		q.file = NULL;
-	}
-	if (!ext2fs_test_inode_bitmap2(c->inode_bad, ino) && LINUX_S_ISREG(in.i_mode)) {
-		/* Free the old blocks (the rebuilt bitmap counts them used), then start empty. */
-		err = ext2fs_punch(fs, ino, &in, NULL, 0, ~0ULL);
-		if (!err)
-			err = ext2fs_read_inode(fs, ino, &in);
-		if (err)
-			goto out;
-	} else {
-		/*
-		 * A map pass 1 found broken is not walked: it is dropped, and the
-		 * next round's bitmap rebuild frees what it held. libext2fs
-		 * starts an empty extent tree in a zeroed i_block.
-		 */
-		memset(in.i_block, 0, sizeof(in.i_block));
-		in.i_flags &= ~(EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL);
-		if (ext2fs_has_feature_extents(fs->super))
-			in.i_flags |= EXT4_EXTENTS_FL;
-		ext2fs_iblk_set(fs, &in, 0);
-	}
-	in.i_mode = LINUX_S_IFREG | 0600;
-	in.i_links_count = 1;
-	in.i_dtime = 0;
-	err = ext2fs_inode_size_set(fs, &in, 0);
+	err = old_read(c, ino, t, &old, &bgrace, &igrace);
 	if (!err)
-		err = ext2fs_write_inode(fs, ino, &in);
+		err = qt_empty(c, ino);
+	if (!err)
+		err = ext2fs_read_inode(fs, ino, &in);
 	if (!err)
 		err = ext2fs_file_open2(fs, ino, &in, EXT2_FILE_WRITE, &q.file);
 	if (err)
 		goto out;
-	q.size = 0;
-	q.nblocks = 0;
 	memset(buf, 0, QT_BLOCK);
-	err = qt_append(&q, buf, &(uint32_t){ 0 });		/* block 0: the header, below */
+	err = qt_append(&q, buf, &blk);			/* block 0: the header, written last */
 	if (!err)
-		err = qt_append(&q, buf, &(uint32_t){ 0 });	/* block 1: the empty root */
+		err = qt_append(&q, buf, &blk);		/* block 1: the root, empty */
 	if (!err)
 		err = check_quota_each(c, t, add_usage, &w);
+	/* ids no inode is charged to: kept only for a limit (no usage, so no grace time runs) */
+	for (i = 0; !err && i < old.n; i++) {
+		unsigned char *r = old.rec + i * QT_ENTRY_SIZE;
+
+		if (old.used[i] || !(get64(r + QT_ENTRY_IHARD) | get64(r + QT_ENTRY_ISOFT) |
+				     get64(r + QT_ENTRY_BHARD) | get64(r + QT_ENTRY_BSOFT)))
+			continue;
+		put64(r + QT_ENTRY_SPACE, 0);
+		put64(r + QT_ENTRY_INODES, 0);
+		put64(r + QT_ENTRY_BTIME, 0);
+		put64(r + QT_ENTRY_ITIME, 0);
+		err = qt_insert(&q, r, buf);
+	}
 	if (!err) {
 		memset(buf, 0, QT_BLOCK);
 		put32(buf, qt_magic[t]);
@@ -457,6 +452,9 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f)
 	if (!err)
 		err = err2;
 out:
+	free(old.rec);
+	free(old.seen);
+	free(old.used);
 	free(buf);
 	return err;
 }

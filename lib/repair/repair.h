@@ -39,7 +39,6 @@ errcode_t repair_orphan_block(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t repair_quota_inode_off(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_quota_usage(struct check_ctx *c, const struct e4r_finding *f);
 errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f);
 
 /*
