@@ -99,38 +99,32 @@ static int map_repaired_before(struct check_ctx *c, size_t first, size_t i)
 
 static errcode_t do_uninit_flags(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return fix_uninit_flags(c, F(i));
 }
 
 static errcode_t do_sb_inodes_count(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	c->fs->super->s_inodes_count = (uint32_t)F(i)->expected;
 	return 0;
 }
 
 static errcode_t do_relocate_bitmap(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return relocate_bitmap(c, F(i));
 }
 
 static errcode_t do_uninit_entry(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return fix_uninit_entry(c, F(i));
 }
 
 static errcode_t do_journal_clear(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	return repair_journal_clear(c);
 }
 
 static errcode_t do_resize_inode_off(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	return repair_resize_inode_off(c);
 }
 
@@ -141,7 +135,6 @@ static errcode_t do_resize_inode_off(struct check_ctx *c, size_t first, size_t i
  */
 static errcode_t do_orphan_list_clear(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	c->fs->super->s_last_orphan = 0;
 	ext2fs_mark_super_dirty(c->fs);
 	return 0;
@@ -149,13 +142,11 @@ static errcode_t do_orphan_list_clear(struct check_ctx *c, size_t first, size_t 
 
 static errcode_t do_inode(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_inode(c, F(i));
 }
 
 static errcode_t do_inode_clear(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_inode_clear(c, (ext2_ino_t)F(i)->ino);
 }
 
@@ -166,19 +157,16 @@ static errcode_t do_block_map(struct check_ctx *c, size_t first, size_t i)
 
 static errcode_t do_extent_csum(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_extent_csum(c, F(i));
 }
 
 static errcode_t do_dir_uninit(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_dir_uninit(c, (ext2_ino_t)F(i)->ino);
 }
 
 static errcode_t do_dir_nlink_feature(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	ext2fs_set_feature_dir_nlink(c->fs->super);
 	ext2fs_mark_super_dirty(c->fs);
 	return 0;
@@ -186,85 +174,71 @@ static errcode_t do_dir_nlink_feature(struct check_ctx *c, size_t first, size_t 
 
 static errcode_t do_htree_flag(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_htree_flag(c, (ext2_ino_t)F(i)->dir);
 }
 
 static errcode_t do_dir_block(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_dir_block(c, F(i));
 }
 
 static errcode_t do_dot(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_dot(c, F(i));
 }
 
 static errcode_t do_dir_entry(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_dir_entry(c, F(i));
 }
 
 static errcode_t do_dotdot(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_dotdot(c, (ext2_ino_t)F(i)->ino, (ext2_ino_t)F(i)->expected);
 }
 
 static errcode_t do_bad_blocks_inode(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	return repair_bad_blocks_inode(c);
 }
 
 static errcode_t do_root(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	return repair_root(c);
 }
 
 static errcode_t do_dir_hole(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_dir_hole(c, (ext2_ino_t)F(i)->dir, F(i)->expected);
 }
 
 static errcode_t do_lost_found(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	return repair_reconnect(c, 0, 0);
 }
 
 static errcode_t do_reconnect_dir(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_reconnect(c, (ext2_ino_t)F(i)->ino, 1);
 }
 
 static errcode_t do_reconnect_file(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_reconnect(c, (ext2_ino_t)F(i)->ino, 0);
 }
 
 static errcode_t do_ea_refcount(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_ea_refcount(c, F(i));
 }
 
 static errcode_t do_ea_clear(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_ea_clear(c, F(i));
 }
 
 static errcode_t do_orphan_present_off(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first, (void)i;
 	ext2fs_clear_feature_orphan_present(c->fs->super);
 	ext2fs_mark_super_dirty(c->fs);
 	return 0;
@@ -272,25 +246,21 @@ static errcode_t do_orphan_present_off(struct check_ctx *c, size_t first, size_t
 
 static errcode_t do_orphan_block(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_orphan_block(c, F(i));
 }
 
 static errcode_t do_orphan_file_remove(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_orphan_file_remove(c, F(i));
 }
 
 static errcode_t do_orphan_file_recreate(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_orphan_file_recreate(c, F(i));
 }
 
 static errcode_t do_quota_inode_off(struct check_ctx *c, size_t first, size_t i)
 {
-	(void)first;
 	return repair_quota_inode_off(c, F(i));
 }
 
