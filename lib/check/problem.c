@@ -380,9 +380,13 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_ORPHAN_FILE_NOT_CLEAR, "orphan_file_not_clear", P5, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(ORPHAN_FILE_REMOVE), PH(NOW),
 	    N_("orphan file inode %i is not in use (no orphan_file feature), but contains data")),
-	/* e2fsck -n skips a quota file it does not recognize without a word: not an error of the verdict. */
-	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_FIX, 0,
-	    FIX(QUOTA_REWRITE), PH(LATE),
+	/*
+	 * e2fsck -n skips a quota file it does not recognize without a word: not
+	 * an error of the verdict. e2fsck -y leaves it as it is too (1.47.0): a
+	 * version we do not know may hold limits a rewrite would lose. Not fixable.
+	 */
+	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
 	    N_("the %n quota file (inode %i) has a wrong magic number or an unknown version: its usage was not compared")),
 	ROW(E4R_PR_EA_REFCOUNT, "ea_refcount", P1, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(EA_REFCOUNT), PH(NOW),

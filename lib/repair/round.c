@@ -121,9 +121,9 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	/* Repairs write inodes and blocks whose checksums are wrong now: read them anyway. */
 	c->fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	/*
-	 * A finding that makes the rest of this round's unreliable (a bad
-	 * blocks inode that misled the inode scan) is fixed alone, and the
-	 * check starts again (e2fsck restarts from the beginning there).
+	 * A finding that makes the rest of this round's findings unreliable
+	 * (a bad blocks inode that misled the inode scan) is fixed alone, and
+	 * the check starts again (e2fsck restarts from the beginning there).
 	 */
 	for (i = first; i < r->count; i++) {
 		struct e4r_finding *f = &r->findings[i];

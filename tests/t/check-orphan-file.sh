@@ -118,4 +118,8 @@ run "$E4R" check -n -f k.img
 expect_rc 4 "check -n -f on the kernel's orphan file"
 expect_out "orphan file \(inode $koi\) block $kb \(block [0-9]+\) is not clean: it lists inode $orphan" \
 	"check names the orphan file's block and the inode it lists"
+# check -y -f: the block is written empty, the unlinked inode is released by pass 1.
+repaired_image k.img "the kernel's orphan file"
+run debugfs -R "stat <$orphan>" k.img
+expect_out "Links: 0" "the orphan stays unlinked"
 exit 0
