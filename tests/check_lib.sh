@@ -35,3 +35,27 @@ damage() {
 	expect_out "$ourre" "check -n -f names the damage of '$1'"
 	[ "$(sha t.img)" = "$sum" ] || fail "check -n -f wrote to the image after '$1'"
 }
+
+# repaired_image IMAGE WHAT [ORACLE-RC]: IMAGE is damaged and e2fsck -fn must see it
+# (exit ORACLE-RC, default 4); check -y -f repairs it (exit 1); then both e2fsck -fn
+# (the oracle) and check -n -f find it clean (exit 0).
+repaired_image() {
+	local img=$1 what=$2 want=${3:-4}
+	run e2fsck -fn "$img"
+	expect_rc "$want" "oracle: e2fsck -fn on $what"
+	run "$E4R" check -y -f "$img"
+	expect_rc 1 "check -y -f repairs $what"
+	YOUT=$OUT
+	run e2fsck -fn "$img"
+	expect_rc 0 "oracle: e2fsck -fn after check -y -f on $what"
+	run "$E4R" check -n -f "$img"
+	expect_rc 0 "check -n -f after check -y -f on $what"
+}
+
+# repaired_by "DEBUGFS COMMANDS" [ORACLE-RC]: repaired_image on t.img, a copy of
+# base.img damaged with debugfs -w.
+repaired_by() {
+	cp base.img t.img
+	printf '%s\n' "$1" | tr ';' '\n' | debugfs -w -f - t.img >/dev/null 2>&1 || fail "debugfs $1"
+	repaired_image t.img "'$1'" "${2:-4}"
+}

@@ -84,6 +84,10 @@ void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_i
 errcode_t check_quota(struct check_ctx *c);
 void check_quota_free(struct check_ctx *c);
 uint32_t *check_quota_inump(struct ext2_super_block *sb, int type);
+/* Call FN for each id charged to quota TYPE in pass 1 (EINVAL: the type is not tracked). */
+errcode_t check_quota_each(struct check_ctx *c, int type,
+			   errcode_t (*fn)(void *arg, uint32_t id, uint64_t space, uint64_t inodes),
+			   void *arg);
 /* 1 when INO is one of the superblock's quota inodes. */
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
 

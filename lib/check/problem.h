@@ -156,7 +156,66 @@ enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, 
 		  E4R_ANS_RELOCATE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
 
-/* A problem the repairs know how to fix (answer is not NONE). */
+/*
+ * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its
+ * function; check/ only names it, it never calls repair/) and when in a
+ * repair round it runs. A row is fixable exactly when it names a routine.
+ */
+enum e4r_fix {
+	E4R_FIX_NONE = 0,
+	E4R_FIX_SUMMARIES,		/* rebuild bitmaps, counts, descriptor and superblock checksums */
+	E4R_FIX_UNINIT_FLAGS,		/* drop a group's uninit flags */
+	E4R_FIX_SB_INODES_COUNT,
+	E4R_FIX_RELOCATE_BITMAP,	/* give a misplaced bitmap a new block */
+	E4R_FIX_UNINIT_ENTRY,		/* count an inode named by an entry as used */
+	E4R_FIX_JOURNAL_CLEAR,
+	E4R_FIX_RESIZE_INODE_OFF,
+	E4R_FIX_ORPHAN_LIST_CLEAR,	/* forget the orphan list (s_last_orphan) */
+	E4R_FIX_INODE,			/* one field of one inode */
+	E4R_FIX_INODE_CLEAR,
+	E4R_FIX_BLOCK_MAP,		/* drop the bad extents or blocks of an inode's map */
+	E4R_FIX_EXTENT_CSUM,
+	E4R_FIX_DIR_UNINIT,
+	E4R_FIX_DIR_NLINK_FEATURE,
+	E4R_FIX_HTREE_FLAG,		/* drop the index: the directory is read linearly */
+	E4R_FIX_DIR_BLOCK,
+	E4R_FIX_DOT,
+	E4R_FIX_DIR_ENTRY,
+	E4R_FIX_DOTDOT,
+	E4R_FIX_BAD_BLOCKS_INODE,
+	E4R_FIX_CLONE,			/* clone multiply-claimed blocks (all findings together) */
+	E4R_FIX_ROOT,
+	E4R_FIX_DIR_HOLE,
+	E4R_FIX_LOST_FOUND,
+	E4R_FIX_RECONNECT_DIR,
+	E4R_FIX_RECONNECT_FILE,
+	E4R_FIX_EA_REFCOUNT,		/* set an xattr block's reference count to the count found */
+	E4R_FIX_EA_CLEAR,		/* detach a corrupt xattr block from the inode */
+	E4R_FIX_ORPHAN_PRESENT_OFF,
+	E4R_FIX_ORPHAN_BLOCK,		/* rewrite an orphan file block as empty */
+	E4R_FIX_ORPHAN_FILE_REMOVE,	/* free the orphan file left without its feature */
+	E4R_FIX_ORPHAN_FILE_RECREATE,
+	E4R_FIX_QUOTA_INODE_OFF,	/* stop tracking a quota type whose inode is invalid */
+	E4R_FIX_QUOTA_REWRITE,		/* write the quota file again: usage counted, limits kept */
+	E4R_FIX_COUNT
+};
+
+/*
+ * When in a round the repair runs. The order matters: repairs that allocate
+ * trust the bitmaps, so they come after the summaries are rebuilt.
+ */
+enum e4r_phase {
+	E4R_PHASE_NONE = 0,
+	E4R_PHASE_ALONE,	/* repaired alone; the round ends and the check starts over */
+	E4R_PHASE_FIRST,	/* before the others of the round, which need it */
+	E4R_PHASE_NOW,		/* in the order found */
+	E4R_PHASE_NOW_REBUILD,	/* in the order found; the summaries are rebuilt after */
+	E4R_PHASE_SUMMARY,	/* by the rebuild of pass 5's summaries (declined: no rebuild) */
+	E4R_PHASE_CLONE,	/* all together, after the rebuild */
+	E4R_PHASE_LATE,		/* allocates: after the rebuild and the clones */
+};
+
+/* A problem the repairs know how to fix (the row names a repair). */
 int check_problem_fixable(enum e4r_problem code);
 /* The word of the question for it: "Fix", "Clear"... (English, for N_/gettext). */
 const char *check_problem_question(enum e4r_problem code);
@@ -177,6 +236,8 @@ struct check_problem_info {
 	enum e4r_severity	severity;
 	enum e4r_answer		answer;
 	unsigned		flags;		/* E4R_PF_* */
+	enum e4r_fix		fix;		/* the repair (E4R_FIX_NONE: not fixable) */
+	enum e4r_phase		phase;		/* when in a round it runs */
 	const char		*message;
 };
 

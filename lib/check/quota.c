@@ -380,6 +380,27 @@ errcode_t check_quota(struct check_ctx *c)
 	return 0;
 }
 
+errcode_t check_quota_each(struct check_ctx *c, int type,
+			   errcode_t (*fn)(void *arg, uint32_t id, uint64_t space, uint64_t inodes),
+			   void *arg)
+{
+	struct check_quota *q = c->quota;
+	size_t i;
+	errcode_t err;
+
+	if (!q || type < 0 || type >= E4R_QUOTA_TYPES || !q->active[type])
+		return EINVAL;
+	if (q->err)
+		return q->err;	/* the count is incomplete */
+	for (i = 0; i < q->usage[type].cap; i++) {
+		const struct qt_usage *u = &q->usage[type].slot[i];
+
+		if (u->used && (err = fn(arg, u->id, u->space, u->inodes)))
+			return err;
+	}
+	return 0;
+}
+
 void check_quota_free(struct check_ctx *c)
 {
 	int t;

@@ -33,5 +33,22 @@ errcode_t repair_resize_inode_off(struct check_ctx *c);
 errcode_t repair_summaries(struct check_ctx *c);
 errcode_t repair_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n,
 		   unsigned *cloned);
+errcode_t repair_ea_refcount(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_ea_clear(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_orphan_block(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_quota_inode_off(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f);
+
+/*
+ * The routine for each E4R_FIX_* the problem table names: it mends finding
+ * I of the round whose findings start at FIRST. NULL for E4R_FIX_NONE and
+ * for the two made once per round for all their findings (SUMMARIES, CLONE);
+ * repair_fix_known says whether the round can make a FIX at all.
+ */
+typedef errcode_t (*repair_fn)(struct check_ctx *c, size_t first, size_t i);
+repair_fn repair_fix_fn(enum e4r_fix fix);
+int repair_fix_known(enum e4r_fix fix);
 
 #endif

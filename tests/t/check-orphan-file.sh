@@ -50,6 +50,53 @@ damage "ssv last_orphan $i1;sif <$i1> links_count 0;sif <$i1> dtime $((n + 7))" 
 # A list head out of range alone: e2fsck -n passes it, check warns.
 damage "ssv last_orphan 5" "" "orphan list head inode 5 is out of range" 0
 
+# Repairs, each as e2fsck makes it: check -y -f leaves an image both tools find clean.
+# The flags: orphan_present on a clean file, or without the orphan_file feature, is cleared.
+repaired_by "feature orphan_present"
+repaired_by "feature -orphan_file;feature orphan_present"
+# An orphan file inode left without the feature is cleared and no longer named.
+repaired_by "feature -orphan_file"
+run dumpe2fs -h t.img
+expect_no_out "Orphan file inode" "the superblock no longer names the cleared orphan file"
+# An orphan file that is not a regular file, has a hole, or whose inode number is out
+# of range is made again (e2fsck -n does not see the hole; with the number out of
+# range it stops, exit 12).
+repaired_by "sif <$oi> mode 020600"
+repaired_by "punch <$oi> 3 3" 0
+repaired_by "ssv orphan_file_inum $((n + 7))" 12
+run debugfs -R "stat <$(dumpe2fs -h t.img 2>/dev/null | sed -n 's/^Orphan file inode: *//p')>" t.img
+expect_out "Type: regular" "the new orphan file is a regular file"
+# A block with a bad checksum is written again empty, with a valid tail.
+cp c.img t.img
+repaired_image t.img "a bad orphan block checksum"
+# Without metadata_csum the slots are read: an unlinked inode listed, and a number out of range.
+mkimg nc.img 16M -O orphan_file,^metadata_csum
+populate nc.img
+noi=$(dumpe2fs -h nc.img 2>/dev/null | sed -n 's/^Orphan file inode: *//p')
+nob=$(debugfs -R "bmap <$noi> 0" nc.img 2>/dev/null)
+nbs=$(dumpe2fs -h nc.img 2>/dev/null | sed -n 's/^Block size: *//p')
+ni2=$(debugfs -R "stat f2" nc.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+printf '%s\n' "unlink f2" "sif <$ni2> links_count 0" | debugfs -w -f - nc.img >/dev/null 2>&1
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<II", int(sys.argv[3]), 99999))' \
+	nc.img $((nob * nbs + 8)) "$ni2"
+run "$E4R" check -n -f nc.img
+expect_out "orphan file \(inode $noi\) block 0 \(block $nob\) is not clean: it lists inode $ni2" \
+	"check names the listed inode"
+expect_out "lists inode 99999, which is out of range" "check names the number out of range"
+repaired_image nc.img "orphan file slots in use"
+# The classic orphan list: a loop, and a link out of range, are given up as e2fsck does.
+repaired_by "ssv last_orphan $i1;sif <$i1> dtime $i2;sif <$i2> dtime $i1"
+printf '%s\n' "$YOUT" | grep -q "orphan list: inode $i2 links back to inode $i1" ||
+	fail "check -y -f did not name the loop"
+repaired_by "ssv last_orphan $i1;sif <$i1> links_count 0;sif <$i1> dtime $((n + 7))"
+printf '%s\n' "$YOUT" | grep -q "orphan list: inode $i1 links to inode $((n + 7)), which is out of range" ||
+	fail "check -y -f did not name the link out of range"
+run dumpe2fs -h t.img
+expect_no_out "First orphan inode" "the orphan list is empty after check -y -f"
+
 # What the kernel leaves: a file open while unlinked, then the filesystem shut down.
 cc -o shutdown "$E4R_TOOLS/shutdown.c" 2>/dev/null || skip "no compiler for the shutdown helper"
 mkimg k.img 64M -O orphan_file
@@ -71,4 +118,8 @@ run "$E4R" check -n -f k.img
 expect_rc 4 "check -n -f on the kernel's orphan file"
 expect_out "orphan file \(inode $koi\) block $kb \(block [0-9]+\) is not clean: it lists inode $orphan" \
 	"check names the orphan file's block and the inode it lists"
+# check -y -f: the block is written empty, the unlinked inode is released by pass 1.
+repaired_image k.img "the kernel's orphan file"
+run debugfs -R "stat <$orphan>" k.img
+expect_out "Links: 0" "the orphan stays unlinked"
 exit 0

@@ -89,6 +89,67 @@ run "$E4R" check -n -f h.img
 expect_rc 0 "check -n -f agrees on the verdict"
 expect_out "the user quota file \(inode 3\) has a wrong magic number" "check still says so"
 
+# Repairs: check -y -f writes the quota file again with the usage it counted, as
+# e2fsck does (limits kept). Both tools then find the image clean, and debugfs reads
+# the new records.
+repaired_by "sif f1 uid 4242"
+run debugfs -R "get_quota user 4242" t.img
+expect_out "^ +4242 +[1-9][0-9]* +0 +0 +1 +0 +0" "debugfs reads user 4242's new record: one inode"
+repaired_by "sif f1 gid 77"
+repaired_by "sif f1 projid 9"
+# Ids whose paths part at every level of the tree.
+repaired_by "sif f1 uid 66051;sif f2 uid 66052;sif dir/f3 gid 16777217"
+run debugfs -R "get_quota user 66052" t.img
+expect_out "^ +66052 +[1-9][0-9]* +0 +0 +1 +0 +0" "debugfs reads user 66052's record"
+cp r.img t.img
+repaired_image t.img "a rewritten quota record"
+# Limits are kept, as e2fsck keeps them: id 0's block hard limit and inode soft limit,
+# written into its record, survive the repair of f1 moved to another owner.
+cp base.img l.img
+for field in "$((off - 48 + 32)) 5000" "$((off - 48 + 16)) 40"; do
+	set -- $field
+	python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<Q", int(sys.argv[3])))' l.img \
+		$(($(debugfs -R "bmap <3> $(($1 / bs))" base.img 2>/dev/null) * bs + $1 % bs)) "$2"
+done
+run debugfs -R "get_quota user 0" l.img
+expect_out "^ +0 +[0-9]+ +0 +5000 +[0-9]+ +40 +0" "debugfs reads the limits written"
+cp base.img nolimits.img
+cp l.img base.img
+repaired_by "sif f1 uid 4242"
+run debugfs -R "get_quota user 0" t.img
+expect_out "^ +0 +[0-9]+ +0 +5000 +[0-9]+ +40 +0" "id 0 keeps its limits after the repair"
+cp nolimits.img base.img
+# A quota inode number that cannot be one: the type is no longer tracked, as e2fsck clears it.
+# A quota file that cannot be read (a tree reference past its end, an inode that is not
+# a regular file): written again whole from the usage counted, as e2fsck does (e2fsck
+# -n stops at the directory: exit 12).
+cp base.img t.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 65535))' t.img $((root * bs + 1024 % bs))
+repaired_image t.img "a quota tree reference past the end"
+# A header we do not know is left as it is, as e2fsck -fy leaves it (its version may
+# hold limits a rewrite would lose): -y writes nothing there.
+cp h.img t.img
+e2fsck -fy t.img >/dev/null 2>&1
+[ "$(sha t.img)" = "$(sha h.img)" ] || note "e2fsck -fy changed the image with an unknown quota header"
+cp h.img t.img
+run "$E4R" check -y -f t.img
+expect_rc 0 "check -y -f on an unknown quota header: nothing to repair"
+expect_out "the user quota file \(inode 3\) has a wrong magic number" "check -y -f still says so"
+[ "$(sha t.img)" = "$(sha h.img)" ] || fail "check -y -f wrote to the image with an unknown quota header"
+repaired_by "sif <4> mode 040755;sif f1 gid 4343" 12
+run debugfs -R "get_quota group 4343" t.img
+expect_out "^ +4343 +[1-9][0-9]* +0 +0 +1 +0 +0" "debugfs reads group 4343 in the rewritten file"
+repaired_by "ssv prj_quota_inum 5"
+repaired_by "ssv usr_quota_inum 5;clri <3>"
+run dumpe2fs -h t.img
+expect_no_out "User quota inode" "the superblock no longer names a user quota inode"
+
 # Quota files the kernel wrote: files of three owners and a project.
 mkdir mnt
 cp base.img k.img

@@ -60,6 +60,33 @@ ecase 4 05000000 "Extended attribute block $xb has reference count 5, should be 
 damage "sif f2 file_acl $xb" "Extended attribute block $xb has reference count 1, should be 2" \
 	"extended attribute block $xb has reference count 1, should be 2 \(first used by inode $i1\)"
 
+# Repairs, as e2fsck makes them: a block with a corrupt entry is detached from the
+# inode (the next round mends the inode's block count and frees the block); a wrong
+# reference count becomes the count of inodes found. Both tools find the result clean.
+rcase() { # OFFSET HEX WHAT
+	cp base.img t.img
+	poke t.img $((B + $1)) "$2"
+	repaired_image t.img "$3"
+}
+detached() {
+	run debugfs -R "stat f1" t.img
+	expect_out "File ACL: 0" "the corrupt xattr block is no longer f1's"
+}
+rcase $((e1 + 2)) "${vend#??}${vend%??}" "a value past the end of the xattr block"
+detached
+rcase $((e1 + 1)) 00 "an xattr entry without a name index"
+detached
+rcase $((e1 + 12)) 00000000 "an xattr entry with a wrong hash"
+detached
+rcase $((e2 + 2)) "$v1" "two xattr values on each other"
+detached
+rcase 4 05000000 "an xattr reference count too high"
+run debugfs -R "stat f1" t.img
+expect_out "File ACL: $xb" "f1 keeps its xattr block"
+repaired_by "sif f2 file_acl $xb"
+run debugfs -R "ea_list f2" t.img
+expect_out "user.foo" "f2 shares f1's attributes after the repair"
+
 # With metadata_csum: one bit of a value breaks the block's checksum.
 mkimg csum.img 16M -I 128
 populate csum.img
@@ -74,4 +101,13 @@ expect_out "[Ee]xtended attribute block $cb" "oracle names the block"
 run "$E4R" check -n -f csum.img
 expect_rc 4 "check -n -f on a bad xattr block checksum"
 expect_out "inode $ci has a bad extended attribute block $cb" "check names the inode and block"
+# A reference count repaired under metadata_csum: the block is written with a valid checksum.
+mkimg csum.img 16M -I 128
+populate csum.img
+debugfs -w -R "ea_set f1 user.foo barbazvalue" csum.img >/dev/null 2>&1 || fail "debugfs ea_set"
+cb=$(debugfs -R "stat f1" csum.img 2>/dev/null | sed -n 's/.*File ACL: \([0-9]*\).*/\1/p')
+cp csum.img base.img
+repaired_by "sif f2 file_acl $cb"
+printf '%s\n' "$YOUT" | grep -q "extended attribute block $cb has reference count 1, should be 2" ||
+	fail "check -y -f did not name the reference count under metadata_csum"
 exit 0

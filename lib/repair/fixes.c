@@ -1,0 +1,329 @@
+/*
+ * The repair routines by name: check/'s problem table says which routine
+ * mends each problem (an E4R_FIX_* value, since check/ may not call
+ * repair/); this file maps each name to its function.
+ */
+#include "config.h"
+
+#include <errno.h>
+
+#include "check/ctx.h"
+#include "repair/repair.h"
+
+/* A group's uninit flags without descriptor checksums mean nothing: drop them. */
+static errcode_t fix_uninit_flags(struct check_ctx *c, const struct e4r_finding *f)
+{
+	if (f->group == E4R_NONE || f->group >= c->fs->group_desc_count)
+		return EINVAL;
+	ext2fs_bg_flags_clear(c->fs, (dgrp_t)f->group,
+			      EXT2_BG_INODE_UNINIT | EXT2_BG_BLOCK_UNINIT);
+	return 0;
+}
+
+/*
+ * An entry names an inode past its group's used-inode mark: e2fsck takes the
+ * mark as wrong. Counting the inode as used moves the mark over it when the
+ * summaries are rebuilt; the next round reads it and judges it.
+ */
+static errcode_t fix_uninit_entry(struct check_ctx *c, const struct e4r_finding *f)
+{
+	dgrp_t g;
+
+	if (f->ino == E4R_NONE || f->ino > c->inodes)
+		return EINVAL;
+	g = ext2fs_group_of_ino(c->fs, (ext2_ino_t)f->ino);
+	ext2fs_bg_flags_clear(c->fs, g, EXT2_BG_INODE_UNINIT);
+	ext2fs_mark_inode_bitmap2(c->inode_used, (ext2_ino_t)f->ino);
+	return 0;
+}
+
+/*
+ * A bitmap whose descriptor points outside the filesystem or its group gets
+ * a new block, free in the computed usage, in its group (as e2fsck
+ * relocates it); the summaries rebuild then writes its content.
+ */
+static errcode_t relocate_bitmap(struct check_ctx *c, const struct e4r_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	dgrp_t g = (dgrp_t)f->group;
+	blk64_t nb = 0;
+	errcode_t err;
+	int block_bitmap = f->code == E4R_PR_GD_BLOCK_BITMAP;
+
+	if (f->group == E4R_NONE || g >= fs->group_desc_count)
+		return EINVAL;
+	/* an overlap is mended by moving the bitmap that overlaps; an inode table stays */
+	if (f->code == E4R_PR_GD_META_OVERLAP || f->code == E4R_PR_BAD_BLOCK_BITMAP) {
+		if (f->blk == ext2fs_block_bitmap_loc(fs, g))
+			block_bitmap = 1;
+		else if (f->blk != ext2fs_inode_bitmap_loc(fs, g))
+			return EXT2_ET_UNIMPLEMENTED;
+	}
+	err = ext2fs_new_block2(fs, ext2fs_group_first_block2(fs, g), c->used, &nb);
+	if (err)
+		return err;
+	ext2fs_mark_block_bitmap2(c->used, nb);
+	ext2fs_mark_block_bitmap2(c->meta, nb);
+	if (block_bitmap) {
+		ext2fs_block_bitmap_loc_set(fs, g, nb);
+		ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT);
+	} else {
+		ext2fs_inode_bitmap_loc_set(fs, g, nb);
+		ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+	}
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}
+
+/* Findings about one inode's map are repaired once: the repair walks the whole map. */
+static int map_repaired_before(struct check_ctx *c, size_t first, size_t i)
+{
+	const struct e4r_finding *f = &c->res->findings[i];
+	size_t j;
+
+	for (j = i; j-- > first;) {
+		const struct e4r_finding *g = &c->res->findings[j];
+		const struct check_problem_info *p = check_problem_info(g->code);
+
+		if (g->ino == f->ino && g->fixed && p && p->fix == E4R_FIX_BLOCK_MAP)
+			return 1;
+		if (g->ino != f->ino)
+			break;
+	}
+	return 0;
+}
+
+/* Each routine mends finding I of the round that starts at FIRST. */
+#define F(i) (&c->res->findings[i])
+
+static errcode_t do_uninit_flags(struct check_ctx *c, size_t first, size_t i)
+{
+	return fix_uninit_flags(c, F(i));
+}
+
+static errcode_t do_sb_inodes_count(struct check_ctx *c, size_t first, size_t i)
+{
+	c->fs->super->s_inodes_count = (uint32_t)F(i)->expected;
+	return 0;
+}
+
+static errcode_t do_relocate_bitmap(struct check_ctx *c, size_t first, size_t i)
+{
+	return relocate_bitmap(c, F(i));
+}
+
+static errcode_t do_uninit_entry(struct check_ctx *c, size_t first, size_t i)
+{
+	return fix_uninit_entry(c, F(i));
+}
+
+static errcode_t do_journal_clear(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_journal_clear(c);
+}
+
+static errcode_t do_resize_inode_off(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_resize_inode_off(c);
+}
+
+/*
+ * A bad head, or a chain that leaves the inode range or loops: e2fsck gives
+ * up the whole list (it never uses the head again) and lets pass 1 judge
+ * the inodes that were on it.
+ */
+static errcode_t do_orphan_list_clear(struct check_ctx *c, size_t first, size_t i)
+{
+	c->fs->super->s_last_orphan = 0;
+	ext2fs_mark_super_dirty(c->fs);
+	return 0;
+}
+
+static errcode_t do_inode(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_inode(c, F(i));
+}
+
+static errcode_t do_inode_clear(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_inode_clear(c, (ext2_ino_t)F(i)->ino);
+}
+
+static errcode_t do_block_map(struct check_ctx *c, size_t first, size_t i)
+{
+	return map_repaired_before(c, first, i) ? 0 : repair_block_map(c, F(i));
+}
+
+static errcode_t do_extent_csum(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_extent_csum(c, F(i));
+}
+
+static errcode_t do_dir_uninit(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dir_uninit(c, (ext2_ino_t)F(i)->ino);
+}
+
+static errcode_t do_dir_nlink_feature(struct check_ctx *c, size_t first, size_t i)
+{
+	ext2fs_set_feature_dir_nlink(c->fs->super);
+	ext2fs_mark_super_dirty(c->fs);
+	return 0;
+}
+
+static errcode_t do_htree_flag(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_htree_flag(c, (ext2_ino_t)F(i)->dir);
+}
+
+static errcode_t do_dir_block(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dir_block(c, F(i));
+}
+
+static errcode_t do_dot(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dot(c, F(i));
+}
+
+static errcode_t do_dir_entry(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dir_entry(c, F(i));
+}
+
+static errcode_t do_dotdot(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dotdot(c, (ext2_ino_t)F(i)->ino, (ext2_ino_t)F(i)->expected);
+}
+
+static errcode_t do_bad_blocks_inode(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_bad_blocks_inode(c);
+}
+
+static errcode_t do_root(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_root(c);
+}
+
+static errcode_t do_dir_hole(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dir_hole(c, (ext2_ino_t)F(i)->dir, F(i)->expected);
+}
+
+static errcode_t do_lost_found(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_reconnect(c, 0, 0);
+}
+
+static errcode_t do_reconnect_dir(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_reconnect(c, (ext2_ino_t)F(i)->ino, 1);
+}
+
+static errcode_t do_reconnect_file(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_reconnect(c, (ext2_ino_t)F(i)->ino, 0);
+}
+
+static errcode_t do_ea_refcount(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_ea_refcount(c, F(i));
+}
+
+static errcode_t do_ea_clear(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_ea_clear(c, F(i));
+}
+
+static errcode_t do_orphan_present_off(struct check_ctx *c, size_t first, size_t i)
+{
+	ext2fs_clear_feature_orphan_present(c->fs->super);
+	ext2fs_mark_super_dirty(c->fs);
+	return 0;
+}
+
+static errcode_t do_orphan_block(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_orphan_block(c, F(i));
+}
+
+static errcode_t do_orphan_file_remove(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_orphan_file_remove(c, F(i));
+}
+
+static errcode_t do_orphan_file_recreate(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_orphan_file_recreate(c, F(i));
+}
+
+static errcode_t do_quota_inode_off(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_quota_inode_off(c, F(i));
+}
+
+/* One rewrite per quota file and round mends all of its findings. */
+static errcode_t do_quota_rewrite(struct check_ctx *c, size_t first, size_t i)
+{
+	size_t j;
+
+	for (j = first; j < i; j++) {
+		const struct check_problem_info *p = check_problem_info(c->res->findings[j].code);
+
+		if (c->res->findings[j].fixed && p && p->fix == E4R_FIX_QUOTA_REWRITE &&
+		    c->res->findings[j].ino == F(i)->ino)
+			return 0;
+	}
+	return repair_quota_rewrite(c, F(i));
+}
+
+/*
+ * SUMMARIES and CLONE have no routine per finding: the round makes them
+ * once for all their findings (repair_summaries, repair_dups).
+ */
+static const repair_fn fixes[E4R_FIX_COUNT] = {
+	[E4R_FIX_UNINIT_FLAGS]		= do_uninit_flags,
+	[E4R_FIX_SB_INODES_COUNT]	= do_sb_inodes_count,
+	[E4R_FIX_RELOCATE_BITMAP]	= do_relocate_bitmap,
+	[E4R_FIX_UNINIT_ENTRY]		= do_uninit_entry,
+	[E4R_FIX_JOURNAL_CLEAR]		= do_journal_clear,
+	[E4R_FIX_RESIZE_INODE_OFF]	= do_resize_inode_off,
+	[E4R_FIX_ORPHAN_LIST_CLEAR]	= do_orphan_list_clear,
+	[E4R_FIX_INODE]			= do_inode,
+	[E4R_FIX_INODE_CLEAR]		= do_inode_clear,
+	[E4R_FIX_BLOCK_MAP]		= do_block_map,
+	[E4R_FIX_EXTENT_CSUM]		= do_extent_csum,
+	[E4R_FIX_DIR_UNINIT]		= do_dir_uninit,
+	[E4R_FIX_DIR_NLINK_FEATURE]	= do_dir_nlink_feature,
+	[E4R_FIX_HTREE_FLAG]		= do_htree_flag,
+	[E4R_FIX_DIR_BLOCK]		= do_dir_block,
+	[E4R_FIX_DOT]			= do_dot,
+	[E4R_FIX_DIR_ENTRY]		= do_dir_entry,
+	[E4R_FIX_DOTDOT]		= do_dotdot,
+	[E4R_FIX_BAD_BLOCKS_INODE]	= do_bad_blocks_inode,
+	[E4R_FIX_ROOT]			= do_root,
+	[E4R_FIX_DIR_HOLE]		= do_dir_hole,
+	[E4R_FIX_LOST_FOUND]		= do_lost_found,
+	[E4R_FIX_RECONNECT_DIR]		= do_reconnect_dir,
+	[E4R_FIX_RECONNECT_FILE]	= do_reconnect_file,
+	[E4R_FIX_EA_REFCOUNT]		= do_ea_refcount,
+	[E4R_FIX_EA_CLEAR]		= do_ea_clear,
+	[E4R_FIX_ORPHAN_PRESENT_OFF]	= do_orphan_present_off,
+	[E4R_FIX_ORPHAN_BLOCK]		= do_orphan_block,
+	[E4R_FIX_ORPHAN_FILE_REMOVE]	= do_orphan_file_remove,
+	[E4R_FIX_ORPHAN_FILE_RECREATE]	= do_orphan_file_recreate,
+	[E4R_FIX_QUOTA_INODE_OFF]	= do_quota_inode_off,
+	[E4R_FIX_QUOTA_REWRITE]		= do_quota_rewrite,
+};
+
+repair_fn repair_fix_fn(enum e4r_fix fix)
+{
+	return (unsigned)fix < E4R_FIX_COUNT ? fixes[fix] : NULL;
+}
+
+int repair_fix_known(enum e4r_fix fix)
+{
+	return fix == E4R_FIX_SUMMARIES || fix == E4R_FIX_CLONE || repair_fix_fn(fix) != NULL;
+}

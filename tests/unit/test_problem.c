@@ -1,0 +1,67 @@
+/*
+ * Unit test: the problem table and the repairs agree. A row the table marks
+ * fixable (an answer to ask) must name a repair the round can make, and a
+ * row that names a repair must be fixable; every repair routine is named by
+ * some row, and each phase has the kind of routine it runs.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "check/problem.h"
+#include "repair/repair.h"
+#include "unit.h"
+
+static void check_rows(int *named)
+{
+	int i;
+
+	for (i = 0; i < E4R_PR_COUNT; i++) {
+		const struct check_problem_info *p = check_problem_info(i);
+		int fixable, has_fix;
+
+		CHECK(p != NULL);
+		if (!p)
+			continue;
+		fixable = check_problem_fixable(i);
+		has_fix = p->fix != E4R_FIX_NONE;
+		if (fixable != has_fix)
+			fprintf(stderr, "row %s: fixable %d, repair %d\n", p->name, fixable, p->fix);
+		CHECK_EQ(fixable, has_fix);
+		CHECK_EQ(has_fix, p->phase != E4R_PHASE_NONE);
+		CHECK(p->fix < E4R_FIX_COUNT);
+		if (!has_fix || p->fix >= E4R_FIX_COUNT)
+			continue;
+		named[p->fix] = 1;
+		CHECK(check_problem_question(i) != NULL);
+		if (!repair_fix_known(p->fix))
+			fprintf(stderr, "row %s: repair %d has no routine\n", p->name, p->fix);
+		CHECK(repair_fix_known(p->fix));
+		/* the batch repairs run in their own phase; every other phase calls a routine */
+		CHECK_EQ(p->fix == E4R_FIX_CLONE, p->phase == E4R_PHASE_CLONE);
+		if (p->fix == E4R_FIX_SUMMARIES)
+			CHECK_EQ(p->phase, E4R_PHASE_SUMMARY);
+		if (p->phase != E4R_PHASE_SUMMARY && p->phase != E4R_PHASE_CLONE)
+			CHECK(repair_fix_fn(p->fix) != NULL);
+	}
+}
+
+int main(void)
+{
+	int named[E4R_FIX_COUNT] = { 0 };
+	int f;
+
+	check_rows(named);
+	/* no routine without a row, and the names outside the range have none */
+	for (f = E4R_FIX_NONE + 1; f < E4R_FIX_COUNT; f++) {
+		if (!named[f])
+			fprintf(stderr, "repair %d is named by no row\n", f);
+		CHECK(named[f]);
+		CHECK(repair_fix_known(f));
+	}
+	CHECK(repair_fix_fn(E4R_FIX_NONE) == NULL);
+	CHECK(!repair_fix_known(E4R_FIX_NONE));
+	CHECK(!repair_fix_known(E4R_FIX_COUNT));
+	CHECK(!repair_fix_known((enum e4r_fix)-1));
+	return unit_done("test_problem");
+}
