@@ -1,5 +1,5 @@
 # A replay cut short after any number of block writes (a simulated power cut), then run again,
-# ends in the same image as one uninterrupted replay; that image is e2fsck's (conform.py).
+# ends in the same image as one uninterrupted replay; that image is e2fsck's (tools/replay_vs_e2fsck.py).
 # Images: the journal logs the superblock itself; a corrupt commit (error flag); a bad block
 # checksum (not clean). The cutting is done by tests/unit/replay_cuts through tests/unit/fault_io.
 . "$E4R_TESTS_SRCDIR/lib.sh"
@@ -23,6 +23,6 @@ for c in "base stop" "commit stop" "data stop" "data skip-block" "commit all" "c
 	expect_out "every cut tried" "$1 $2: the cuts were made"
 done
 # The uninterrupted replays themselves are e2fsck's.
-run python3 "$E4R_TOOLS/conform.py" --bin "$E4R" replay base.img commit.img data.img
+run python3 "$E4R_TESTS_TOOLS/replay_vs_e2fsck.py" "$E4R" base.img commit.img data.img
 expect_rc 0 "stop on these images is e2fsck's"
 exit 0
