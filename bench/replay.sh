@@ -24,7 +24,7 @@ ref=$(timeit "e2fsck -E journal_only -y" e2fsck -E journal_only -y "$work")
 # Both must leave the same image (checked once, outside the timing).
 cp --sparse=always "$img" "$work"; "$E4R" replay --policy=stop "$work" >/dev/null 2>&1 || true
 cp --sparse=always "$img" "$dir/ref.img"; e2fsck -E journal_only -y "$dir/ref.img" >/dev/null 2>&1 || true
-if python3 "$BENCH/../../shared/tools/imgdiff.py" "$dir/ref.img" "$work" >/dev/null 2>&1; then
+if python3 "$BENCH/../tests/tools/imgdiff.py" "$dir/ref.img" "$work" >/dev/null 2>&1; then
 	echo "results identical to e2fsck"
 else
 	echo "results differ from e2fsck (or imgdiff.py not found)"

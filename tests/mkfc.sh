@@ -2,13 +2,12 @@
 # image with fast commits that the kernel left unrecovered. Creates, appends
 # and a truncate, each fsynced, become fast commits; a link and an unlink
 # before them force full commits. Then a shutdown without log flush
-# (/work/shared/tools/shutdown.c). Skips when loop mounts are refused.
-# Leaves ./mnt (an empty mount point) and ./e4r-shutdown behind.
+# ($E4R_SHUTDOWN, tests/tools/shutdown.c). Skips when loop mounts are refused.
+# Leaves ./mnt (an empty mount point) behind.
 mkfc() { # IMAGE
 	local img=$1
 	[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
-	[ -f "$E4R_TOOLS/shutdown.c" ] || skip "no shared tools at $E4R_TOOLS"
-	[ -x ./e4r-shutdown ] || cc -O2 -o ./e4r-shutdown "$E4R_TOOLS/shutdown.c" || fail "cannot build shutdown.c"
+	[ -x "$E4R_SHUTDOWN" ] || fail "no $E4R_SHUTDOWN: build it with make check"
 	rm -f "$img"
 	truncate -s 32M "$img"
 	mke2fs -q -F -t ext4 -O metadata_csum,fast_commit -U 11111111-2222-3333-4444-555555555555 \
@@ -37,7 +36,7 @@ with open("mnt/f5", "r+b") as f:
 with open("mnt/f4", "ab") as f:
     f.write(data(99, 20000)); f.flush(); os.fsync(f.fileno())
 PY
-	./e4r-shutdown mnt || { umount mnt; fail "shutdown"; }
+	"$E4R_SHUTDOWN" mnt || { umount mnt; fail "shutdown"; }
 	umount mnt || fail "umount"
 }
 
@@ -47,8 +46,7 @@ PY
 mkfc_seeded() { # IMAGE SEED
 	local img=$1 seed=$2 bs size
 	[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
-	[ -f "$E4R_TOOLS/shutdown.c" ] || skip "no shared tools at $E4R_TOOLS"
-	[ -x ./e4r-shutdown ] || cc -O2 -o ./e4r-shutdown "$E4R_TOOLS/shutdown.c" || fail "cannot build shutdown.c"
+	[ -x "$E4R_SHUTDOWN" ] || fail "no $E4R_SHUTDOWN: build it with make check"
 	bs=$((seed % 2 ? 1024 : 4096)); size=$((seed % 3 ? 64 : 32))
 	rm -f "$img"
 	truncate -s ${size}M "$img"
@@ -59,6 +57,6 @@ mkfc_seeded() { # IMAGE SEED
 	mkdir -p mnt
 	mount -o loop,commit=60 "$img" mnt 2>mount.err || skip "loop mount refused: $(cat mount.err)"
 	python3 "$E4R_TESTS_SRCDIR/fcwork.py" mnt "$seed" || { umount mnt; fail "workload seed $seed"; }
-	./e4r-shutdown mnt || { umount mnt; fail "shutdown"; }
+	"$E4R_SHUTDOWN" mnt || { umount mnt; fail "shutdown"; }
 	umount mnt || fail "umount"
 }

@@ -11,7 +11,7 @@ mkdir -p "$logdir"
 export E4R="$top_build/recover/e4recover"
 export E4R_TOP_BUILDDIR="$top_build"
 export E4R_TESTS_SRCDIR="$srcdir"
-export E4R_TOOLS="${E4R_TOOLS:-$srcdir/../../shared/tools}"
+export E4R_TESTS_TOOLS="$srcdir/tools" E4R_SHUTDOWN="$top_build/tests/tools/shutdown"
 export PATH="/sbin:/usr/sbin:$PATH"
 export E2FSCK_CONFIG=/dev/null TZ=GMT0 LC_ALL=C
 export E2FSPROGS_SKIP_PROGRESS=1 MKE2FS_CONFIG=/etc/mke2fs.conf

@@ -98,12 +98,12 @@ run dumpe2fs -h t.img
 expect_no_out "First orphan inode" "the orphan list is empty after check -y -f"
 
 # What the kernel leaves: a file open while unlinked, then the filesystem shut down.
-cc -o shutdown "$E4R_TOOLS/shutdown.c" 2>/dev/null || skip "no compiler for the shutdown helper"
+[ -x "$E4R_SHUTDOWN" ] || fail "no $E4R_SHUTDOWN: build it with make check"
 mkimg k.img 64M -O orphan_file
 mkdir mnt
 mount -o loop k.img mnt 2>/dev/null || skip "loop mount refused: the kernel's orphan file is not tested"
 (
-	cd mnt && seq 1 100000 > f1 && sync && exec 3<f1 && rm f1 && sync && ../shutdown "$PWD"
+	cd mnt && seq 1 100000 > f1 && sync && exec 3<f1 && rm f1 && sync && "$E4R_SHUTDOWN" "$PWD"
 ) || { umount mnt; skip "shutdown ioctl refused"; }
 umount mnt || fail "umount"
 dumpe2fs -h k.img 2>/dev/null | grep -q "orphan_present" || skip "the kernel did not use the orphan file"

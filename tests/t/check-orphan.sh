@@ -3,13 +3,13 @@
 # e2fsck replays the journal both see only the summary counts left to fix.
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
-cc -o shutdown "$E4R_TOOLS/shutdown.c" 2>/dev/null || skip "no compiler for the shutdown helper"
+[ -x "$E4R_SHUTDOWN" ] || fail "no $E4R_SHUTDOWN: build it with make check"
 mkimg o.img 64M
 mkdir mnt
 mount -o loop o.img mnt 2>/dev/null || skip "loop mount refused: orphan test skipped"
 (
 	cd mnt && for i in 1 2 3; do seq 1 100000 > f$i; done && sync &&
-	exec 3<f1 4<f2 && rm f1 f2 && sync && ../shutdown "$PWD"
+	exec 3<f1 4<f2 && rm f1 f2 && sync && "$E4R_SHUTDOWN" "$PWD"
 ) || { umount mnt; skip "shutdown ioctl refused"; }
 umount mnt || fail "umount"
 orphan=$(dumpe2fs -h o.img 2>/dev/null | sed -n 's/^First orphan inode: *//p')

@@ -28,7 +28,7 @@ done
 # A replay without failures leaves a clean filesystem: -p (not forced) changes nothing more.
 cp base.img y.img
 run "$E4R" check -p --policy=stop y.img
-run python3 "$E4R_TOOLS/imgdiff.py" ref-base.img y.img
+run python3 "$E4R_TESTS_TOOLS/imgdiff.py" ref-base.img y.img
 expect_rc 0 "after check -p the image is e2fsck's replay"
 grep -q "transaction 1 was corrupt" ref-commit.out || fail "e2fsck does not see the corrupt commit"
 cp commit.img y.img

@@ -4,11 +4,10 @@
 # e2fsck confirms the damage where it reports it (async commits may drop it silently).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ -f "$E4R_TOOLS/mkcrash.py" ] || skip "no shared tools at $E4R_TOOLS"
 [ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
 for v in v1 v1async v3 v3async; do
 	for seed in 21 22; do
-		python3 "$E4R_TOOLS/mkcrash.py" "$v-$seed.img" "$seed" "$v" > "$v-$seed.log" 2>&1 || {
+		python3 "$E4R_TESTS_TOOLS/mkcrash.py" "$v-$seed.img" "$seed" "$v" > "$v-$seed.log" 2>&1 || {
 			[ "$v" = v1 ] && [ "$seed" = 21 ] &&
 				skip "mkcrash.py could not loop-mount an image: $(tail -n 1 "$v-$seed.log")"
 			fail "mkcrash.py $v $seed: $(tail -n 3 "$v-$seed.log")"
@@ -95,7 +94,7 @@ for img in images:
 print(json.dumps(stats))
 sys.exit(1 if bad or stats["single"] < len(images) else 0)
 PYEOF
-run python3 trials.py "$E4R" "$E4R_TOOLS" v1-21.img v1-22.img v1async-21.img v1async-22.img \
+run python3 trials.py "$E4R" "$E4R_TESTS_TOOLS" v1-21.img v1-22.img v1async-21.img v1async-22.img \
 	v3-21.img v3-22.img v3async-21.img v3async-22.img
 expect_rc 0 "every flipped bit located exactly"
 exit 0

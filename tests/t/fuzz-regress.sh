@@ -26,7 +26,7 @@ cp crash.img ref.img
 e2fsck -E journal_only -y ref.img >/dev/null 2>&1
 "$fz/img2seed" crash.img 1024 0 stop.seed || fail "img2seed"
 run env E4R_FUZZ_DUMP=mem.img "$fz/regress_replay" stop.seed; expect_rc 0 "replay in memory"
-run python3 "$E4R_TOOLS/imgdiff.py" ref.img mem.img
+run python3 "$E4R_TESTS_TOOLS/imgdiff.py" ref.img mem.img
 expect_rc 0 "the in-memory replay leaves what e2fsck's replay leaves"
 
 # Read-only runs leave every byte as it was: --dry-run (option bit 0x80) and check -n.

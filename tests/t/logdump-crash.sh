@@ -1,13 +1,12 @@
 # logdump on journals the kernel wrote: one crash image per journal flavour (mkcrash.py),
-# compared with debugfs 'logdump -a' (conform.py); --decode's layout kinds against dumpe2fs;
+# compared with debugfs 'logdump -a' (tools/logdump_vs_debugfs.py); --decode's layout kinds against dumpe2fs;
 # a flipped bit in a v1 transaction makes its commit checksum bad, as e2fsck says.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ -f "$E4R_TOOLS/mkcrash.py" ] || skip "no shared tools at $E4R_TOOLS"
 [ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
 VARIANTS="v3 v1 v1async v3async nocsum djournal fc ext3"
 for v in $VARIANTS; do
-	python3 "$E4R_TOOLS/mkcrash.py" "$v.img" 7 "$v" > "$v.log" 2>&1 || {
+	python3 "$E4R_TESTS_TOOLS/mkcrash.py" "$v.img" 7 "$v" > "$v.log" 2>&1 || {
 		[ "$v" = v3 ] && skip "mkcrash.py could not loop-mount an image: $(tail -n 1 "$v.log")"
 		fail "mkcrash.py $v: $(tail -n 3 "$v.log")"
 	}
@@ -25,8 +24,8 @@ for v in $VARIANTS; do
 done
 [ -n "$IMAGES" ] || skip "debugfs could open none of the crash images"
 
-run python3 "$E4R_TOOLS/conform.py" --bin "$E4R" logdump $IMAGES
-expect_rc 0 "conform.py logdump on kernel crash images"
+run python3 "$E4R_TESTS_TOOLS/logdump_vs_debugfs.py" "$E4R" $IMAGES
+expect_rc 0 "logdump_vs_debugfs.py on kernel crash images"
 expect_out " 0 failed" "every crash image agrees with debugfs"
 
 # Layout kinds from --decode agree with dumpe2fs.

@@ -1,5 +1,5 @@
 # replay --policy=stop leaves every image byte-identical to `e2fsck -E journal_only -y`
-# (conform.py replay: superblock times and counters aside), for journals the tests write with
+# (tools/replay_vs_e2fsck.py: superblock time stamps aside), for journals the tests write with
 # debugfs (csum v1, v2, v3, none; each kind of checksum damage) and for journals the kernel left
 # (mkcrash.py, with flipbit.py damage). Also: --dry-run writes nothing, and e2undo restores
 # every input from replay's undo file.
@@ -45,13 +45,13 @@ mkimg cases/empty-nr.img 8M
 debugfs -w -R "feature needs_recovery" cases/empty-nr.img >/dev/null 2>&1
 
 # The kernel's journals, damaged one bit at a time.
-if [ "$(id -u)" = 0 ] && [ -f "$E4R_TOOLS/mkcrash.py" ]; then
+if [ "$(id -u)" = 0 ]; then
 	for v in v1 v1async v3 v3async; do
-		if python3 "$E4R_TOOLS/mkcrash.py" k-$v.img 11 $v > k-$v.log 2>&1; then
+		if python3 "$E4R_TESTS_TOOLS/mkcrash.py" k-$v.img 11 $v > k-$v.log 2>&1; then
 			cp k-$v.img cases/k-$v.img
 			for kind in data commit desc; do
 				cp k-$v.img cases/k-$v-$kind.img
-				python3 "$E4R_TOOLS/flipbit.py" cases/k-$v-$kind.img 3 $kind >/dev/null 2>&1 ||
+				python3 "$E4R_TESTS_TOOLS/flipbit.py" cases/k-$v-$kind.img 3 $kind >/dev/null 2>&1 ||
 					rm -f cases/k-$v-$kind.img	# debugfs could not map the journal
 			done
 		else
@@ -59,16 +59,16 @@ if [ "$(id -u)" = 0 ] && [ -f "$E4R_TOOLS/mkcrash.py" ]; then
 		fi
 	done
 else
-	note "not root or no shared tools: kernel crash images left out"
+	note "not root: kernel crash images left out"
 fi
 n=$(ls cases | wc -l)
 note "$n images"
 
-run python3 "$E4R_TOOLS/conform.py" --bin "$E4R" replay cases/*.img
+run python3 "$E4R_TESTS_TOOLS/replay_vs_e2fsck.py" "$E4R" cases/*.img
 expect_rc 0 "replay --policy=stop is identical to e2fsck on every image"
 expect_out "^$n passed, 0 failed" "every image was compared"
 
-run python3 "$E4R_TOOLS/conform.py" --bin "$E4R" undo cases/*.img
+run python3 "$E4R_TESTS_TOOLS/undo_vs_e2undo.py" "$E4R" cases/*.img
 expect_rc 0 "e2undo restores every input from replay's undo file"
 
 # The undo file is never overwritten.

@@ -34,7 +34,7 @@ e2fsck -E journal_only -y -j refj.img ref.img >/dev/null 2>&1
 cp fs.img ours.img; cp jnl.img oursj.img
 run "$E4R" replay --policy=stop --journal=oursj.img ours.img
 expect_rc 0 "replay with an external journal"
-run python3 "$E4R_TOOLS/imgdiff.py" ref.img ours.img
+run python3 "$E4R_TESTS_TOOLS/imgdiff.py" ref.img ours.img
 expect_rc 0 "the filesystem is e2fsck's"
 cmp -s refj.img oursj.img || fail "the journal device differs from e2fsck's"
 

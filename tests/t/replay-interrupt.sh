@@ -1,5 +1,5 @@
 # A replay cut short after any number of block writes (a simulated power cut), then run again,
-# ends in the same image as one uninterrupted replay; that image is e2fsck's (conform.py).
+# ends in the same image as one uninterrupted replay; that image is e2fsck's (tools/replay_vs_e2fsck.py).
 # Images: the journal logs the superblock itself; a corrupt commit (error flag); a bad block
 # checksum (not clean). The cutting is done by tests/unit/replay_cuts through tests/unit/fault_io.
 . "$E4R_TESTS_SRCDIR/lib.sh"
@@ -16,13 +16,17 @@ jwrite base.img "jo -c" "jw -b 1,100,101 $PWD/t1" "jw -b 300 -r 101 $PWD/data" "
 cp base.img commit.img; flip commit.img $(( $(jblock_offset commit.img 5) + 700 )) 2
 cp base.img data.img;   flip data.img   $(( $(jblock_offset data.img 3) + 10 )) 2
 
+# One clock for every run (libext2fs takes it from E2FSPROGS_FAKE_TIME): the replay flushes the
+# superblock twice, and the second flush rewrites s_wtime only if a second has passed since the
+# first, so a run that straddles a second made one write more (1 run in ~30) and the cuts counted
+# on the uninterrupted run no longer lined up.
 for c in "base stop" "commit stop" "data stop" "data skip-block" "commit all" "commit skip-transaction"; do
 	set -- $c
-	run "$cuts" "$1.img" "$2"
+	run env E2FSPROGS_FAKE_TIME=1700000000 "$cuts" "$1.img" "$2"
 	expect_rc 0 "$1 with policy $2: every cut, rerun, equals one uninterrupted replay"
 	expect_out "every cut tried" "$1 $2: the cuts were made"
 done
 # The uninterrupted replays themselves are e2fsck's.
-run python3 "$E4R_TOOLS/conform.py" --bin "$E4R" replay base.img commit.img data.img
+run python3 "$E4R_TESTS_TOOLS/replay_vs_e2fsck.py" "$E4R" base.img commit.img data.img
 expect_rc 0 "stop on these images is e2fsck's"
 exit 0

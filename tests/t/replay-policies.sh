@@ -106,7 +106,7 @@ head -c 64 /dev/urandom | dd of=garbage.img bs=1 seek=$(( $(jblock_offset garbag
 policy stop garbage.img g-stop.img
 policy auto garbage.img g-auto.img
 expect_out "block_checksum|checksum does not match" "auto saw the failure"
-run python3 "$E4R_TOOLS/imgdiff.py" g-auto.img g-stop.img
+run python3 "$E4R_TESTS_TOOLS/imgdiff.py" g-auto.img g-stop.img
 expect_rc 0 "auto without a proof is stop"
 
 # ---- a data block of T1 (fs 102, journal block 4) has a bad checksum ----
