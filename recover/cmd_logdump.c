@@ -192,21 +192,6 @@ static int block_shown(const struct logdump *ld, const struct jbd_scan_block *b)
 	return !ld->o.have_block || b->fs_block == ld->o.block;
 }
 
-static unsigned txn_problems(const struct jbd_scan_txn *t)
-{
-	unsigned n = 0, i;
-
-	for (i = 0; i < t->ndescs; i++)
-		n += jbd_csum_bad(&t->descs[i].tail);
-	for (i = 0; i < t->nrevokes; i++)
-		n += jbd_csum_bad(&t->revokes[i].tail) + !!t->revokes[i].count_bad;
-	for (i = 0; i < t->nblocks; i++)
-		n += jbd_csum_bad(&t->blocks[i].csum);
-	if (t->committed)
-		n += jbd_csum_bad(&t->commit_csum);
-	return n;
-}
-
 /* Bad checksums in the superblock and the shown live transactions (old ones are expected garbage). */
 static void count_problems(struct logdump *ld)
 {
@@ -215,7 +200,7 @@ static void count_problems(struct logdump *ld)
 	ld->problems = ld->j->sb_csum_ok == 0;
 	for (t = 0; t < ld->s->nlive; t++)
 		if (txn_shown(ld, &ld->s->txns[t]))
-			ld->problems += txn_problems(&ld->s->txns[t]);
+			ld->problems += jbd_txn_failures(ld->s, t, JBD_FAILS_ALL);
 	if (ld->s->stop_error || ld->s->end_reason == JBD_END_IO ||
 	    ld->s->end_reason == JBD_END_LIMIT || ld->s->end_reason == JBD_END_BAD_BLOCK)
 		ld->problems++;
