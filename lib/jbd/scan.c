@@ -118,13 +118,13 @@ static uint32_t csum_with_hole(const struct jbd_journal *j, const unsigned char 
 
 static void tail_csum(const struct jbd_journal *j, const unsigned char *blk, struct jbd_csum *c)
 {
+	struct jbd_block_tail tail;
+	unsigned off = j->blocksize - sizeof(tail);
+
 	if (!has_v23(j)) {
 		c->state = JBD_CSUM_NA;
 		return;
 	}
-	struct jbd_block_tail tail;
-	unsigned off = j->blocksize - sizeof(tail);
-
 	jbd_load(&tail, blk + off);
 	c->stored = jbd_be32(tail.t_checksum);
 	c->computed = csum_with_hole(j, blk, off + offsetof(struct jbd_block_tail, t_checksum));
