@@ -14,6 +14,7 @@
 #include "util/e4r_err.h"
 #include "fs/decode.h"
 #include "replay/plan.h"
+#include "replay/view.h"
 #include "json.h"
 #include "describe.h"
 #include "diag_print.h"
@@ -34,40 +35,21 @@ struct logdump {
 	struct jbd_scan		*s;
 	struct e4r_decode	*dec;
 	struct replay_plan	*plan;		/* what the stop policy does with each block */
+	struct replay_view	*view;		/* the fates and problems shown, from the scan and the plan */
 	struct jbd_diagnosis	*diag;		/* --diagnose */
 	struct jbd_fc		*fc;		/* the fast-commit area, when the journal has one */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
 
-/* Why a logged block version would not reach the filesystem (the stop policy). */
-enum fate {
-	FATE_REPLAYED = 0,
-	FATE_OLD,		/* from a transaction past the end of the log */
-	FATE_RECOVERY_FAILS,	/* the whole recovery fails: nothing is written */
-	FATE_PAST_END,		/* its transaction is at or after the replay end */
-	FATE_REVOKED,
-	FATE_CSUM,		/* its own checksum fails: e2fsck skips it */
-	FATE_OUT_OF_FS,		/* its home is outside the filesystem: e4recover refuses it */
-};
-
-static const char *const fate_names[] = {
-	[FATE_REPLAYED]		= "replayed",
-	[FATE_OLD]		= "old",
-	[FATE_RECOVERY_FAILS]	= "recovery_fails",
-	[FATE_PAST_END]		= "past_replay_end",
-	[FATE_REVOKED]		= "revoked",
-	[FATE_CSUM]		= "checksum_bad",
-	[FATE_OUT_OF_FS]	= "outside_filesystem",
-};
-
+/* What becomes of a logged block version under the stop policy (the view computes it). */
 static const char *const fate_texts[] = {
-	[FATE_REPLAYED]		= N_("replayed"),
-	[FATE_OLD]		= N_("not replayed: old transaction"),
-	[FATE_RECOVERY_FAILS]	= N_("not replayed: recovery fails as a whole"),
-	[FATE_PAST_END]		= N_("not replayed: after the end of replay"),
-	[FATE_REVOKED]		= N_("not replayed: revoked"),
-	[FATE_CSUM]		= N_("not replayed: its checksum is bad"),
-	[FATE_OUT_OF_FS]	= N_("not replayed: its home is outside the filesystem"),
+	[REPLAY_VIEW_REPLAYED]		= N_("replayed"),
+	[REPLAY_VIEW_OLD]		= N_("not replayed: old transaction"),
+	[REPLAY_VIEW_RECOVERY_FAILS]	= N_("not replayed: recovery fails as a whole"),
+	[REPLAY_VIEW_PAST_END]		= N_("not replayed: after the end of replay"),
+	[REPLAY_VIEW_REVOKED]		= N_("not replayed: revoked"),
+	[REPLAY_VIEW_CSUM]		= N_("not replayed: its checksum is bad"),
+	[REPLAY_VIEW_OUT_OF_FS]		= N_("not replayed: its home is outside the filesystem"),
 };
 
 /* Journal feature bits and their names. */
@@ -139,28 +121,11 @@ static int check_numbers(struct logdump_opts *o, const char *seq, const char *bl
 	return -1;
 }
 
-/* ---- what the stop policy does with each block ---- */
-
-/* The stop policy's verdict on one logged block version, in logdump's terms. */
-static enum fate block_fate(const struct logdump *ld, const struct jbd_scan_txn *t,
-			    const struct jbd_scan_block *b, uint32_t *revoker)
+/* The view's verdict on block B of transaction T. */
+static const struct replay_view_block *block_view(const struct logdump *ld, const struct jbd_scan_txn *t,
+						  const struct jbd_scan_block *b)
 {
-	unsigned ti = t - ld->s->txns, bi = b - t->blocks;
-
-	switch (ld->plan->txn_fate[ti]) {
-	case JBD_TXN_OLD:		return FATE_OLD;
-	case JBD_TXN_RECOVERY_FAILS:	return FATE_RECOVERY_FAILS;
-	case JBD_TXN_REPLAYED:		break;
-	default:			return FATE_PAST_END;
-	}
-	switch (jbd_plan_block_fate(ld->plan, ti, bi)) {
-	case JBD_BLK_REVOKED:
-		*revoker = ld->plan->blk_revoker[ld->plan->blk_base[ti] + bi];
-		return FATE_REVOKED;
-	case JBD_BLK_CSUM:		return FATE_CSUM;
-	case JBD_BLK_OUT_OF_FS:		return FATE_OUT_OF_FS;
-	default:			return FATE_REPLAYED;
-	}
+	return replay_view_block(ld->view, (unsigned)(t - ld->s->txns), (unsigned)(b - t->blocks));
 }
 
 /* ---- selection and problem counting ---- */
@@ -192,40 +157,16 @@ static int block_shown(const struct logdump *ld, const struct jbd_scan_block *b)
 	return !ld->o.have_block || b->fs_block == ld->o.block;
 }
 
-static unsigned txn_problems(const struct jbd_scan_txn *t)
-{
-	unsigned n = 0, i;
-
-	for (i = 0; i < t->ndescs; i++)
-		n += jbd_csum_bad(&t->descs[i].tail);
-	for (i = 0; i < t->nrevokes; i++)
-		n += jbd_csum_bad(&t->revokes[i].tail) + !!t->revokes[i].count_bad;
-	for (i = 0; i < t->nblocks; i++)
-		n += jbd_csum_bad(&t->blocks[i].csum);
-	if (t->committed)
-		n += jbd_csum_bad(&t->commit_csum);
-	return n;
-}
-
-/* Bad checksums in the superblock and the shown live transactions (old ones are expected garbage). */
+/* Problems in the superblock, the shown live transactions (old ones are expected garbage) and the log. */
 static void count_problems(struct logdump *ld)
 {
 	unsigned t;
 
-	ld->problems = ld->j->sb_csum_ok == 0;
+	ld->problems = ld->view->sb_problems + ld->view->log_problems;
 	for (t = 0; t < ld->s->nlive; t++)
 		if (txn_shown(ld, &ld->s->txns[t]))
-			ld->problems += txn_problems(&ld->s->txns[t]);
-	if (ld->s->stop_error || ld->s->end_reason == JBD_END_IO ||
-	    ld->s->end_reason == JBD_END_LIMIT || ld->s->end_reason == JBD_END_BAD_BLOCK)
-		ld->problems++;
+			ld->problems += ld->view->txns[t].problems;
 	ld->problems += fc_problems(ld->fc);
-}
-
-/* Recovery reaches the fast commits only when the log needs recovery and its own replay does not fail. */
-static int fc_replays(const struct logdump *ld)
-{
-	return ld->s->end_reason != JBD_END_CLEAN && !ld->s->stop_error;
 }
 
 /* ---- --decode ---- */
@@ -373,10 +314,9 @@ static void text_time(uint64_t sec, uint32_t nsec)
 static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 		       const struct jbd_scan_block *b)
 {
+	const struct replay_view_block *v = block_view(ld, t, b);
 	struct e4r_block_info bi;
 	char what[128];
-	uint32_t revoker = 0;
-	enum fate f = block_fate(ld, t, b, &revoker);
 
 	printf(_("    fs block %llu -> journal block %u, flags 0x%x%s, %s"),
 	       (unsigned long long)b->fs_block, b->jblk, b->flags,
@@ -387,10 +327,10 @@ static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 		describe_block(&bi, what, sizeof(what));
 		printf(" [%s]", what);
 	}
-	if (f == FATE_REVOKED)
-		printf(_("; revoked by transaction %u"), revoker);
-	else if (f != FATE_REPLAYED && f != FATE_OLD && f != FATE_PAST_END)
-		printf("; %s", _(fate_texts[f]));
+	if (v->fate == REPLAY_VIEW_REVOKED)
+		printf(_("; revoked by transaction %u"), v->revoker);
+	else if (v->fate != REPLAY_VIEW_REPLAYED && v->fate != REPLAY_VIEW_OLD && v->fate != REPLAY_VIEW_PAST_END)
+		printf("; %s", _(fate_texts[v->fate]));
 	putchar('\n');
 }
 
@@ -465,35 +405,13 @@ static void text_end(const struct logdump *ld)
 		printf(_("e2fsck would replay nothing: %s\n"), error_message(s->stop_error));
 		return;
 	}
-	if (s->nlive && jbd_tid_lt(s->txns[0].sequence, s->stop_end))
-		printf(_("e2fsck would replay transactions %u to %u\n"), s->txns[0].sequence, s->stop_end - 1);
+	if (ld->view->replays_any)
+		printf(_("e2fsck would replay transactions %u to %u\n"), ld->view->replay_first,
+		       ld->view->replay_last);
 	else
 		printf(_("e2fsck would replay no transaction\n"));
 	if (s->has_failed_commit)
 		printf(_("e2fsck would report transaction %u as corrupt: replay aborted there\n"), s->failed_commit);
-}
-
-/*
- * --block: the version the stop policy leaves on disk, the last replayed one
- * in log order. Returns 0 and sets *txn_i / *blk_i, or -1 when none is.
- */
-static int final_version(const struct logdump *ld, unsigned *txn_i, unsigned *blk_i)
-{
-	const struct jbd_scan *s = ld->s;
-	unsigned t, i;
-	int found = -1;
-
-	for (t = 0; t < s->nlive; t++)
-		for (i = 0; i < s->txns[t].nblocks; i++) {
-			uint32_t revoker;
-			if (s->txns[t].blocks[i].fs_block == ld->o.block &&
-			    block_fate(ld, &s->txns[t], &s->txns[t].blocks[i], &revoker) == FATE_REPLAYED) {
-				*txn_i = t;
-				*blk_i = i;
-				found = 0;
-			}
-		}
-	return found;
 }
 
 /* Call FN for every logged version of the --block block, FINAL telling the one left on disk. */
@@ -502,7 +420,7 @@ static void for_each_version(const struct logdump *ld,
 					const struct jbd_scan_block *, int final, void *), void *arg)
 {
 	unsigned t, i, ft = 0, fi = 0;
-	int have_final = !final_version(ld, &ft, &fi);
+	int have_final = replay_view_final(ld->view, ld->o.block, &ft, &fi);
 
 	for (t = 0; t < ld->s->ntxns; t++) {
 		const struct jbd_scan_txn *txn = &ld->s->txns[t];
@@ -517,13 +435,12 @@ static void for_each_version(const struct logdump *ld,
 static void text_version(const struct logdump *ld, const struct jbd_scan_txn *txn,
 			 const struct jbd_scan_block *b, int final, void *arg)
 {
-	uint32_t revoker = 0;
-	enum fate f = block_fate(ld, txn, b, &revoker);
+	const struct replay_view_block *v = block_view(ld, txn, b);
 
 	printf(_("  transaction %u%s, journal block %u: %s"), txn->sequence,
-	       txn->old ? _(" (old)") : "", b->jblk, _(fate_texts[f]));
-	if (f == FATE_REVOKED)
-		printf(_(" by transaction %u"), revoker);
+	       txn->old ? _(" (old)") : "", b->jblk, _(fate_texts[v->fate]));
+	if (v->fate == REPLAY_VIEW_REVOKED)
+		printf(_(" by transaction %u"), v->revoker);
 	if (final)
 		printf(_(" (this version ends on disk)"));
 	putchar('\n');
@@ -565,7 +482,7 @@ static void text_output(struct logdump *ld)
 		printf(_("Transaction %u is not in the journal.\n"), ld->o.seq);
 	text_end(ld);
 	if (ld->fc && !ld->o.have_seq && !ld->o.have_block)
-		fc_text(ld->fc, fc_replays(ld));
+		fc_text(ld->fc, ld->view->fc_replays);
 	if (ld->o.have_block)
 		text_versions(ld);
 	if (ld->diag) {
@@ -579,9 +496,8 @@ static void text_output(struct logdump *ld)
 static void json_block(struct json *js, const struct logdump *ld, const struct jbd_scan_txn *t,
 		       const struct jbd_scan_block *b)
 {
+	const struct replay_view_block *v = block_view(ld, t, b);
 	struct e4r_block_info bi;
-	uint32_t revoker = 0;
-	enum fate f = block_fate(ld, t, b, &revoker);
 
 	json_begin_object(js, NULL);
 	json_uint(js, "fs_block", b->fs_block);
@@ -594,9 +510,9 @@ static void json_block(struct json *js, const struct logdump *ld, const struct j
 		json_uint(js, "csum_stored", b->csum.stored);
 		json_uint(js, "csum_computed", b->csum.computed);
 	}
-	json_string(js, "fate", fate_names[f]);
-	if (f == FATE_REVOKED)
-		json_uint(js, "revoked_by", revoker);
+	json_string(js, "fate", replay_view_fate_name(v->fate));
+	if (v->fate == REPLAY_VIEW_REVOKED)
+		json_uint(js, "revoked_by", v->revoker);
 	if (ld->dec && !fs_decode_lookup(ld->dec, b->fs_block, &bi))
 		json_block_info(js, &bi);
 	json_end_object(js);
@@ -683,7 +599,7 @@ static void json_txn(struct json *js, const struct logdump *ld, const struct jbd
 	json_descs(js, t);
 	json_commit(js, t);
 	json_bool(js, "committed", t->committed);
-	json_bool(js, "replayed", !t->old && !ld->s->stop_error && jbd_tid_lt(t->sequence, ld->s->stop_end));
+	json_bool(js, "replayed", ld->view->txns[t - ld->s->txns].replayed);
 	json_begin_array(js, "blocks");
 	for (i = 0; i < t->nblocks; i++)
 		if (block_shown(ld, &t->blocks[i]))
@@ -717,19 +633,18 @@ static void json_version(const struct logdump *ld, const struct jbd_scan_txn *tx
 			 const struct jbd_scan_block *b, int final, void *arg)
 {
 	struct json *js = arg;
-	uint32_t revoker = 0;
-	enum fate f = block_fate(ld, txn, b, &revoker);
+	const struct replay_view_block *v = block_view(ld, txn, b);
 
 	json_begin_object(js, NULL);
 	json_uint(js, "sequence", txn->sequence);
 	json_uint(js, "journal_block", b->jblk);
 	json_bool(js, "old", txn->old);
-	json_bool(js, "revoked", f == FATE_REVOKED);
-	if (f == FATE_REVOKED)
-		json_uint(js, "revoked_by", revoker);
-	json_bool(js, "replayed", f == FATE_REPLAYED);
+	json_bool(js, "revoked", v->fate == REPLAY_VIEW_REVOKED);
+	if (v->fate == REPLAY_VIEW_REVOKED)
+		json_uint(js, "revoked_by", v->revoker);
+	json_bool(js, "replayed", v->fate == REPLAY_VIEW_REPLAYED);
 	json_bool(js, "final", final);
-	json_string(js, "fate", fate_names[f]);
+	json_string(js, "fate", replay_view_fate_name(v->fate));
 	json_end_object(js);
 }
 
@@ -767,7 +682,7 @@ static void json_output(struct logdump *ld)
 	json_end(&js, ld);
 	if (ld->o.have_block)
 		json_versions(&js, ld);
-	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, fc_replays(ld));
+	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, ld->view->fc_replays);
 	json_bool(&js, "decode_partial", ld->dec && fs_decode_partial(ld->dec));
 	if (ld->diag)
 		diag_print_json(&js, "diagnosis", ld->diag);
@@ -801,6 +716,8 @@ static int load(struct logdump *ld, ext2_filsys fs)
 		}
 	}
 	err = replay_plan(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
+	if (!err)
+		err = replay_view_build(ld->j, ld->s, ld->plan, &ld->view);
 	if (!err && (ld->o.decode || ld->o.have_block))
 		err = build_decoder(ld);
 	if (err) {
@@ -869,6 +786,7 @@ int cmd_logdump(int argc, const char **argv)
 out:
 	diag_free(ld.diag);
 	fs_decode_free(ld.dec);
+	replay_view_free(ld.view);
 	replay_plan_free(ld.plan);
 	jbd_fc_free(ld.fc);
 	if (ld.s)

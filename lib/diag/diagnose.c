@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diag/diagnose.h"
+#include "jbd/failure.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
 
@@ -18,9 +19,10 @@
 #define BURST_MAX_CHANCE	1e-3
 /* Sequences tried around a tag's own when asking whether its block is stale. */
 #define STALE_SEQ_WINDOW	4096
-#define COMMIT_TYPE_OFFSET	0x0C
-#define COMMIT_SIZE_OFFSET	0x0D
-#define COMMIT_CSUM_OFFSET	0x10
+/* Where the commit header's fields are in the commit block. */
+#define COMMIT_TYPE_OFFSET	offsetof(struct jbd_commit_header, h_chksum_type)
+#define COMMIT_SIZE_OFFSET	offsetof(struct jbd_commit_header, h_chksum_size)
+#define COMMIT_CSUM_OFFSET	offsetof(struct jbd_commit_header, h_chksum)
 
 /*
  * The message a checksum covers: PREFIX bytes (a tag's big-endian
@@ -101,7 +103,8 @@ static void map_bit(const struct jbd_journal *j, const struct msg *m, uint64_t b
 	if (bit / 8 < m->prefix) {
 		f->place = JBD_FLIP_SEQUENCE;
 		f->jblk = m->prefix_jblk;
-		f->byte = 8 + (uint32_t)(bit / 8);	/* h_sequence, big-endian like the prefix */
+		/* h_sequence, big-endian like the prefix */
+		f->byte = offsetof(struct jbd_header, h_sequence) + (uint32_t)(bit / 8);
 	} else {
 		uint64_t byte = bit / 8 - m->prefix;
 		f->place = JBD_FLIP_CONTENT;
@@ -281,23 +284,15 @@ static errcode_t keep_correction(struct diag *dg, struct jbd_finding *f)
 
 /* ---- stale evidence ---- */
 
-/* Tag offsets follow the scanner's walk: the UUID after each tag without SAME_UUID. */
-static int desc_uuid_mismatch(struct diag *dg, uint32_t desc_jblk)
+/* A descriptor that names another journal's UUID after its first tag (the scan keeps it). */
+static int desc_uuid_mismatch(const struct diag *dg, const struct jbd_scan_desc *d)
 {
-	struct jbd_journal *j = dg->j;
-	unsigned off = JBD_HEADER_SIZE;
-
-	if (jbd_journal_read(j, desc_jblk, 1, dg->buf))
+	if (!d->has_uuid)
 		return 0;
-	if (off + j->tag_bytes + JBD_UUID_SIZE > j->blocksize)
-		return 0;
-	if (dg->buf[off + JBD_TAG_FLAGS_OFFSET + 1] & JBD_FLAG_SAME_UUID)
-		return 0;
-	off += j->tag_bytes;
 	/* Writers of internal journals (debugfs, ext4) may leave it zero: no evidence then. */
 	for (unsigned i = 0; i < JBD_UUID_SIZE; i++)
-		if (dg->buf[off + i])
-			return memcmp(dg->buf + off, j->uuid, JBD_UUID_SIZE) != 0;
+		if (d->uuid[i])
+			return memcmp(d->uuid, dg->j->uuid, JBD_UUID_SIZE) != 0;
 	return 0;
 }
 
@@ -306,7 +301,7 @@ static void txn_stale_evidence(struct diag *dg, struct jbd_finding *f)
 	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
 
 	for (unsigned i = 0; i < t->ndescs; i++)
-		if (desc_uuid_mismatch(dg, t->descs[i].jblk))
+		if (desc_uuid_mismatch(dg, &t->descs[i]))
 			f->uuid_mismatch = 1;
 	for (unsigned i = f->txn; i-- > 0;) {
 		const struct jbd_scan_txn *p = &dg->s->txns[i];
@@ -379,7 +374,7 @@ static int partial_commit(struct diag *dg, const struct jbd_scan_txn *t)
 
 	if (jbd_journal_read(j, t->commit_jblk, 1, dg->buf))
 		return 0;
-	memset(dg->buf + COMMIT_CSUM_OFFSET, 0, 4);
+	memset(dg->buf + COMMIT_CSUM_OFFSET, 0, sizeof(jbd_be32_t));
 	memset(dg->buf + JBD_COMMIT_HEADER_SIZE, 0, j->blocksize - JBD_COMMIT_HEADER_SIZE);
 	c = util_crc32c(j->csum_seed, dg->buf, j->blocksize);
 	return c == t->commit_csum.stored;
@@ -662,30 +657,12 @@ static void decide(struct diag *dg, struct jbd_finding *f, int leak)
 
 /* ---- the objects ---- */
 
-/* Where block BI's tag keeps its checksum: walk its descriptor's tags as the scanner does. */
-static errcode_t stored_place(struct diag *dg, const struct jbd_scan_txn *t, unsigned bi, struct msg *m)
+/* Where block BI's tag keeps its checksum: the scan recorded where its tag is. */
+static void stored_place(const struct diag *dg, const struct jbd_scan_block *b, struct msg *m)
 {
-	struct jbd_journal *j = dg->j;
-	const struct jbd_scan_block *b = &t->blocks[bi];
-	unsigned k = 0, off = JBD_HEADER_SIZE;
-	errcode_t err;
-
-	for (unsigned i = 0; i < bi; i++)
-		k += t->blocks[i].desc_jblk == b->desc_jblk;
-	err = jbd_journal_read(j, b->desc_jblk, 1, dg->buf);
-	if (err)
-		return err;
-	for (unsigned i = 0; i < k && off + j->tag_bytes <= j->blocksize; i++) {
-		uint16_t flags = (uint16_t)(dg->buf[off + JBD_TAG_FLAGS_OFFSET] << 8 |
-					    dg->buf[off + JBD_TAG_FLAGS_OFFSET + 1]);
-		off += j->tag_bytes;
-		if (!(flags & JBD_FLAG_SAME_UUID))
-			off += JBD_UUID_SIZE;
-	}
 	m->stored_jblk = b->desc_jblk;
-	m->stored_off = j->csum == JBD_CSUM_V3 ? off + 12 : off + 4;
-	m->stored_len = j->csum == JBD_CSUM_V3 ? 4 : 2;
-	return 0;
+	m->stored_off = b->tag_off + jbd_tag_csum_offset(dg->j->incompat);
+	m->stored_len = jbd_tag_csum_size(dg->j->incompat);
 }
 
 static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
@@ -712,9 +689,7 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	m.stored = b->csum.stored;
 	m.mask = j->csum == JBD_CSUM_V3 ? 0xFFFFFFFFU : 0xFFFFU;
 	f->csum_bits = j->csum == JBD_CSUM_V3 ? 32 : 16;
-	err = stored_place(dg, t, bi, &m);
-	if (err)
-		return err;
+	stored_place(dg, b, &m);
 	err = msg_crc(dg, &m, NULL, 0, &full);
 	if (err)
 		return err;
@@ -726,7 +701,7 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	if (err)
 		return err;
 	txn_stale_evidence(dg, f);
-	f->uuid_mismatch = desc_uuid_mismatch(dg, b->desc_jblk);
+	f->uuid_mismatch = desc_uuid_mismatch(dg, &t->descs[b->desc]);
 	tag_stale_sequence(dg, f, full);
 	decide(dg, f, leak);
 	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
@@ -753,8 +728,8 @@ static void hole_msg(const struct jbd_journal *j, struct msg *m, uint32_t *jblk,
 }
 
 /* A v2/v3 descriptor or revoke tail: the whole block with the tail counted as zero. */
-static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object obj, uint32_t jblk,
-			   const struct jbd_csum *cs)
+static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object obj, unsigned index,
+			   uint32_t jblk, const struct jbd_csum *cs)
 {
 	struct jbd_finding *f;
 	struct msg m = { 0 };
@@ -763,13 +738,14 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object ob
 	err = new_finding(dg, obj, ti, -1, jblk, cs, &f);
 	if (err)
 		return err;
-	hole_msg(dg->j, &m, &jblk, dg->j->blocksize - JBD_TAIL_SIZE, cs->stored);
+	hole_msg(dg->j, &m, &jblk, dg->j->blocksize - JBD_TAIL_SIZE + offsetof(struct jbd_block_tail, t_checksum),
+		 cs->stored);
 	err = search_flips(dg, f, &m, cs->computed);
 	if (err)
 		return err;
 	txn_stale_evidence(dg, f);
 	if (obj == JBD_OBJ_DESCRIPTOR)
-		f->uuid_mismatch = desc_uuid_mismatch(dg, jblk);
+		f->uuid_mismatch = desc_uuid_mismatch(dg, &dg->s->txns[ti].descs[index]);
 	decide(dg, f, 0);
 	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
 		err = keep_correction(dg, f);
@@ -927,6 +903,16 @@ static int txn_diagnosed(const struct jbd_scan *s, unsigned ti)
 	return s->end_reason == JBD_END_STALE && ti + 1 == s->nlive && t->commit_jblk;
 }
 
+/*
+ * The commit of the stale transaction the live log ends at is no failure
+ * of the log (jbd_failures_next leaves it out), but the diagnosis explains
+ * it: it is why the log ends there.
+ */
+static int stale_commit_bad(const struct jbd_scan_txn *t)
+{
+	return !t->committed && t->commit_jblk && jbd_csum_bad(&t->commit_csum);
+}
+
 /* Name what the failing transactions' blocks are (bitmaps matter for leaks). */
 static errcode_t build_decoder(struct diag *dg)
 {
@@ -937,7 +923,8 @@ static errcode_t build_decoder(struct diag *dg)
 		return err;
 	for (unsigned ti = 0; ti < s->nlive; ti++) {
 		const struct jbd_scan_txn *t = &s->txns[ti];
-		if (!txn_diagnosed(s, ti) || !jbd_txn_csum_failed(t))
+		if (!txn_diagnosed(s, ti) ||
+		    (!jbd_txn_failures(s, ti, JBD_FAILS_ALL) && !stale_commit_bad(t)))
 			continue;
 		for (unsigned b = 0; b < t->nblocks; b++) {
 			err = fs_decode_want(dg->dec, t->blocks[b].fs_block);
@@ -951,20 +938,33 @@ static errcode_t build_decoder(struct diag *dg)
 static errcode_t diag_txn(struct diag *dg, unsigned ti)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	struct jbd_failure_iter it;
+	struct jbd_failure f;
 	errcode_t err = 0;
 
 	if (dg->j->csum == JBD_CSUM_V1)
 		return t->commit_csum.state == JBD_CSUM_BAD ? diag_v1(dg, ti) : 0;
-	for (unsigned i = 0; !err && i < t->ndescs; i++)
-		if (t->descs[i].tail.state == JBD_CSUM_BAD)
-			err = diag_tail(dg, ti, JBD_OBJ_DESCRIPTOR, t->descs[i].jblk, &t->descs[i].tail);
-	for (unsigned i = 0; !err && i < t->nrevokes; i++)
-		if (t->revokes[i].tail.state == JBD_CSUM_BAD)
-			err = diag_tail(dg, ti, JBD_OBJ_REVOKE, t->revokes[i].jblk, &t->revokes[i].tail);
-	for (unsigned i = 0; !err && i < t->nblocks; i++)
-		if (t->blocks[i].csum.state == JBD_CSUM_BAD)
-			err = diag_data(dg, ti, i);
-	if (!err && t->commit_csum.state == JBD_CSUM_BAD)
+	jbd_failures_init(&it, dg->s, ti, JBD_FAILS_ALL);
+	while (!err && jbd_failures_next(&it, &f)) {
+		switch (f.kind) {
+		case JBD_FAIL_DESC_TAIL:
+			err = diag_tail(dg, ti, JBD_OBJ_DESCRIPTOR, f.index, f.jblk, f.csum);
+			break;
+		case JBD_FAIL_REVOKE_TAIL:
+			err = diag_tail(dg, ti, JBD_OBJ_REVOKE, f.index, f.jblk, f.csum);
+			break;
+		case JBD_FAIL_BLOCK:
+			err = diag_data(dg, ti, f.index);
+			break;
+		case JBD_FAIL_COMMIT:
+			err = diag_commit(dg, ti);
+			break;
+		case JBD_FAIL_REVOKE_COUNT:
+			/* No checksum to explain; a flipped count shows as its tail's failure. */
+			break;
+		}
+	}
+	if (!err && stale_commit_bad(t))
 		err = diag_commit(dg, ti);
 	return err;
 }

@@ -11,14 +11,14 @@
 /* The only HEAD feature bits any kernel defines: none. */
 #define JBD_FC_SUPPORTED_FEATURES	0U
 
-static inline uint16_t get_le16(const unsigned char *p)
+/* The tag and length at P. */
+static void read_tl(const unsigned char *p, unsigned *tag, unsigned *len)
 {
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
+	struct jbd_fc_tl tl;
 
-static inline uint32_t get_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+	jbd_load(&tl, p);
+	*tag = jbd_le16(tl.fc_tag);
+	*len = jbd_le16(tl.fc_len);
 }
 
 struct fc_parser {
@@ -101,17 +101,23 @@ static void decode_range(const struct fc_parser *p, struct jbd_fc_tag *t, const 
 {
 	unsigned ee_len;
 
-	t->ino = get_le32(v);
 	if (t->tag == JBD_FC_TAG_DEL_RANGE) {
-		t->lblk = get_le32(v + 4);
-		t->nblocks = get_le32(v + 8);
+		struct jbd_fc_del_range d;
+
+		jbd_load(&d, v);
+		t->ino = jbd_le32(d.fc_ino);
+		t->lblk = jbd_le32(d.fc_lblk);
+		t->nblocks = jbd_le32(d.fc_len);
 	} else {
-		/* struct ext4_extent: ee_block le32, ee_len le16, ee_start_hi le16, ee_start_lo le32 */
-		t->lblk = get_le32(v + 4);
-		ee_len = get_le16(v + 8);
+		struct jbd_fc_add_range a;
+
+		jbd_load(&a, v);
+		t->ino = jbd_le32(a.fc_ino);
+		t->lblk = jbd_le32(a.ee_block);
+		ee_len = jbd_le16(a.ee_len);
 		t->unwritten = ee_len > JBD_FC_EXT_INIT_MAX_LEN;
 		t->nblocks = t->unwritten ? ee_len - JBD_FC_EXT_INIT_MAX_LEN : ee_len;
-		t->pblk = ((uint64_t)get_le16(v + 10) << 32) | get_le32(v + 12);
+		t->pblk = ((uint64_t)jbd_le16(a.ee_start_hi) << 32) | jbd_le32(a.ee_start_lo);
 	}
 	if (!ino_ok(p, t->ino))
 		t->value_error = E4R_FC_BAD_INODE;
@@ -125,8 +131,11 @@ static void decode_range(const struct fc_parser *p, struct jbd_fc_tag *t, const 
 
 static errcode_t decode_dentry(const struct fc_parser *p, struct jbd_fc_tag *t, const unsigned char *v)
 {
-	t->parent = get_le32(v);
-	t->ino = get_le32(v + 4);
+	struct jbd_fc_dentry_info d;
+
+	jbd_load(&d, v);
+	t->parent = jbd_le32(d.fc_parent_ino);
+	t->ino = jbd_le32(d.fc_ino);
 	t->name_len = t->len - JBD_FC_DENTRY_SIZE;	/* 1..255: checked by value_len_valid */
 	t->name = malloc(t->name_len + 1);
 	if (!t->name)
@@ -140,7 +149,10 @@ static errcode_t decode_dentry(const struct fc_parser *p, struct jbd_fc_tag *t, 
 
 static errcode_t decode_inode(const struct fc_parser *p, struct jbd_fc_tag *t, const unsigned char *v)
 {
-	t->ino = get_le32(v);
+	struct jbd_fc_inode in;
+
+	jbd_load(&in, v);
+	t->ino = jbd_le32(in.fc_ino);
 	t->raw_inode_len = t->len - JBD_FC_INODE_HDR_SIZE;
 	t->raw_inode = malloc(t->raw_inode_len);
 	if (!t->raw_inode)
@@ -154,8 +166,11 @@ static errcode_t decode_inode(const struct fc_parser *p, struct jbd_fc_tag *t, c
 /* HEAD: features and tid must match, else the area is stale or unusable. Returns 1 if the scan goes on. */
 static int check_head(struct fc_parser *p, struct jbd_fc_tag *t, const unsigned char *v)
 {
-	t->features = get_le32(v);
-	t->tid = get_le32(v + 4);
+	struct jbd_fc_head h;
+
+	jbd_load(&h, v);
+	t->features = jbd_le32(h.fc_features);
+	t->tid = jbd_le32(h.fc_tid);
 	if (t->features & ~JBD_FC_SUPPORTED_FEATURES) {
 		stop_at(p, JBD_FC_STOP_HEAD_FEATURES, t->jblk, t->offset, t->tag, t->len, E4R_FC_FEATURES);
 		p->fc->stop_error = E4R_FC_FEATURES;	/* the kernel fails even after good fast commits */
@@ -172,11 +187,13 @@ static int check_head(struct fc_parser *p, struct jbd_fc_tag *t, const unsigned 
 static void check_tail(struct fc_parser *p, struct jbd_fc_tag *t, const unsigned char *cur)
 {
 	struct jbd_fc *fc = p->fc;
+	struct jbd_fc_tail tail;
 
-	t->tid = get_le32(cur + JBD_FC_TLV_HEADER_SIZE);
-	t->crc_stored = get_le32(cur + JBD_FC_TLV_HEADER_SIZE + 4);
+	jbd_load(&tail, cur + JBD_FC_TLV_HEADER_SIZE);
+	t->tid = jbd_le32(tail.fc_tid);
+	t->crc_stored = jbd_le32(tail.fc_crc);
 	/* The tail's own crc covers its header and tid only. */
-	t->crc_computed = util_crc32c(p->crc, cur, JBD_FC_TLV_HEADER_SIZE + 4);
+	t->crc_computed = util_crc32c(p->crc, cur, JBD_FC_TLV_HEADER_SIZE + offsetof(struct jbd_fc_tail, fc_crc));
 	p->crc = 0;
 	t->crc_ok = t->tid == fc->expected_tid && t->crc_stored == t->crc_computed;
 	if (!t->crc_ok) {
@@ -191,14 +208,16 @@ static errcode_t parse_tag(struct fc_parser *p, const unsigned char *cur, uint32
 {
 	struct jbd_fc_tag *t;
 	const unsigned char *v = cur + JBD_FC_TLV_HEADER_SIZE;
+	unsigned tag, len;
 	errcode_t err;
 	int counted = 1;
 
 	err = new_tag(p, &t);
 	if (err)
 		return err;
-	t->tag = get_le16(cur);
-	t->len = get_le16(cur + 2);
+	read_tl(cur, &tag, &len);
+	t->tag = tag;
+	t->len = len;
 	t->jblk = jblk;
 	t->offset = off;
 	switch (t->tag) {
@@ -236,13 +255,15 @@ static errcode_t parse_block(struct fc_parser *p, const unsigned char *blk, uint
 	unsigned off = 0, tag, len;
 	errcode_t err;
 
-	if (index == 0 && (p->blocksize < JBD_FC_TLV_HEADER_SIZE || get_le16(blk) != JBD_FC_TAG_HEAD)) {
-		stop_at(p, JBD_FC_STOP_NO_HEAD, jblk, 0, get_le16(blk), get_le16(blk + 2), 0);
-		return 0;
+	if (index == 0) {
+		read_tl(blk, &tag, &len);
+		if (p->blocksize < JBD_FC_TLV_HEADER_SIZE || tag != JBD_FC_TAG_HEAD) {
+			stop_at(p, JBD_FC_STOP_NO_HEAD, jblk, 0, tag, len, 0);
+			return 0;
+		}
 	}
 	while (!p->done && off + JBD_FC_TLV_HEADER_SIZE <= p->blocksize) {
-		tag = get_le16(blk + off);
-		len = get_le16(blk + off + 2);
+		read_tl(blk + off, &tag, &len);
 		if (len > p->blocksize - off - JBD_FC_TLV_HEADER_SIZE || !value_len_valid(p, tag, len)) {
 			stop_at(p, known_tag(tag) ? JBD_FC_STOP_BAD_LENGTH : JBD_FC_STOP_UNKNOWN_TAG,
 				jblk, off, tag, len, E4R_FC_CANCELED);

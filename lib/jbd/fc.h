@@ -6,12 +6,12 @@
 #include "jbd/journal.h"
 
 /* Sizes of the tag values as ext4 writes them (all little-endian). */
-#define JBD_FC_HEAD_SIZE	8	/* le32 features, le32 tid */
-#define JBD_FC_TAIL_MIN_SIZE	8	/* le32 tid, le32 crc (the writer pads it to the block's end) */
-#define JBD_FC_ADD_RANGE_SIZE	16	/* le32 ino, 12-byte ext4_extent */
-#define JBD_FC_DEL_RANGE_SIZE	12	/* le32 ino, le32 lblk, le32 len */
-#define JBD_FC_DENTRY_SIZE	8	/* le32 parent, le32 ino, then the name */
-#define JBD_FC_INODE_HDR_SIZE	4	/* le32 ino, then the raw inode */
+#define JBD_FC_HEAD_SIZE	sizeof(struct jbd_fc_head)
+#define JBD_FC_TAIL_MIN_SIZE	sizeof(struct jbd_fc_tail)	/* the writer pads it to the block's end */
+#define JBD_FC_ADD_RANGE_SIZE	sizeof(struct jbd_fc_add_range)
+#define JBD_FC_DEL_RANGE_SIZE	sizeof(struct jbd_fc_del_range)
+#define JBD_FC_DENTRY_SIZE	sizeof(struct jbd_fc_dentry_info)	/* then the name */
+#define JBD_FC_INODE_HDR_SIZE	sizeof(struct jbd_fc_inode)	/* then the raw inode */
 #define JBD_FC_NAME_MAX		255
 #define JBD_FC_GOOD_OLD_INODE	128	/* smallest raw inode a tag may carry */
 #define JBD_FC_EXT_INIT_MAX_LEN	32768	/* ee_len above this marks an unwritten extent */

@@ -244,7 +244,7 @@ static void sb_checksum(struct jbd_journal *j)
 	const struct jbd_superblock *sb = (const void *)j->raw_sb;
 
 	memcpy(tmp, j->raw_sb, sizeof(tmp));
-	memset(tmp + JBD_SB_CHECKSUM_OFFSET, 0, sizeof(jbd_be32_t));
+	memset(tmp + offsetof(struct jbd_superblock, s_checksum), 0, sizeof(sb->s_checksum));
 	j->sb_csum_stored = jbd_be32(sb->s_checksum);
 	j->sb_csum_computed = util_crc32c(~0U, tmp, sizeof(tmp));
 	j->sb_csum_ok = j->sb_csum_stored == j->sb_csum_computed;

@@ -81,25 +81,19 @@ struct scanner {
 	uint32_t		log_len;	/* blocks in the log area */
 };
 
-static uint32_t be32_at(const unsigned char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return jbd_be32(v);
-}
+/* The header every non-data journal block starts with, in host order. */
+struct header {
+	uint32_t	magic, type, sequence;
+};
 
-static uint16_t be16_at(const unsigned char *p)
+static void read_header(const unsigned char *blk, struct header *h)
 {
-	uint16_t v;
-	memcpy(&v, p, 2);
-	return jbd_be16(v);
-}
+	struct jbd_header d;
 
-static uint64_t be64_at(const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return jbd_be64(v);
+	jbd_load(&d, blk);
+	h->magic = jbd_be32(d.h_magic);
+	h->type = jbd_be32(d.h_blocktype);
+	h->sequence = jbd_be32(d.h_sequence);
 }
 
 static int has_v1(const struct jbd_journal *j)
@@ -115,22 +109,45 @@ static int has_v23(const struct jbd_journal *j)
 /* crc32c(seed, block) with the 4 bytes at OFF counted as zero. */
 static uint32_t csum_with_hole(const struct jbd_journal *j, const unsigned char *blk, unsigned off)
 {
-	static const unsigned char zero[4];
+	static const unsigned char zero[sizeof(jbd_be32_t)];
 	uint32_t c = util_crc32c(j->csum_seed, blk, off);
 
-	c = util_crc32c(c, zero, 4);
-	return util_crc32c(c, blk + off + 4, j->blocksize - off - 4);
+	c = util_crc32c(c, zero, sizeof(zero));
+	return util_crc32c(c, blk + off + sizeof(zero), j->blocksize - off - sizeof(zero));
 }
 
 static void tail_csum(const struct jbd_journal *j, const unsigned char *blk, struct jbd_csum *c)
 {
+	struct jbd_block_tail tail;
+	unsigned off = j->blocksize - sizeof(tail);
+
 	if (!has_v23(j)) {
 		c->state = JBD_CSUM_NA;
 		return;
 	}
-	c->stored = be32_at(blk + j->blocksize - JBD_TAIL_SIZE);
-	c->computed = csum_with_hole(j, blk, j->blocksize - JBD_TAIL_SIZE);
+	jbd_load(&tail, blk + off);
+	c->stored = jbd_be32(tail.t_checksum);
+	c->computed = csum_with_hole(j, blk, off + offsetof(struct jbd_block_tail, t_checksum));
 	c->state = c->stored == c->computed ? JBD_CSUM_OK : JBD_CSUM_BAD;
+}
+
+/*
+ * The UUID after a descriptor's first tag, when that tag has one: a writer
+ * names its journal there, so the diagnosis can tell a descriptor left by
+ * another journal.
+ */
+static void first_uuid(const struct jbd_journal *j, const unsigned char *blk, struct jbd_scan_desc *d)
+{
+	struct jbd_tag tag;
+	unsigned off = JBD_HEADER_SIZE;
+
+	if (off + j->tag_bytes + JBD_UUID_SIZE > j->blocksize)
+		return;
+	jbd_tag_decode(blk + off, j->incompat, &tag);
+	if (tag.flags & JBD_FLAG_SAME_UUID)
+		return;
+	d->has_uuid = 1;
+	memcpy(d->uuid, blk + off + j->tag_bytes, JBD_UUID_SIZE);
 }
 
 static errcode_t new_txn(struct scanner *sc, uint32_t seq, uint32_t jblk, int old, struct jbd_scan_txn **out)
@@ -175,6 +192,7 @@ static errcode_t parse_descriptor(struct scanner *sc, struct jbd_scan_txn *t, st
 	d = &t->descs[t->ndescs++];
 	d->jblk = jblk;
 	tail_csum(j, blk, &d->tail);
+	first_uuid(j, blk, d);
 
 	/* The window may move while data blocks are read: work on a copy. */
 	copy = malloc(j->blocksize);
@@ -185,22 +203,21 @@ static errcode_t parse_descriptor(struct scanner *sc, struct jbd_scan_txn *t, st
 		*crc = util_crc32_be(*crc, copy, j->blocksize);
 
 	while (off + j->tag_bytes <= limit) {
-		const unsigned char *tag = copy + off;
 		const unsigned char *data;
 		struct jbd_scan_block *b;
-		uint16_t flags = be16_at(tag + JBD_TAG_FLAGS_OFFSET);
-		uint64_t nr = be32_at(tag);
+		struct jbd_tag tag;
 
-		if (j->incompat & JBD_FEATURE_INCOMPAT_64BIT)
-			nr |= (uint64_t)be32_at(tag + 8) << 32;
+		jbd_tag_decode(copy + off, j->incompat, &tag);
 		err = grow((void **)&t->blocks, &caps->blocks, t->nblocks + 1, sizeof(*t->blocks));
 		if (err)
 			goto out;
 		b = &t->blocks[t->nblocks++];
-		b->fs_block = nr;
+		b->fs_block = tag.blocknr;
 		b->jblk = *next;
 		b->desc_jblk = jblk;
-		b->flags = flags;
+		b->desc = t->ndescs - 1;
+		b->tag_off = off;
+		b->flags = tag.flags;
 		b->csum.state = JBD_CSUM_NA;
 		d->ntags++;
 
@@ -215,13 +232,9 @@ static errcode_t parse_descriptor(struct scanner *sc, struct jbd_scan_txn *t, st
 				uint32_t c = util_crc32c(j->csum_seed, &seq, sizeof(seq));
 
 				c = util_crc32c(c, data, j->blocksize);
-				if (j->csum == JBD_CSUM_V3) {
-					b->csum.stored = be32_at(tag + 12);
-					b->csum.computed = c;
-				} else {
-					b->csum.stored = be16_at(tag + 4);
-					b->csum.computed = c & 0xFFFF;
-				}
+				b->csum.stored = tag.checksum;
+				/* v2 keeps the low 16 bits of the crc32c. */
+				b->csum.computed = j->csum == JBD_CSUM_V3 ? c : c & 0xFFFF;
 				b->csum.state = b->csum.stored == b->csum.computed ? JBD_CSUM_OK : JBD_CSUM_BAD;
 			}
 		}
@@ -229,9 +242,9 @@ static errcode_t parse_descriptor(struct scanner *sc, struct jbd_scan_txn *t, st
 		sc->walked++;
 
 		off += j->tag_bytes;
-		if (!(flags & JBD_FLAG_SAME_UUID))
+		if (!(tag.flags & JBD_FLAG_SAME_UUID))
 			off += JBD_UUID_SIZE;
-		if (flags & JBD_FLAG_LAST_TAG)
+		if (tag.flags & JBD_FLAG_LAST_TAG)
 			break;
 	}
 out:
@@ -245,6 +258,7 @@ static errcode_t parse_revoke(struct scanner *sc, struct jbd_scan_txn *t, struct
 	struct jbd_journal *j = sc->j;
 	struct jbd_scan_revoke *r;
 	unsigned rec = (j->incompat & JBD_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
+	struct jbd_revoke_header h;
 	unsigned off, end;
 	errcode_t err;
 
@@ -253,7 +267,8 @@ static errcode_t parse_revoke(struct scanner *sc, struct jbd_scan_txn *t, struct
 		return err;
 	r = &t->revokes[t->nrevokes++];
 	r->jblk = jblk;
-	r->r_count = be32_at(blk + JBD_HEADER_SIZE);
+	jbd_load(&h, blk);
+	r->r_count = jbd_be32(h.r_count);
 	tail_csum(j, blk, &r->tail);
 	r->first = t->nrevoked;
 	end = r->r_count;
@@ -262,11 +277,20 @@ static errcode_t parse_revoke(struct scanner *sc, struct jbd_scan_txn *t, struct
 		r->count_bad = 1;
 		return 0;
 	}
-	for (off = JBD_REVOKE_HEADER_SIZE; off + rec <= end; off += rec) {
+	for (off = sizeof(h); off + rec <= end; off += rec) {
+		jbd_be64_t r64;
+		jbd_be32_t r32;
+
 		err = grow((void **)&t->revoked, &caps->revoked, t->nrevoked + 1, sizeof(*t->revoked));
 		if (err)
 			return err;
-		t->revoked[t->nrevoked++] = rec == 8 ? be64_at(blk + off) : be32_at(blk + off);
+		if (rec == sizeof(r64)) {
+			jbd_load(&r64, blk + off);
+			t->revoked[t->nrevoked++] = jbd_be64(r64);
+		} else {
+			jbd_load(&r32, blk + off);
+			t->revoked[t->nrevoked++] = jbd_be32(r32);
+		}
 		r->count++;
 	}
 	return 0;
@@ -275,14 +299,17 @@ static errcode_t parse_revoke(struct scanner *sc, struct jbd_scan_txn *t, struct
 static void commit_info(struct jbd_journal *j, struct jbd_scan_txn *t, uint32_t jblk,
 			const unsigned char *blk, uint32_t v1crc)
 {
+	struct jbd_commit_header c;
+
+	jbd_load(&c, blk);
 	t->committed = 1;
 	t->commit_jblk = jblk;
-	t->commit_csum_type = blk[0x0C];
-	t->commit_csum_size = blk[0x0D];
-	t->commit_sec = be64_at(blk + 0x30);
-	t->commit_nsec = be32_at(blk + 0x38);
+	t->commit_csum_type = c.h_chksum_type;
+	t->commit_csum_size = c.h_chksum_size;
+	t->commit_sec = jbd_be64(c.h_commit_sec);
+	t->commit_nsec = jbd_be32(c.h_commit_nsec);
 	if (has_v1(j)) {
-		t->commit_csum.stored = be32_at(blk + 0x10);
+		t->commit_csum.stored = jbd_be32(c.h_chksum[0]);
 		t->commit_csum.computed = v1crc;
 		/* A commit written without a checksum (type, size and sum 0) is accepted. */
 		if ((t->commit_csum_type == JBD_CRC32_CHKSUM &&
@@ -294,8 +321,8 @@ static void commit_info(struct jbd_journal *j, struct jbd_scan_txn *t, uint32_t 
 		else
 			t->commit_csum.state = JBD_CSUM_BAD;
 	} else if (has_v23(j)) {
-		t->commit_csum.stored = be32_at(blk + 0x10);
-		t->commit_csum.computed = csum_with_hole(j, blk, 0x10);
+		t->commit_csum.stored = jbd_be32(c.h_chksum[0]);
+		t->commit_csum.computed = csum_with_hole(j, blk, offsetof(struct jbd_commit_header, h_chksum));
 		t->commit_csum.state = t->commit_csum.stored == t->commit_csum.computed ?
 			JBD_CSUM_OK : JBD_CSUM_BAD;
 	} else {
@@ -365,6 +392,7 @@ static errcode_t scan_live(struct scanner *sc)
 
 	for (;;) {
 		const unsigned char *blk;
+		struct header h;
 		uint32_t jblk = next, type;
 
 		if (sc->walked > sc->log_len) {
@@ -377,15 +405,16 @@ static errcode_t scan_live(struct scanner *sc)
 			s->end_error = err;
 			break;
 		}
-		if (be32_at(blk) != JBD_MAGIC) {
+		read_header(blk, &h);
+		if (h.magic != JBD_MAGIC) {
 			s->end_reason = JBD_END_NO_MAGIC;
 			break;
 		}
-		if (be32_at(blk + 8) != seq) {
+		if (h.sequence != seq) {
 			s->end_reason = JBD_END_SEQUENCE;
 			break;
 		}
-		type = be32_at(blk + 4);
+		type = h.type;
 		if (type != JBD_DESCRIPTOR_BLOCK && type != JBD_COMMIT_BLOCK && type != JBD_REVOKE_BLOCK) {
 			s->end_reason = JBD_END_UNKNOWN_TYPE;
 			break;
@@ -464,15 +493,17 @@ static errcode_t scan_old(struct scanner *sc)
 
 	while (budget--) {
 		const unsigned char *blk;
+		struct header h;
 		uint32_t jblk = next, type, seq;
 
 		if (window_get(&sc->w, jblk, &blk))
 			break;
 		next = jbd_log_next(j, next);
-		if (be32_at(blk) != JBD_MAGIC)
+		read_header(blk, &h);
+		if (h.magic != JBD_MAGIC)
 			goto skip;
-		type = be32_at(blk + 4);
-		seq = be32_at(blk + 8);
+		type = h.type;
+		seq = h.sequence;
 		if (type != JBD_DESCRIPTOR_BLOCK && type != JBD_COMMIT_BLOCK && type != JBD_REVOKE_BLOCK)
 			goto skip;
 		if (!t || t->sequence != seq) {
@@ -558,22 +589,6 @@ void jbd_scan_free(struct jbd_scan *s)
 	}
 	free(s->txns);
 	free(s);
-}
-
-int jbd_txn_csum_failed(const struct jbd_scan_txn *t)
-{
-	if (jbd_csum_bad(&t->commit_csum))
-		return 1;
-	for (unsigned i = 0; i < t->ndescs; i++)
-		if (jbd_csum_bad(&t->descs[i].tail))
-			return 1;
-	for (unsigned i = 0; i < t->nrevokes; i++)
-		if (jbd_csum_bad(&t->revokes[i].tail))
-			return 1;
-	for (unsigned i = 0; i < t->nblocks; i++)
-		if (jbd_csum_bad(&t->blocks[i].csum))
-			return 1;
-	return 0;
 }
 
 const char *jbd_scan_end_name(enum jbd_scan_end reason)

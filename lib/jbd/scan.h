@@ -22,11 +22,17 @@ static inline int jbd_csum_bad(const struct jbd_csum *c)
 	return c->state == JBD_CSUM_BAD;
 }
 
-/* One logged filesystem block (one descriptor tag). */
+/*
+ * One logged filesystem block (one descriptor tag). Where its tag is
+ * (desc_jblk, tag_off) is recorded so that nobody walks a descriptor's
+ * tags again: this scan is the only reader of the tag layout.
+ */
 struct jbd_scan_block {
 	uint64_t	fs_block;	/* home location in the filesystem */
 	uint32_t	jblk;		/* journal block holding the copy */
 	uint32_t	desc_jblk;	/* descriptor block that tags it */
+	unsigned	desc;		/* that descriptor: index in txn->descs */
+	unsigned	tag_off;	/* byte offset of its tag in the descriptor block */
 	uint16_t	flags;		/* JBD_FLAG_* from the tag */
 	struct jbd_csum	csum;		/* v2/v3 tag checksum (v2: 16 bits) */
 };
@@ -35,6 +41,8 @@ struct jbd_scan_desc {
 	uint32_t	jblk;
 	unsigned	ntags;
 	struct jbd_csum	tail;		/* v2/v3 descriptor tail */
+	int		has_uuid;	/* its first tag is followed by a UUID ... */
+	uint8_t		uuid[JBD_UUID_SIZE];	/* ... this one */
 };
 
 struct jbd_scan_revoke {
@@ -106,9 +114,6 @@ struct jbd_scan {
 
 errcode_t jbd_scan_log(struct jbd_journal *j, int flags, struct jbd_scan **out);
 void jbd_scan_free(struct jbd_scan *s);
-
-/* 1 when any checksum of T fails: its commit, a descriptor or revoke tail, a tag. */
-int jbd_txn_csum_failed(const struct jbd_scan_txn *t);
 
 /* A short English name for an end reason, for JSON ("no_magic", ...). */
 const char *jbd_scan_end_name(enum jbd_scan_end reason);

@@ -9,6 +9,8 @@
 
 /* Blocks read and written per batch when writing home (bounded memory). */
 #define REPLAY_BATCH_BLOCKS	2048
+/* Transaction-level failures of one transaction put to the hook; more are refused unasked. */
+#define MAX_ASKED		8
 
 static const char *const policy_names[] = {
 	[JBD_POLICY_STOP]	= "stop",
@@ -62,39 +64,10 @@ const char *replay_block_fate_name(enum jbd_block_fate f)
 	return "?";
 }
 
-/* Transaction-level failures of T, in log order: descriptor tails, revoke blocks, the commit. */
-static unsigned txn_failures(const struct jbd_scan_txn *t, unsigned txn, struct jbd_failure *out, unsigned max)
+/* Anything in transaction T a policy must decide on: a failed checksum, or a revoke count too large. */
+static int txn_fails(const struct jbd_scan *s, unsigned t)
 {
-	unsigned n = 0;
-
-#define ADD(k, i, jb) do { \
-		if (n < max) \
-			out[n] = (struct jbd_failure){ .kind = (k), .txn = txn, .index = (i), \
-						       .sequence = t->sequence, .jblk = (jb) }; \
-		n++; \
-	} while (0)
-	for (unsigned d = 0; d < t->ndescs; d++)
-		if (jbd_csum_bad(&t->descs[d].tail))
-			ADD(JBD_FAIL_DESC_TAIL, d, t->descs[d].jblk);
-	for (unsigned r = 0; r < t->nrevokes; r++) {
-		if (t->revokes[r].count_bad)
-			ADD(JBD_FAIL_REVOKE_COUNT, r, t->revokes[r].jblk);
-		else if (jbd_csum_bad(&t->revokes[r].tail))
-			ADD(JBD_FAIL_REVOKE_TAIL, r, t->revokes[r].jblk);
-	}
-	if (t->committed && jbd_csum_bad(&t->commit_csum))
-		ADD(JBD_FAIL_COMMIT, 0, t->commit_jblk);
-#undef ADD
-	return n;
-}
-
-/* Anything in T a policy must decide on: a failed checksum, or a revoke count too large. */
-static int txn_fails(const struct jbd_scan_txn *t)
-{
-	for (unsigned r = 0; r < t->nrevokes; r++)
-		if (t->revokes[r].count_bad)
-			return 1;
-	return jbd_txn_csum_failed(t);
+	return jbd_txn_failures(s, t, JBD_FAILS_ALL) != 0;
 }
 
 static errcode_t record_decision(struct replay_plan *p, unsigned *cap,
@@ -167,8 +140,9 @@ static int fates_decided(struct planner *pl, errcode_t *err)
 
 	*err = 0;
 	for (unsigned t = 0; t < s->nlive && !*err; t++) {
-		struct jbd_failure f[8];
-		unsigned n;
+		struct jbd_failure_iter it;
+		struct jbd_failure f;
+		unsigned n = 0;
 
 		if (!s->txns[t].committed)
 			continue;
@@ -176,9 +150,9 @@ static int fates_decided(struct planner *pl, errcode_t *err)
 			pl->p->txn_fate[t] = JBD_TXN_PAST_END;
 			continue;
 		}
-		n = txn_failures(&s->txns[t], t, f, 8);
-		for (unsigned i = 0; i < n && i < 8; i++) {
-			enum jbd_decision d = ask(pl, &f[i], err);
+		jbd_failures_init(&it, s, t, JBD_FAILS_TXN);
+		while (jbd_failures_next(&it, &f) && ++n <= MAX_ASKED) {
+			enum jbd_decision d = ask(pl, &f, err);
 			if (*err)
 				break;
 			if (d == JBD_DECIDE_REFUSE) {
@@ -193,7 +167,7 @@ static int fates_decided(struct planner *pl, errcode_t *err)
 			resolved = 1;
 		}
 		/* More failures than we ask about: treat the rest as refused. */
-		if (!ended && n > 8) {
+		if (!ended && n > MAX_ASKED) {
 			pl->p->txn_fate[t] = JBD_TXN_PAST_END;
 			ended = refused = 1;
 		}
@@ -215,7 +189,7 @@ static errcode_t txn_fates(struct planner *pl)
 			p->txn_fate[t] = JBD_TXN_UNCOMMITTED;
 		else {
 			p->txn_fate[t] = JBD_TXN_REPLAYED;
-			if (txn_fails(x))
+			if (txn_fails(s, t))
 				p->checksum_failures = 1;
 		}
 	}
@@ -230,8 +204,7 @@ static errcode_t txn_fates(struct planner *pl)
 		break;
 	case JBD_POLICY_SKIP_TXN:
 		for (unsigned t = 0; t < s->nlive; t++)
-			if (p->txn_fate[t] == JBD_TXN_REPLAYED &&
-			    txn_fails(&s->txns[t]))
+			if (p->txn_fate[t] == JBD_TXN_REPLAYED && txn_fails(s, t))
 				p->txn_fate[t] = JBD_TXN_SKIPPED;
 		pl->unresolved = p->checksum_failures;
 		break;
@@ -274,7 +247,7 @@ static enum jbd_block_fate block_fate(struct planner *pl, const struct jbd_revok
 	const struct jbd_scan_block *blk = &x->blocks[b];
 	struct replay_plan *p = pl->p;
 	struct jbd_failure f = { .kind = JBD_FAIL_BLOCK, .txn = t, .index = b, .sequence = x->sequence,
-				 .jblk = blk->jblk, .fs_block = blk->fs_block };
+				 .jblk = blk->jblk, .fs_block = blk->fs_block, .csum = &blk->csum };
 
 	*err = 0;
 	if (jbd_revoke_test(rt, blk->fs_block, x->sequence, &p->blk_revoker[p->blk_base[t] + b]))
@@ -445,7 +418,7 @@ errcode_t replay_plan(const struct jbd_journal *j, const struct jbd_scan *s,
 	if (!p->as_stop && pl.unresolved && !p->has_failed_commit) {
 		/* A failure was replayed anyway or left out: record it as e2fsck records a corrupt one. */
 		for (unsigned t = 0; t < s->nlive; t++)
-			if (s->txns[t].committed && txn_fails(&s->txns[t])) {
+			if (s->txns[t].committed && txn_fails(s, t)) {
 				p->has_failed_commit = 1;
 				p->failed_commit = s->txns[t].sequence;
 				break;
@@ -475,8 +448,7 @@ void replay_plan_free(struct replay_plan *p)
 int replay_log_has_failures(const struct jbd_scan *s)
 {
 	for (unsigned t = 0; t < s->nlive; t++)
-		if (s->txns[t].committed &&
-		    txn_fails(&s->txns[t]))
+		if (s->txns[t].committed && txn_fails(s, t))
 			return 1;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #define E4R_JBD_REPLAY_H
 
 #include "jbd/scan.h"
+#include "jbd/failure.h"
 #include "jbd/revoke.h"
 
 enum jbd_replay_policy {
@@ -49,24 +50,6 @@ static inline int jbd_fate_writes(enum jbd_block_fate f)
 const char *replay_txn_fate_name(enum jbd_txn_fate f);
 const char *replay_block_fate_name(enum jbd_block_fate f);
 
-/* A checksum failure a policy has to decide on (ask, auto). */
-enum jbd_failure_kind {
-	JBD_FAIL_COMMIT,	/* the commit checksum (v1: the whole transaction) */
-	JBD_FAIL_DESC_TAIL,	/* a descriptor block's tail */
-	JBD_FAIL_REVOKE_TAIL,	/* a revoke block's tail */
-	JBD_FAIL_REVOKE_COUNT,	/* a revoke block's record count is larger than the block */
-	JBD_FAIL_BLOCK,		/* one logged block's tag checksum */
-};
-
-struct jbd_failure {
-	enum jbd_failure_kind	kind;
-	unsigned		txn;	/* index into scan->txns */
-	unsigned		index;	/* the descriptor, revoke block or block within the transaction */
-	uint32_t		sequence;	/* the transaction's ID */
-	uint32_t		jblk;		/* the failing journal block (the commit block for COMMIT) */
-	uint64_t		fs_block;	/* JBD_FAIL_BLOCK: the block's home */
-};
-
 enum jbd_decision {
 	JBD_DECIDE_REFUSE = 0,	/* transaction-level: stop replaying here; block: leave it out */
 	JBD_DECIDE_AS_IS,	/* replay as logged */
@@ -74,7 +57,10 @@ enum jbd_decision {
 };
 
 struct jbd_replay_hooks {
-	/* Ask and auto: called for each failure of a committed transaction, in log order. */
+	/*
+	 * Ask and auto: called for each failure of a committed transaction,
+	 * in the order jbd_failures_next lists them.
+	 */
 	enum jbd_decision (*decide)(void *arg, const struct jbd_failure *f);
 	/*
 	 * Auto: the proven content of block BLK of transaction TXN (indexes into

@@ -128,18 +128,15 @@ static errcode_t write_jsb(struct jbd_writer *w, uint32_t start, uint32_t sequen
 	return err;
 }
 
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	jbd_be32_t b = jbd_to_be32(v);
-
-	memcpy(p, &b, 4);
-}
-
 static void put_header(unsigned char *blk, uint32_t type, uint32_t tid)
 {
-	put_be32(blk, JBD_MAGIC);
-	put_be32(blk + 4, type);
-	put_be32(blk + 8, tid);
+	struct jbd_header h = {
+		.h_magic = jbd_to_be32(JBD_MAGIC),
+		.h_blocktype = jbd_to_be32(type),
+		.h_sequence = jbd_to_be32(tid),
+	};
+
+	jbd_store(blk, &h);
 }
 
 static int csum_v23(const struct jbd_writer *w)
@@ -149,11 +146,14 @@ static int csum_v23(const struct jbd_writer *w)
 
 static void set_tail_csum(struct jbd_writer *w, unsigned char *blk)
 {
+	struct jbd_block_tail tail = { 0 };
+	unsigned char *at = blk + w->blocksize - sizeof(tail);
+
 	if (!csum_v23(w))
 		return;
-	put_be32(blk + w->blocksize - JBD_TAIL_SIZE, 0);
-	put_be32(blk + w->blocksize - JBD_TAIL_SIZE,
-		 util_crc32c(w->csum_seed, blk, w->blocksize));
+	jbd_store(at, &tail);
+	tail.t_checksum = jbd_to_be32(util_crc32c(w->csum_seed, blk, w->blocksize));
+	jbd_store(at, &tail);
 }
 
 /* The bytes a logged block has in the journal (escaped, or frozen). */
@@ -165,7 +165,7 @@ static const unsigned char *tbuf_source(const struct jw_tbuf *tb)
 /* Revoke blocks: records of be32, or be64 with 64BIT; a new block when one is full. */
 static errcode_t plan_revokes(struct jbd_writer *w, struct jw_txn *t)
 {
-	unsigned rec = (w->incompat & JBD_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
+	unsigned rec = (w->incompat & JBD_FEATURE_INCOMPAT_64BIT) ? sizeof(jbd_be64_t) : sizeof(jbd_be32_t);
 	unsigned limit = w->blocksize - (csum_v23(w) ? JBD_TAIL_SIZE : 0);
 	unsigned per = (limit - JBD_REVOKE_HEADER_SIZE) / rec;
 	unsigned i, nblk = t->nrev ? (t->nrev + per - 1) / per : 0;
@@ -179,19 +179,24 @@ static errcode_t plan_revokes(struct jbd_writer *w, struct jw_txn *t)
 		return err;
 	for (i = 0; i < nblk; i++) {
 		unsigned char *blk = t->revblks + (size_t)i * w->blocksize;
-		unsigned k, off = JBD_REVOKE_HEADER_SIZE;
+		struct jbd_revoke_header h;
+		unsigned k, off = sizeof(h);
 
-		put_header(blk, JBD_REVOKE_BLOCK, t->tid);
 		for (k = i * per; k < t->nrev && k < (i + 1) * per; k++, off += rec) {
-			if (rec == 8) {
+			if (rec == sizeof(jbd_be64_t)) {
 				jbd_be64_t v = jbd_to_be64(t->revokes[k]);
 
-				memcpy(blk + off, &v, 8);
+				jbd_store(blk + off, &v);
 			} else {
-				put_be32(blk + off, (uint32_t)t->revokes[k]);
+				jbd_be32_t v = jbd_to_be32((uint32_t)t->revokes[k]);
+
+				jbd_store(blk + off, &v);
 			}
 		}
-		put_be32(blk + 12, off);
+		put_header(blk, JBD_REVOKE_BLOCK, t->tid);
+		jbd_load(&h, blk);
+		h.r_count = jbd_to_be32(off);
+		jbd_store(blk, &h);
 		set_tail_csum(w, blk);
 	}
 	return 0;
@@ -200,35 +205,25 @@ static errcode_t plan_revokes(struct jbd_writer *w, struct jw_txn *t)
 static void write_tag(struct jbd_writer *w, unsigned char *p, struct jw_tbuf *tb,
 		      uint32_t tid, unsigned flags)
 {
-	blk64_t blk = tb->buf->blk;
-	uint32_t c = 0;
+	struct jbd_tag tag = { .blocknr = tb->buf->blk, .flags = (uint16_t)flags };
 
 	memset(p, 0, w->tag_bytes);
-	put_be32(p, (uint32_t)blk);
 	if (csum_v23(w)) {
 		jbd_be32_t seq = jbd_to_be32(tid);
 
-		c = util_crc32c(w->csum_seed, &seq, sizeof(seq));
-		c = util_crc32c(c, tbuf_source(tb), w->blocksize);
+		tag.checksum = util_crc32c(w->csum_seed, &seq, sizeof(seq));
+		tag.checksum = util_crc32c(tag.checksum, tbuf_source(tb), w->blocksize);
 	}
-	if (w->opt.csum == JBD_CSUM_V3) {
-		put_be32(p + 4, flags);
-		put_be32(p + 8, (uint32_t)(blk >> 32));
-		put_be32(p + 12, c);
-	} else {
-		jbd_be16_t f = jbd_to_be16(flags), cs = jbd_to_be16((uint16_t)c);
-
-		if (w->opt.csum == JBD_CSUM_V2)
-			memcpy(p + 4, &cs, 2);
-		memcpy(p + 6, &f, 2);
-		if (w->incompat & JBD_FEATURE_INCOMPAT_64BIT)
-			put_be32(p + 8, (uint32_t)(blk >> 32));
-	}
+	jbd_tag_encode(p, w->incompat, &tag);
 }
 
-static void set_last_tag(unsigned char *tag)
+static void set_last_tag(const struct jbd_writer *w, unsigned char *p)
 {
-	tag[JBD_TAG_FLAGS_OFFSET + 1] |= JBD_FLAG_LAST_TAG;
+	struct jbd_tag tag;
+
+	jbd_tag_decode(p, w->incompat, &tag);
+	tag.flags |= JBD_FLAG_LAST_TAG;
+	jbd_tag_encode(p, w->incompat, &tag);
 }
 
 /* Escape blocks that start with the journal magic (their log copy is frozen, zeroed magic). */
@@ -293,7 +288,7 @@ static errcode_t plan_descriptors(struct jbd_writer *w, struct jw_txn *t)
 			if (i == t->nlogged || space < w->tag_bytes + 16 + csum_size)
 				break;
 		}
-		set_last_tag(tag);
+		set_last_tag(w, tag);
 		set_tail_csum(w, blk);
 		if (w->opt.csum == JBD_CSUM_V1) {
 			t->v1_crc = util_crc32_be(t->v1_crc, blk, w->blocksize);
@@ -309,21 +304,25 @@ static errcode_t plan_descriptors(struct jbd_writer *w, struct jw_txn *t)
 
 static errcode_t build_commit_block(struct jbd_writer *w, struct jw_txn *t, unsigned char *blk)
 {
+	struct jbd_commit_header c;
 	struct timespec ts;
-	jbd_be64_t sec;
 
 	memset(blk, 0, w->blocksize);
 	put_header(blk, JBD_COMMIT_BLOCK, t->tid);
+	jbd_load(&c, blk);
 	clock_gettime(CLOCK_REALTIME, &ts);
-	sec = jbd_to_be64((uint64_t)ts.tv_sec);
-	memcpy(blk + 0x30, &sec, 8);
-	put_be32(blk + 0x38, (uint32_t)ts.tv_nsec);
+	c.h_commit_sec = jbd_to_be64((uint64_t)ts.tv_sec);
+	c.h_commit_nsec = jbd_to_be32((uint32_t)ts.tv_nsec);
 	if (w->opt.csum == JBD_CSUM_V1) {
-		blk[0xC] = JBD_CRC32_CHKSUM;
-		blk[0xD] = JBD_CRC32_CHKSUM_SIZE;
-		put_be32(blk + 0x10, t->v1_crc);
-	} else if (csum_v23(w)) {
-		put_be32(blk + 0x10, util_crc32c(w->csum_seed, blk, w->blocksize));
+		c.h_chksum_type = JBD_CRC32_CHKSUM;
+		c.h_chksum_size = JBD_CRC32_CHKSUM_SIZE;
+		c.h_chksum[0] = jbd_to_be32(t->v1_crc);
+	}
+	/* The struct's alignment padding is past the header: store only the header's bytes. */
+	memcpy(blk, &c, JBD_COMMIT_HEADER_SIZE);
+	if (csum_v23(w)) {
+		c.h_chksum[0] = jbd_to_be32(util_crc32c(w->csum_seed, blk, w->blocksize));
+		memcpy(blk, &c, JBD_COMMIT_HEADER_SIZE);
 	}
 	return 0;
 }

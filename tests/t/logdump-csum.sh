@@ -98,6 +98,20 @@ python3 -m json.tool rcount.json >/dev/null || fail "rcount: JSON does not parse
 expect_rc 1 "a bad revoke count means exit 1"
 e2fsck_says rcount.img | grep -Eq "Invalid argument|Journal checksum error" || fail "e2fsck does not refuse the journal with the bad revoke block"
 expect_json rcount 'd["replay"]["error"] is not None' True
+# The flip breaks the tail too. e2fsck checks the tail while scanning and the count only
+# when it reads the records, so it names the checksum: the replay's first question is the tail.
+e2fsck_says rcount.img | grep -q "Journal checksum error" || fail "e2fsck does not fail on the revoke tail first"
+run "$E4R" replay --dry-run --json --policy=auto rcount.img
+printf '%s\n' "$OUT" > rcount-replay.json
+expect_json rcount-replay '[x["failure"] for x in d["decisions"]]' "['revoke_checksum']"
+# Without checksums the count is the only failure, and e2fsck refuses the records.
+cp none.img rcount-none.img
+python3 -c 'import sys; f=open(sys.argv[1],"r+b"); f.seek(int(sys.argv[2])+12); f.write((60000).to_bytes(4,"big"))' \
+	rcount-none.img "$(jblock_offset rcount-none.img 8)"
+e2fsck_says rcount-none.img | grep -q "Invalid argument" || fail "e2fsck does not refuse the revoke count"
+run "$E4R" replay --dry-run --json --policy=auto rcount-none.img
+printf '%s\n' "$OUT" > rcount-none-replay.json
+expect_json rcount-none-replay '[x["failure"] for x in d["decisions"]]' "['revoke_count']"
 
 # 7. Without checksums the same flip goes unnoticed: exit 0, csum fields null.
 flipped_none() {

@@ -181,7 +181,7 @@ int main(void)
 		CHECK(jbd_journal_read(l.j, 7, 1, blk) == 0);
 		c = util_crc32c(util_crc32c(l.j->csum_seed, &seq, 4), blk, BS);
 		c = jbd_to_be32(c);
-		memcpy(desc + JBD_HEADER_SIZE + 12, &c, 4);	/* tag 0's t_checksum (tag3) */
+		memcpy(desc + JBD_HEADER_SIZE + offsetof(struct jbd_block_tag3, t_checksum), &c, 4);	/* tag 0's */
 		memset(desc + BS - 4, 0, 4);
 		tail = jbd_to_be32(util_crc32c(l.j->csum_seed, desc, BS));
 		memcpy(desc + BS - 4, &tail, 4);
