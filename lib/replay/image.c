@@ -94,18 +94,15 @@ static errcode_t finish(ext2_filsys fs, struct jbd_journal *j)
 	return jbd_journal_write_super(j);
 }
 
-/* Steps 2-5, on the filesystem reopened after the blocks were written. */
-static errcode_t finish_recovery(const char *image, const struct e4r_replay_opts *o, io_manager io,
+/* Steps 2-5, on FS as it is after step 1; closes FS (*FSP is NULL afterwards). */
+static errcode_t finish_recovery(ext2_filsys *fsp, const struct e4r_replay_opts *o,
 				 struct e4r_replay *r)
 {
-	ext2_filsys fs = NULL;
+	ext2_filsys fs = *fsp;
 	struct jbd_journal *j = NULL;
 	errcode_t err;
 
-	/* The replay may have rewritten the superblock and descriptors: read them anew. */
-	err = fs_image_open(image, E4R_OPEN_RW, io, &fs);
-	if (err)
-		return err;
+	*fsp = NULL;
 	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	r->fs_marked_invalid = replay_plan_fs_invalid(r->p) || r->fc_failed;
 	r->fs_marked_error = r->p->has_failed_commit || r->j->errno_ != 0;
@@ -161,6 +158,12 @@ static errcode_t scan_fast_commits(struct e4r_replay *r)
  * commits left it. A damaged area before its first complete fast commit
  * makes the kernel refuse the mount: we apply nothing and ask for a check.
  */
+/* Whether step 1 is followed by a fast-commit replay (or its failure to record). */
+static int replay_has_fast_commits(const struct e4r_replay *r)
+{
+	return r->fc && (r->fc->ncommitted || r->fc->stop_error);
+}
+
 static errcode_t replay_fast_commits(const char *image, io_manager io, struct e4r_replay *r)
 {
 	ext2_filsys fs = NULL;
@@ -269,12 +272,22 @@ errcode_t replay_image(const char *image, const struct e4r_replay_opts *o, struc
 	}
 	if (err)
 		goto out;
-	/* Close without flushing anything of ours (nothing was marked dirty), then finish. */
-	err = ext2fs_close_free(&fs);
+	/*
+	 * The blocks written may include the superblock and descriptors: close
+	 * without flushing anything of ours (nothing was marked dirty) and read
+	 * them anew. When step 1 wrote nothing, keep the handle: closing it
+	 * would leave libext2fs's undo manager an undo file with no block in it,
+	 * which neither its reopen nor e2undo accepts ("corrupt undo file").
+	 */
+	if (r->blocks_written || replay_has_fast_commits(r)) {
+		err = ext2fs_close_free(&fs);
+		if (!err)
+			err = replay_fast_commits(image, io, r);
+		if (!err)
+			err = fs_image_open(image, E4R_OPEN_RW, io, &fs);
+	}
 	if (!err)
-		err = replay_fast_commits(image, io, r);
-	if (!err)
-		err = finish_recovery(image, o, io, r);
+		err = finish_recovery(&fs, o, r);
 out:
 	if (fs) {
 		if (o->dry_run && !err) {
