@@ -15,8 +15,8 @@ int main(void){
   double t0=now(); uint32_t good=util_crc32_be(~0U,a,n); double t1=now();
   uint64_t bit=(uint64_t)rand()*1000%((uint64_t)n*8); a[bit/8]^=1<<(bit&7);
   uint32_t bad=util_crc32_be(~0U,a,n);
-  struct crc_search q={.alg=CRC_ALG_CRC32_BE,.nbytes=n,.syndrome=good^bad,.mask=0xFFFFFFFF,.max_gap=32768,.skip_pairs=1};
-  struct crc_result r; double t2=now(); diag_crc_locate(&q,&r); double t3=now();
+  struct diag_crc_search q={.alg=CRC_ALG_CRC32_BE,.nbytes=n,.syndrome=good^bad,.mask=0xFFFFFFFF,.max_gap=32768,.skip_pairs=1};
+  struct diag_crc_result r; double t2=now(); diag_crc_locate(&q,&r); double t3=now();
   printf("crc32_be over %zu bytes: %.3f s; locate 1 bit: %.6f s -> %s (bit %llu, found %llu)\n",n,t1-t0,t3-t2,
     r.count==1&&r.cand[0].bit[0]==bit?"exact":"WRONG",(unsigned long long)bit,(unsigned long long)r.cand[0].bit[0]);
   a[bit/8]^=1<<(bit&7); uint64_t b2=bit+777; a[bit/8]^=1<<(bit&7); a[b2/8]^=1<<(b2&7);

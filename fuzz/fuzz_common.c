@@ -58,7 +58,7 @@ int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const
 {
 	static unsigned char *buf;
 	struct sparse_image img;
-	struct e4r_mem_io_stats st;
+	struct fs_mem_io_stats st;
 	const char *args[16];
 	int rc;
 

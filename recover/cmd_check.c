@@ -87,8 +87,8 @@ static size_t escape_name(const char *name, char *out, size_t size)
 	return n;
 }
 
-/* Expand a problem's message template (check_problem.h) for one finding. */
-static void format_finding(const struct e4r_finding *f, char *out, size_t size)
+/* Expand a problem's message template (lib/check/problem.h) for one finding. */
+static void format_finding(const struct check_finding *f, char *out, size_t size)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 	const char *t = p ? _(p->message) : "?";
@@ -140,14 +140,14 @@ static void format_finding(const struct e4r_finding *f, char *out, size_t size)
 	out[n < size ? n : size - 1] = '\0';
 }
 
-static void print_summary(const char *image, const struct e4r_check_result *r)
+static void print_summary(const char *image, const struct check_result *r)
 {
 	printf(_("%s: %" PRIu64 "/%" PRIu64 " files, %" PRIu64 "/%" PRIu64 " blocks\n"), image,
 	       r->inodes_used, r->inodes_count, r->blocks_used, r->blocks_count);
 }
 
 /* After a finding, in a run with repairs: what was done with it, as e2fsck's answers. */
-static void print_answer(const struct e4r_finding *f)
+static void print_answer(const struct check_finding *f)
 {
 	const char *q = check_problem_question(f->code);
 
@@ -156,8 +156,8 @@ static void print_answer(const struct e4r_finding *f)
 	printf("%s? %s\n\n", _(q), f->fixed ? _("yes") : _("no"));
 }
 
-static void print_text(const char *image, const struct e4r_check_result *r,
-		       enum e4r_repair_mode mode)
+static void print_text(const char *image, const struct check_result *r,
+		       enum check_repair_mode mode)
 {
 	int pass = -1;
 	unsigned round = 0;
@@ -174,7 +174,7 @@ static void print_text(const char *image, const struct e4r_check_result *r,
 	if (reason_texts[r->reason])
 		printf("%s %s\n", image, _(reason_texts[r->reason]));
 	for (i = 0; i < r->count; i++) {
-		const struct e4r_finding *f = &r->findings[i];
+		const struct check_finding *f = &r->findings[i];
 		const struct check_problem_info *p = check_problem_info(f->code);
 
 		if (f->code == E4R_PR_JOURNAL_SKIPPED)
@@ -229,7 +229,7 @@ static void print_text(const char *image, const struct e4r_check_result *r,
 	print_summary(image, r);
 }
 
-static void json_finding(struct json *j, const struct e4r_finding *f)
+static void json_finding(struct json *j, const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 	char msg[1024];
@@ -262,7 +262,7 @@ static const char *const reason_names[] = {
 	[E4R_REASON_MOUNT_COUNT] = "mount_count", [E4R_REASON_INTERVAL] = "interval",
 };
 
-static int print_json(const char *image, const struct e4r_check_result *r)
+static int print_json(const char *image, const struct check_result *r)
 {
 	struct json j;
 	size_t i;
@@ -358,7 +358,7 @@ struct asker {
 	int	eof;
 };
 
-static int ask_cb(void *arg, const struct e4r_finding *f)
+static int ask_cb(void *arg, const struct check_finding *f)
 {
 	struct asker *a = arg;
 	const struct check_problem_info *p = check_problem_info(f->code);

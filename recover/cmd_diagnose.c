@@ -17,7 +17,7 @@ struct diagnose {
 	const char		*journal;
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
-	struct jbd_diagnosis	*d;
+	struct diag_report	*d;
 };
 
 static void text_output(const struct diagnose *dg)

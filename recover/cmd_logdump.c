@@ -33,10 +33,10 @@ struct logdump {
 	const char		*image;
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
-	struct e4r_decode	*dec;
+	struct fs_decode	*dec;
 	struct replay_plan	*plan;		/* what the stop policy does with each block */
 	struct replay_view	*view;		/* the fates and problems shown, from the scan and the plan */
-	struct jbd_diagnosis	*diag;		/* --diagnose */
+	struct diag_report	*diag;		/* --diagnose */
 	struct jbd_fc		*fc;		/* the fast-commit area, when the journal has one */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
@@ -315,7 +315,7 @@ static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 		       const struct jbd_scan_block *b)
 {
 	const struct replay_view_block *v = block_view(ld, t, b);
-	struct e4r_block_info bi;
+	struct fs_block_info bi;
 	char what[128];
 
 	printf(_("    fs block %llu -> journal block %u, flags 0x%x%s, %s"),
@@ -450,7 +450,7 @@ static void text_version(const struct logdump *ld, const struct jbd_scan_txn *tx
 /* --block: every logged version of one block and what becomes of it. */
 static void text_versions(const struct logdump *ld)
 {
-	struct e4r_block_info bi;
+	struct fs_block_info bi;
 	char what[128];
 	unsigned n = 0;
 
@@ -497,7 +497,7 @@ static void json_block(struct json *js, const struct logdump *ld, const struct j
 		       const struct jbd_scan_block *b)
 {
 	const struct replay_view_block *v = block_view(ld, t, b);
-	struct e4r_block_info bi;
+	struct fs_block_info bi;
 
 	json_begin_object(js, NULL);
 	json_uint(js, "fs_block", b->fs_block);
@@ -650,7 +650,7 @@ static void json_version(const struct logdump *ld, const struct jbd_scan_txn *tx
 
 static void json_versions(struct json *js, const struct logdump *ld)
 {
-	struct e4r_block_info bi;
+	struct fs_block_info bi;
 
 	json_begin_object(js, "block");
 	json_uint(js, "fs_block", ld->o.block);
@@ -715,7 +715,7 @@ static int load(struct logdump *ld, ext2_filsys fs)
 			return EXIT_OPERATIONAL;
 		}
 	}
-	err = replay_plan(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
+	err = replay_plan_build(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
 	if (!err)
 		err = replay_view_build(ld->j, ld->s, ld->plan, &ld->view);
 	if (!err && (ld->o.decode || ld->o.have_block))

@@ -18,9 +18,9 @@
 struct replay_cli {
 	const char		*image;
 	int			json;
-	struct e4r_replay_opts	o;
-	struct e4r_replay	*r;
-	struct e4r_decode	*dec;	/* dry run: names of the blocks */
+	struct replay_opts	o;
+	struct replay_result	*r;
+	struct fs_decode	*dec;	/* dry run: names of the blocks */
 };
 
 static const char *failure_text(enum jbd_failure_kind k)
@@ -47,7 +47,7 @@ static const char *failure_name(enum jbd_failure_kind k)
 	return "?";
 }
 
-static const char *decision_name(enum jbd_decision d)
+static const char *decision_name(enum replay_decision d)
 {
 	switch (d) {
 	case JBD_DECIDE_REFUSE:		return "refused";
@@ -58,7 +58,7 @@ static const char *decision_name(enum jbd_decision d)
 }
 
 /* --policy=ask: one question per failure, on the terminal; "no" without one. */
-static enum jbd_decision ask_user(void *arg, const struct jbd_failure *f)
+static enum replay_decision ask_user(void *arg, const struct jbd_failure *f)
 {
 	char line[64];
 
@@ -83,7 +83,7 @@ static enum jbd_decision ask_user(void *arg, const struct jbd_failure *f)
 /* ---- text ---- */
 
 /* A transaction's fate in words (JSON keeps replay_txn_fate_name's short names). */
-static const char *txn_fate_text(enum jbd_txn_fate f)
+static const char *txn_fate_text(enum replay_txn_fate f)
 {
 	switch (f) {
 	case JBD_TXN_REPLAYED:		return _("replayed");
@@ -99,7 +99,7 @@ static const char *txn_fate_text(enum jbd_txn_fate f)
 
 static void text_block_name(struct replay_cli *c, uint64_t blk, char *buf, size_t len)
 {
-	struct e4r_block_info bi;
+	struct fs_block_info bi;
 
 	if (c->dec && !fs_decode_lookup(c->dec, blk, &bi))
 		describe_block(&bi, buf, len);
@@ -109,7 +109,7 @@ static void text_block_name(struct replay_cli *c, uint64_t blk, char *buf, size_
 
 static void text_transactions(struct replay_cli *c)
 {
-	const struct e4r_replay *r = c->r;
+	const struct replay_result *r = c->r;
 
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
 		const struct jbd_scan_txn *x = &r->s->txns[t];
@@ -122,14 +122,14 @@ static void text_transactions(struct replay_cli *c)
 struct left_out {
 	const struct jbd_scan_txn	*txn;
 	const struct jbd_scan_block	*blk;
-	enum jbd_block_fate		fate;
+	enum replay_block_fate		fate;
 	uint32_t			revoker;	/* for JBD_BLK_REVOKED */
 };
 
 static void for_each_left_out(struct replay_cli *c, void (*fn)(struct replay_cli *, const struct left_out *, void *),
 			      void *arg)
 {
-	const struct e4r_replay *r = c->r;
+	const struct replay_result *r = c->r;
 
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
 		const struct jbd_scan_txn *x = &r->s->txns[t];
@@ -164,7 +164,7 @@ static void text_writes(struct replay_cli *c)
 	char name[160];
 
 	for (size_t i = 0; i < p->nwrites; i++) {
-		const struct jbd_replay_write *w = &p->writes[i];
+		const struct replay_write *w = &p->writes[i];
 		text_block_name(c, w->fs_block, name, sizeof(name));
 		printf(_("  journal block %" PRIu32 " -> fs block %" PRIu64 "%s%s, from transaction %" PRIu32 "%s\n"),
 		       w->jblk, w->fs_block, name[0] ? ", " : "", name, w->sequence,
@@ -177,7 +177,7 @@ static void text_decisions(struct replay_cli *c)
 	const struct replay_plan *p = c->r->p;
 
 	for (unsigned i = 0; i < p->ndecisions; i++) {
-		const struct jbd_replay_decision *d = &p->decisions[i];
+		const struct replay_txn_decision *d = &p->decisions[i];
 		printf(_("transaction %" PRIu32 ": %s: %s\n"), c->r->s->txns[d->failure.txn].sequence,
 		       failure_text(d->failure.kind), decision_name(d->decision));
 	}
@@ -185,7 +185,7 @@ static void text_decisions(struct replay_cli *c)
 
 static void text_output(struct replay_cli *c, errcode_t err)
 {
-	const struct e4r_replay *r = c->r;
+	const struct replay_result *r = c->r;
 
 	if (r->nothing_to_do) {
 		printf(_("%s: the journal is clean: nothing to replay\n"), c->image);
@@ -234,7 +234,7 @@ static void text_output(struct replay_cli *c, errcode_t err)
 
 static void json_block_name(struct replay_cli *c, struct json *js, uint64_t blk)
 {
-	struct e4r_block_info bi;
+	struct fs_block_info bi;
 
 	if (c->dec && !fs_decode_lookup(c->dec, blk, &bi))
 		json_block_info(js, &bi);
@@ -242,7 +242,7 @@ static void json_block_name(struct replay_cli *c, struct json *js, uint64_t blk)
 
 static void json_transactions(struct replay_cli *c, struct json *js)
 {
-	const struct e4r_replay *r = c->r;
+	const struct replay_result *r = c->r;
 
 	json_begin_array(js, "transactions");
 	for (unsigned t = 0; t < r->s->ntxns; t++) {
@@ -296,7 +296,7 @@ static void json_decisions(struct replay_cli *c, struct json *js)
 
 	json_begin_array(js, "decisions");
 	for (unsigned i = 0; i < p->ndecisions; i++) {
-		const struct jbd_replay_decision *d = &p->decisions[i];
+		const struct replay_txn_decision *d = &p->decisions[i];
 		json_begin_object(js, NULL);
 		json_uint(js, "sequence", c->r->s->txns[d->failure.txn].sequence);
 		json_string(js, "failure", failure_name(d->failure.kind));
@@ -310,7 +310,7 @@ static void json_decisions(struct replay_cli *c, struct json *js)
 
 static void json_output(struct replay_cli *c, errcode_t err)
 {
-	const struct e4r_replay *r = c->r;
+	const struct replay_result *r = c->r;
 	struct json js;
 
 	json_init(&js, stdout, 0);
@@ -369,7 +369,7 @@ static errcode_t build_decoder(struct replay_cli *c)
 	return err;
 }
 
-static int exit_code(const struct e4r_replay *r, errcode_t err)
+static int exit_code(const struct replay_result *r, errcode_t err)
 {
 	if (err)
 		return EXIT_OPERATIONAL;
@@ -385,7 +385,7 @@ static int exit_code(const struct e4r_replay *r, errcode_t err)
 int cmd_replay(int argc, const char **argv)
 {
 	struct replay_cli c;
-	struct jbd_replay_hooks hooks = { 0 };
+	struct replay_hooks hooks = { 0 };
 	char *policy = NULL, *undo = NULL, *journal = NULL;
 	int dry_run = 0, rc;
 	errcode_t err;

@@ -55,7 +55,7 @@ static int check_args(const struct write_args *a)
 	return -1;
 }
 
-static int load_workload(const struct write_args *a, struct e4r_workload *wl)
+static int load_workload(const struct write_args *a, struct write_workload *wl)
 {
 	errcode_t err;
 	unsigned bad = 0;
@@ -85,7 +85,7 @@ static int load_workload(const struct write_args *a, struct e4r_workload *wl)
 	return -1;
 }
 
-static int dump_script(const char *path, const struct e4r_workload *wl)
+static int dump_script(const char *path, const struct write_workload *wl)
 {
 	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
 
@@ -101,8 +101,8 @@ static int dump_script(const char *path, const struct e4r_workload *wl)
 	return -1;
 }
 
-static void report(const char *image, struct jbd_writer *w, const struct e4r_fs *f,
-		   const struct e4r_run *run, const struct e4r_workload *wl)
+static void report(const char *image, struct write_journal *w, const struct write_fs *f,
+		   const struct write_run *run, const struct write_workload *wl)
 {
 	printf(_("%s: %u of %u operations, %lu commits, %lu checkpoints, %lu block writes\n"),
 	       image, run->done, wl->n, w->commits, w->checkpoints, w->bdev.writes);
@@ -116,12 +116,12 @@ static void report(const char *image, struct jbd_writer *w, const struct e4r_fs 
 		       image, f->alloc.leaks);
 }
 
-static int run_session(const char *image, const struct write_args *a, struct e4r_workload *wl)
+static int run_session(const char *image, const struct write_args *a, struct write_workload *wl)
 {
-	struct jw_options opt = { 0 };
-	struct jbd_writer *w;
-	struct e4r_fs f;
-	struct e4r_run run = { 0 };
+	struct write_options opt = { 0 };
+	struct write_journal *w;
+	struct write_fs f;
+	struct write_run run = { 0 };
 	ext2_filsys probe = cli_open_image(image, 0);
 	errcode_t err;
 
@@ -143,7 +143,7 @@ static int run_session(const char *image, const struct write_args *a, struct e4r
 	if (!err)
 		err = write_workload_run(&f, wl, &run);
 	if (err && run.failed_op < wl->n) {
-		const struct e4r_op *op = &wl->ops[run.failed_op];
+		const struct write_op *op = &wl->ops[run.failed_op];
 
 		cli_error(image, err, _("operation %u (line %u) on %s"), run.failed_op + 1, op->line,
 			  op->kind == E4R_OP_SYMLINK ? op->b : op->a ? op->a : "-");
@@ -179,7 +179,7 @@ int cmd_write(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	const char *image = NULL;
-	struct e4r_workload wl = { 0 };
+	struct write_workload wl = { 0 };
 	int rc = cli_parse("write", "[--script=FILE | --ops=N --seed=S] [options] IMAGE", opts, argc, argv, &image, NULL);
 
 	if (rc < 0)

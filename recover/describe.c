@@ -7,7 +7,7 @@
 #include "i18n.h"
 
 /* "inode_bitmap of group 3", "data of inode 12 (block 4)", ... */
-void describe_block(const struct e4r_block_info *bi, char *buf, size_t len)
+void describe_block(const struct fs_block_info *bi, char *buf, size_t len)
 {
 	const char *kind = fs_block_kind_name(bi->kind);
 
@@ -40,7 +40,7 @@ void describe_block(const struct e4r_block_info *bi, char *buf, size_t len)
 	}
 }
 
-void json_block_info(struct json *js, const struct e4r_block_info *bi)
+void json_block_info(struct json *js, const struct fs_block_info *bi)
 {
 	json_string(js, "kind", fs_block_kind_name(bi->kind));
 	switch (bi->kind) {

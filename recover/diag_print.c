@@ -38,14 +38,14 @@ static const char *const place_texts[] = {
 
 /* ---- text ---- */
 
-static void text_flips(const struct jbd_candidate *c)
+static void text_flips(const struct diag_candidate *c)
 {
 	for (unsigned i = 0; i < c->nflips; i++)
 		printf(_("%s journal block %" PRIu32 ", byte %" PRIu32 ", bit %u (%s)"), i ? ";" : "",
 		       c->flip[i].jblk, c->flip[i].byte, c->flip[i].bit, _(place_texts[c->flip[i].place]));
 }
 
-static void text_search(const struct jbd_finding *f)
+static void text_search(const struct diag_finding *f)
 {
 	if (!f->weight) {
 		printf(_("  no fit among: single bits%s%s\n"),
@@ -63,7 +63,7 @@ static void text_search(const struct jbd_finding *f)
 	}
 }
 
-static void text_evidence(const struct jbd_finding *f)
+static void text_evidence(const struct diag_finding *f)
 {
 	if (f->uuid_mismatch)
 		printf(_("  a descriptor names another journal UUID\n"));
@@ -84,7 +84,7 @@ static void text_evidence(const struct jbd_finding *f)
 		       f->leak.object[i], f->leak.set_by[i]);
 }
 
-static void text_finding(const struct jbd_finding *f)
+static void text_finding(const struct diag_finding *f)
 {
 	printf(_("transaction %" PRIu32 ", journal block %" PRIu32 ": %s BAD (stored %#" PRIx32
 		 ", computed %#" PRIx32 ", %u bits)\n"),
@@ -100,7 +100,7 @@ static void text_finding(const struct jbd_finding *f)
 
 /* ---- JSON ---- */
 
-static void json_candidate(struct json *js, const struct jbd_candidate *c)
+static void json_candidate(struct json *js, const struct diag_candidate *c)
 {
 	json_begin_object(js, NULL);
 	json_uint(js, "weight", c->weight);
@@ -120,7 +120,7 @@ static void json_candidate(struct json *js, const struct jbd_candidate *c)
 	json_end_object(js);
 }
 
-static void json_search(struct json *js, const struct jbd_finding *f)
+static void json_search(struct json *js, const struct diag_finding *f)
 {
 	json_begin_object(js, "search");
 	json_bool(js, "single_bits", f->searched & CRC_SEARCHED_1);
@@ -138,7 +138,7 @@ static void json_search(struct json *js, const struct jbd_finding *f)
 	json_end_object(js);
 }
 
-static void json_leak(struct json *js, const struct jbd_finding *f)
+static void json_leak(struct json *js, const struct diag_finding *f)
 {
 	json_begin_object(js, "leak");
 	json_bool(js, "before_from_home", f->leak.before_from_home);
@@ -155,7 +155,7 @@ static void json_leak(struct json *js, const struct jbd_finding *f)
 	json_end_object(js);
 }
 
-static void json_evidence(struct json *js, const struct jbd_finding *f)
+static void json_evidence(struct json *js, const struct diag_finding *f)
 {
 	json_begin_object(js, "evidence");
 	json_bool(js, "uuid_mismatch", f->uuid_mismatch);
@@ -175,7 +175,7 @@ static void json_evidence(struct json *js, const struct jbd_finding *f)
 	json_end_object(js);
 }
 
-static void json_finding(struct json *js, const struct jbd_finding *f)
+static void json_finding(struct json *js, const struct diag_finding *f)
 {
 	json_begin_object(js, NULL);
 	json_uint(js, "sequence", f->sequence);
@@ -201,13 +201,13 @@ static void json_finding(struct json *js, const struct jbd_finding *f)
 
 /* ---- the whole diagnosis ---- */
 
-void diag_print_text(const struct jbd_diagnosis *d)
+void diag_print_text(const struct diag_report *d)
 {
 	for (unsigned i = 0; i < d->nfindings; i++)
 		text_finding(&d->findings[i]);
 }
 
-void diag_print_json(struct json *js, const char *key, const struct jbd_diagnosis *d)
+void diag_print_json(struct json *js, const char *key, const struct diag_report *d)
 {
 	json_begin_array(js, key);
 	for (unsigned i = 0; i < d->nfindings; i++)

@@ -6,9 +6,9 @@
 #include "json.h"
 
 /* Each finding: the failing object, the cause, the evidence, and what auto does. */
-void diag_print_text(const struct jbd_diagnosis *d);
+void diag_print_text(const struct diag_report *d);
 
 /* The findings as an array member KEY (NULL inside an array) of the document. */
-void diag_print_json(struct json *js, const char *key, const struct jbd_diagnosis *d);
+void diag_print_json(struct json *js, const char *key, const struct diag_report *d);
 
 #endif

@@ -10,14 +10,14 @@
 /* A run of differing bits being gathered, reported as one range. */
 struct diff_run {
 	struct check_ctx	*c;
-	enum e4r_problem	code;
+	enum check_problem	code;
 	uint64_t		start, end;	/* inclusive; start == E4R_NONE: no run */
 	int			is_inode;
 };
 
 static void run_flush(struct diff_run *r)
 {
-	struct e4r_finding f;
+	struct check_finding f;
 
 	if (r->start == E4R_NONE)
 		return;
@@ -157,7 +157,7 @@ static void check_watermark(struct check_ctx *c, dgrp_t g, const unsigned char *
 		return;
 	for (i = ipg - unused; i < ipg; i++)
 		if (bit(disk, i)) {
-			struct e4r_finding f = check_finding_init(E4R_PR_GROUP_UNUSED_INODES);
+			struct check_finding f = check_finding_init(E4R_PR_GROUP_UNUSED_INODES);
 			f.group = g;
 			f.ino = (uint64_t)g * ipg + i + 1;
 			f.found = unused;

@@ -11,10 +11,10 @@
 #define MAX_ILLEGAL_BLOCKS	12
 #define XATTR_MAGIC		0xEA020000
 
-static int illegal_block(struct inode_walk *w, blk64_t blk, int64_t lblk, enum e4r_problem code)
+static int illegal_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk, enum check_problem code)
 {
 	if (w->illegal < MAX_ILLEGAL_BLOCKS) {
-		struct e4r_finding f = check_finding_init(code);
+		struct check_finding f = check_finding_init(code);
 		f.ino = w->ino;
 		f.blk = blk;
 		f.expected = lblk < 0 ? E4R_NONE : (uint64_t)lblk;
@@ -61,7 +61,7 @@ static int64_t dir_max_blocks(ext2_filsys fs)
 }
 
 /* One block claimed by the inode: data (LBLK >= 0) or map metadata (LBLK < 0). */
-static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
+static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 {
 	struct check_ctx *c = w->c;
 	ext2_filsys fs = c->fs;
@@ -105,7 +105,7 @@ static int claim_block(struct inode_walk *w, blk64_t blk, int64_t lblk)
 }
 
 /* A run of data blocks from an extent: whole when nothing in it is claimed yet. */
-static int claim_range(struct inode_walk *w, blk64_t pblk, uint64_t lblk, uint64_t len)
+static int claim_range(struct check_inode_walk *w, blk64_t pblk, uint64_t lblk, uint64_t len)
 {
 	struct check_ctx *c = w->c;
 	uint64_t i;
@@ -127,7 +127,7 @@ static int claim_range(struct inode_walk *w, blk64_t pblk, uint64_t lblk, uint64
 }
 
 /* Read an extent tree node and verify its checksum (libext2fs ignores it for us). */
-static void check_extent_node_csum(struct inode_walk *w, blk64_t blk, char *buf)
+static void check_extent_node_csum(struct check_inode_walk *w, blk64_t blk, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
 
@@ -139,7 +139,7 @@ static void check_extent_node_csum(struct inode_walk *w, blk64_t blk, char *buf)
 		check_report_ino(w->c, E4R_PR_EXTENT_CSUM, w->ino, blk, E4R_NONE, E4R_NONE);
 }
 
-static void extent_problem(struct inode_walk *w, enum e4r_problem code, blk64_t blk,
+static void extent_problem(struct check_inode_walk *w, enum check_problem code, blk64_t blk,
 			   uint64_t expected, uint64_t found)
 {
 	if (!w->dup_pass)
@@ -147,7 +147,7 @@ static void extent_problem(struct inode_walk *w, enum e4r_problem code, blk64_t 
 	ext2fs_mark_inode_bitmap2(w->c->inode_bad, w->ino);
 }
 
-static void walk_extents(struct inode_walk *w, char *buf)
+static void walk_extents(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
 	ext2_extent_handle_t h;
@@ -224,7 +224,7 @@ static void walk_extents(struct inode_walk *w, char *buf)
 static int block_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			blk64_t ref_blk, int ref_offset, void *priv)
 {
-	struct inode_walk *w = priv;
+	struct check_inode_walk *w = priv;
 
 	(void)fs; (void)ref_blk; (void)ref_offset;
 	if (claim_block(w, *blocknr, blockcnt))
@@ -234,7 +234,7 @@ static int block_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
-static void walk_block_map(struct inode_walk *w, char *buf)
+static void walk_block_map(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
@@ -248,7 +248,7 @@ static void walk_block_map(struct inode_walk *w, char *buf)
 	ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
 }
 
-static void check_xattr_block(struct inode_walk *w, char *buf)
+static void check_xattr_block(struct check_inode_walk *w, char *buf)
 {
 	struct check_ctx *c = w->c;
 	ext2_filsys fs = c->fs;
@@ -291,7 +291,7 @@ static void check_xattr_block(struct inode_walk *w, char *buf)
  * The bad blocks list names filesystem metadata. A bitmap there can move
  * (e2fsck relocates it); other metadata is the claim pass 1 reports.
  */
-static void bad_block_in_bitmap(struct inode_walk *w)
+static void bad_block_in_bitmap(struct check_inode_walk *w)
 {
 	ext2_filsys fs = w->c->fs;
 	dgrp_t g;
@@ -306,7 +306,7 @@ static void bad_block_in_bitmap(struct inode_walk *w)
 }
 
 /* Walk every block the inode claims: map, extent tree, xattr block. */
-void check_walk_blocks(struct inode_walk *w, char *buf)
+void check_walk_blocks(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
@@ -328,7 +328,7 @@ void check_walk_blocks(struct inode_walk *w, char *buf)
 	if (!w->bad)
 		check_xattr_block(w, buf);
 	if (w->nmeta) {
-		struct e4r_finding f = check_finding_init(E4R_PR_BLOCK_METADATA);
+		struct check_finding f = check_finding_init(E4R_PR_BLOCK_METADATA);
 		f.ino = w->ino;
 		f.blk = w->first_meta;
 		f.group = ext2fs_group_of_blk2(fs, w->first_meta);

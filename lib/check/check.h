@@ -7,7 +7,7 @@
 #include "check/problem.h"
 
 /* The passes, in the order they run (numbered like e2fsck's). */
-enum e4r_check_pass {
+enum check_pass {
 	E4R_PASS_SUPER = 0,	/* superblock and group descriptors */
 	E4R_PASS_INODES,	/* 1: inodes, blocks, sizes */
 	E4R_PASS_DIRS,		/* 2: directory structure */
@@ -18,10 +18,10 @@ enum e4r_check_pass {
 };
 
 /* Called now and then during a pass: DONE of TOTAL units (inodes, blocks, groups). */
-typedef void (*e4r_check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
+typedef void (*check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
 
 /* What the checker does with what it finds (issue 8). */
-enum e4r_repair_mode {
+enum check_repair_mode {
 	E4R_REPAIR_NONE = 0,	/* -n: report only; the filesystem may be open read-only */
 	E4R_REPAIR_YES,		/* -y: fix everything that can be fixed */
 	E4R_REPAIR_PREEN,	/* -p: fix only what is safe without a person; else change nothing */
@@ -29,21 +29,21 @@ enum e4r_repair_mode {
 };
 
 /* E4R_REPAIR_ASK: return 1 to fix finding F, 0 to leave it. */
-typedef int (*e4r_check_ask_fn)(void *arg, const struct e4r_finding *f);
+typedef int (*check_ask_fn)(void *arg, const struct check_finding *f);
 
-struct e4r_check_opts {
+struct check_opts {
 	int			force;		/* check even a filesystem marked clean */
 	size_t			max_findings;	/* 0: the default limit */
-	e4r_check_progress_fn	progress;	/* may be NULL */
+	check_progress_fn	progress;	/* may be NULL */
 	void			*progress_arg;
-	enum e4r_repair_mode	repair;		/* anything but NONE needs FS open read-write */
-	e4r_check_ask_fn	ask;		/* E4R_REPAIR_ASK */
+	enum check_repair_mode	repair;		/* anything but NONE needs FS open read-write */
+	check_ask_fn	ask;		/* E4R_REPAIR_ASK */
 	void			*ask_arg;
 	unsigned		max_rounds;	/* checks after repairs; 0: the default */
 };
 
 /* Why the full check ran or was skipped. */
-enum e4r_check_reason {
+enum check_reason {
 	E4R_REASON_FORCED = 0,		/* -f */
 	E4R_REASON_CLEAN_SKIPPED,	/* marked clean, not forced: only the superblock was checked */
 	E4R_REASON_NOT_CLEAN,		/* not cleanly unmounted */
@@ -52,13 +52,13 @@ enum e4r_check_reason {
 	E4R_REASON_INTERVAL,		/* the check interval has passed */
 };
 
-struct e4r_check_result {
-	struct e4r_finding	*findings;
+struct check_result {
+	struct check_finding	*findings;
 	size_t			count, cap;
 	size_t			dropped;	/* findings over the limit, not kept */
 	size_t			max_findings;
 	unsigned		errors;		/* findings that leave the filesystem not clean */
-	enum e4r_check_reason	reason;
+	enum check_reason	reason;
 	int			journal_skipped; /* needs_recovery: the unreplayed filesystem was checked */
 	int			aborted;	/* a pass could not go on; the check is incomplete */
 	errcode_t		abort_err;
@@ -76,7 +76,7 @@ struct e4r_check_result {
 };
 
 
-void check_result_free(struct e4r_check_result *r);
+void check_result_free(struct check_result *r);
 
 
 

@@ -26,8 +26,8 @@ struct check_dir_block {
 
 struct check_ctx {
 	ext2_filsys			fs;
-	const struct e4r_check_opts	*opts;
-	struct e4r_check_result		*res;
+	const struct check_opts	*opts;
+	struct check_result		*res;
 	ext2_ino_t			inodes;		/* s_inodes_count */
 	ext2_ino_t			first_ino;
 
@@ -47,20 +47,20 @@ struct check_ctx {
 	size_t			ndirs, dirs_cap;
 	struct check_dir_block	*dblocks;
 	size_t			ndblocks, dblocks_cap;
-	struct check_xattr_refs	*xattr_refs;	/* xattr blocks: refcount against references (check_xattr.c) */
-	struct check_quota	*quota;		/* usage charged per quota id (check_quota.c), or NULL */
+	struct check_xattr_refs	*xattr_refs;	/* xattr blocks: refcount against references (check/xattr.c) */
+	struct check_quota	*quota;		/* usage charged per quota id (check/quota.c), or NULL */
 	int			have_dups;
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
 };
 
 /* Record a finding; F's name (if any) is copied. Returns 0 or ENOMEM. */
-errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t check_report(struct check_ctx *c, const struct check_finding *f);
 
 /* Shorthands for the common shapes of finding. */
-errcode_t check_report_ino(struct check_ctx *c, enum e4r_problem code, uint64_t ino,
+errcode_t check_report_ino(struct check_ctx *c, enum check_problem code, uint64_t ino,
 			   uint64_t blk, uint64_t expected, uint64_t found);
-errcode_t check_report_group(struct check_ctx *c, enum e4r_problem code, uint64_t group,
+errcode_t check_report_group(struct check_ctx *c, enum check_problem code, uint64_t group,
 			     uint64_t blk, uint64_t expected, uint64_t found);
 
 void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total);
@@ -77,7 +77,7 @@ errcode_t check_connectivity(struct check_ctx *c);
 errcode_t check_links(struct check_ctx *c);
 errcode_t check_bitmaps(struct check_ctx *c);
 
-/* Quota (check_quota.c): setup before pass 1, charge each inode in pass 1, compare after pass 5. */
+/* Quota (check/quota.c): setup before pass 1, charge each inode in pass 1, compare after pass 5. */
 errcode_t check_quota_setup(struct check_ctx *c);
 void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
 			uint64_t bytes);
@@ -91,7 +91,7 @@ errcode_t check_quota_each(struct check_ctx *c, int type,
 /* 1 when INO is one of the superblock's quota inodes. */
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
 
-/* Xattr blocks (check_xattr.c): the first valid reference, later ones, the comparison after pass 1. */
+/* Xattr blocks (check/xattr.c): the first valid reference, later ones, the comparison after pass 1. */
 errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount);
 void check_xattr_more_ref(struct check_ctx *c, blk64_t blk);
 void check_xattr_refcounts(struct check_ctx *c);
@@ -99,23 +99,23 @@ void check_xattr_free(struct check_ctx *c);
 /* Entries of the xattr block BUF (at BLK, read for inode INO): bounds, overlaps, names, hashes. */
 void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char *buf);
 
-/* The orphan list (before pass 1) and the orphan file (after pass 5): check_orphan.c. */
+/* The orphan list (before pass 1) and the orphan file (after pass 5): check/orphan.c. */
 errcode_t check_orphan_list(struct check_ctx *c);
 errcode_t check_orphan_file(struct check_ctx *c);
 
-/* An htree directory's index as pass 2 reads it (check_htree.c). */
+/* An htree directory's index as pass 2 reads it (check/htree.c). */
 enum { HTREE_NONE = 0, HTREE_ROOT, HTREE_NODE, HTREE_LEAF, HTREE_BAD };
 
-struct htree_range {
+struct check_htree_range {
 	uint32_t	lo, hi;		/* hashes the block may hold (inclusive) */
 	uint8_t		kind;		/* HTREE_* */
 };
 
-struct htree_map {
+struct check_htree_map {
 	ext2_ino_t			dir;
 	const struct check_dir_block	*blocks;	/* the directory's blocks, logical order */
 	size_t				nblocks;
-	struct htree_range		*range;		/* [logical block] */
+	struct check_htree_range		*range;		/* [logical block] */
 	uint32_t			nrange;
 	unsigned			blocksize;
 	int				csum, casefold;
@@ -124,15 +124,15 @@ struct htree_map {
 };
 
 errcode_t check_htree_setup(struct check_ctx *c, ext2_ino_t dir, uint32_t flags,
-			    const struct check_dir_block *blocks, size_t n, struct htree_map *m);
-int check_htree_kind(const struct htree_map *m, uint32_t lblk);
+			    const struct check_dir_block *blocks, size_t n, struct check_htree_map *m);
+int check_htree_kind(const struct check_htree_map *m, uint32_t lblk);
 /* 1 when NAME's hash lies in the range the index gives leaf LBLK (or nothing is known); *hash set. */
-int check_htree_hash_ok(struct check_ctx *c, const struct htree_map *m, uint32_t lblk,
+int check_htree_hash_ok(struct check_ctx *c, const struct check_htree_map *m, uint32_t lblk,
 			const char *name, int len, uint32_t *hash);
-void check_htree_free(struct htree_map *m);
+void check_htree_free(struct check_htree_map *m);
 
 /* What one inode's walk over its blocks has seen so far. */
-struct inode_walk {
+struct check_inode_walk {
 	struct check_ctx	*c;
 	ext2_ino_t		ino;
 	struct ext2_inode_large	*inode;
@@ -152,7 +152,7 @@ struct inode_walk {
 };
 
 /* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
-void check_walk_blocks(struct inode_walk *w, char *buf);
+void check_walk_blocks(struct check_inode_walk *w, char *buf);
 int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
 
 /* Helpers shared by passes. */

@@ -20,7 +20,7 @@ struct dir_walk {
 	struct check_dir	*dir;
 	uint32_t		flags;		/* the directory's i_flags */
 	int			csum;		/* metadata_csum: blocks carry tails */
-	struct htree_map	*ht;		/* the index of an htree directory, or NULL */
+	struct check_htree_map	*ht;		/* the index of an htree directory, or NULL */
 	int			hash_reported;	/* one bad-hash finding per block */
 	blk64_t			blk;		/* the block being read, for findings */
 	uint32_t		lblk;
@@ -32,10 +32,10 @@ static const int kind_to_ft[] = {
 	[KIND_SOCK] = EXT2_FT_SOCK, [KIND_LNK] = EXT2_FT_SYMLINK, [KIND_BAD] = 0,
 };
 
-static void entry_problem(struct dir_walk *d, enum e4r_problem code, ext2_ino_t ino,
+static void entry_problem(struct dir_walk *d, enum check_problem code, ext2_ino_t ino,
 			  const char *name, int len, uint64_t expected, uint64_t found)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 	char buf[EXT2_NAME_LEN + 1];
 
 	if (len < 0)
@@ -53,9 +53,9 @@ static void entry_problem(struct dir_walk *d, enum e4r_problem code, ext2_ino_t 
 	check_report(d->c, &f);
 }
 
-static void dir_problem(struct dir_walk *d, enum e4r_problem code, uint64_t expected, uint64_t found)
+static void dir_problem(struct dir_walk *d, enum check_problem code, uint64_t expected, uint64_t found)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 
 	f.dir = d->ino;
 	f.blk = d->blk;
@@ -322,7 +322,7 @@ errcode_t check_dirs(struct check_ctx *c)
 	for (di = 0; di < c->ndirs; di++) {
 		struct dir_walk d = { .c = c, .ino = c->dirs[di].ino, .dir = &c->dirs[di],
 				      .csum = ext2fs_has_feature_metadata_csum(fs->super) };
-		struct htree_map ht;
+		struct check_htree_map ht;
 		size_t end;
 
 		while (bi < c->ndblocks && c->dblocks[bi].ino < d.ino)

@@ -16,10 +16,10 @@
 #define DX_BLOCK_MASK		0x0fffffff
 #define HASH_MAX		0xffffffffu
 
-static void htree_problem(struct check_ctx *c, enum e4r_problem code, ext2_ino_t dir, blk64_t blk,
+static void htree_problem(struct check_ctx *c, enum check_problem code, ext2_ino_t dir, blk64_t blk,
 			  uint64_t expected, uint64_t found)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 
 	f.dir = dir;
 	f.blk = blk;
@@ -29,7 +29,7 @@ static void htree_problem(struct check_ctx *c, enum e4r_problem code, ext2_ino_t
 }
 
 /* The pass-1 block of logical block LBLK, by binary search (blocks are in logical order). */
-static const struct check_dir_block *find_block(const struct htree_map *m, uint32_t lblk)
+static const struct check_dir_block *find_block(const struct check_htree_map *m, uint32_t lblk)
 {
 	size_t lo = 0, hi = m->nblocks;
 
@@ -53,7 +53,7 @@ static const struct check_dir_block *find_block(const struct htree_map *m, uint3
  * its own hash to the next entry's (inclusive: a continued collision may
  * spill over), within the parent's [LO, HI]. Returns 0 when the header is bad.
  */
-static int read_entries(struct htree_map *m, const char *buf, unsigned off, uint32_t lo,
+static int read_entries(struct check_htree_map *m, const char *buf, unsigned off, uint32_t lo,
 			uint32_t hi, int node, uint32_t *children, unsigned *nchildren)
 {
 	struct ext2_dx_countlimit cl;
@@ -88,7 +88,7 @@ static int read_entries(struct htree_map *m, const char *buf, unsigned off, uint
 	return 1;
 }
 
-static void read_interior(struct check_ctx *c, struct htree_map *m, uint32_t lblk, char *buf)
+static void read_interior(struct check_ctx *c, struct check_htree_map *m, uint32_t lblk, char *buf)
 {
 	const struct check_dir_block *b = find_block(m, lblk);
 	unsigned n = 0;
@@ -101,7 +101,7 @@ static void read_interior(struct check_ctx *c, struct htree_map *m, uint32_t lbl
 }
 
 errcode_t check_htree_setup(struct check_ctx *c, ext2_ino_t dir, uint32_t flags,
-			    const struct check_dir_block *blocks, size_t n, struct htree_map *m)
+			    const struct check_dir_block *blocks, size_t n, struct check_htree_map *m)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_dx_root_info ri;
@@ -159,12 +159,12 @@ bad_root:
 	return 0;
 }
 
-int check_htree_kind(const struct htree_map *m, uint32_t lblk)
+int check_htree_kind(const struct check_htree_map *m, uint32_t lblk)
 {
 	return m->range && lblk < m->nrange ? m->range[lblk].kind : HTREE_NONE;
 }
 
-int check_htree_hash_ok(struct check_ctx *c, const struct htree_map *m, uint32_t lblk,
+int check_htree_hash_ok(struct check_ctx *c, const struct check_htree_map *m, uint32_t lblk,
 			const char *name, int len, uint32_t *hash)
 {
 	ext2_dirhash_t h = 0;
@@ -178,7 +178,7 @@ int check_htree_hash_ok(struct check_ctx *c, const struct htree_map *m, uint32_t
 	return *hash >= m->range[lblk].lo && *hash <= m->range[lblk].hi;
 }
 
-void check_htree_free(struct htree_map *m)
+void check_htree_free(struct check_htree_map *m)
 {
 	free(m->range);
 	m->range = NULL;

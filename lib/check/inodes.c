@@ -26,7 +26,7 @@ static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)
 }
 
 /* i_blocks as the inode counts it, in the units of its flags. */
-static void check_i_blocks(struct inode_walk *w)
+static void check_i_blocks(struct check_inode_walk *w)
 {
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
@@ -46,7 +46,7 @@ static void check_i_blocks(struct inode_walk *w)
 		check_report_ino(w->c, E4R_PR_I_BLOCKS, w->ino, E4R_NONE, want, found);
 }
 
-static void check_dir_size(struct inode_walk *w)
+static void check_dir_size(struct check_inode_walk *w)
 {
 	struct check_ctx *c = w->c;
 	ext2_filsys fs = c->fs;
@@ -75,7 +75,7 @@ static uint64_t max_file_size(ext2_filsys fs, int extents)
 	return (EXT2_NDIR_BLOCKS + ppb + ppb * ppb + ppb * ppb * ppb) * fs->blocksize;
 }
 
-static void check_file_size(struct inode_walk *w)
+static void check_file_size(struct check_inode_walk *w)
 {
 	ext2_filsys fs = w->c->fs;
 	uint64_t size = EXT2_I_SIZE(w->inode);
@@ -91,7 +91,7 @@ static void check_file_size(struct inode_walk *w)
 }
 
 /* A symlink's target must be as long as its size says, fast (in i_block) or in one block. */
-static int symlink_ok(struct inode_walk *w, char *buf)
+static int symlink_ok(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
@@ -158,7 +158,7 @@ static int device_map_ok(const struct ext2_inode *in)
 }
 
 /* Flags a special file or symlink may not carry, and a size a special file may not have. */
-static void check_special(struct inode_walk *w)
+static void check_special(struct check_inode_walk *w)
 {
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
 	int special = w->kind >= KIND_CHR && w->kind <= KIND_SOCK;
@@ -172,7 +172,7 @@ static void check_special(struct inode_walk *w)
 }
 
 /* Flags and mode problems that decide whether the inode's blocks can be walked. */
-static int check_flags(struct inode_walk *w)
+static int check_flags(struct check_inode_walk *w)
 {
 	struct check_ctx *c = w->c;
 	ext2_filsys fs = c->fs;
@@ -193,7 +193,7 @@ static int check_flags(struct inode_walk *w)
 	}
 	if (w->kind == KIND_DIR && (in->i_flags & EXT2_INDEX_FL) &&
 	    !ext2fs_has_feature_dir_index(fs->super)) {
-		struct e4r_finding f = check_finding_init(E4R_PR_HTREE_NO_FEATURE);
+		struct check_finding f = check_finding_init(E4R_PR_HTREE_NO_FEATURE);
 		f.dir = w->ino;
 		check_report(c, &f);
 	}
@@ -249,7 +249,7 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
 			    char *buf, int low_dtime)
 {
-	struct inode_walk w = { .c = c, .ino = ino, .inode = in, .last_lblk = -1,
+	struct check_inode_walk w = { .c = c, .ino = ino, .inode = in, .last_lblk = -1,
 				.last_init_lblk = -1, .last_cluster = E4R_NONE };
 	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO;
 
@@ -302,7 +302,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_special(&w);
 }
 
-static void count_kind(struct e4r_check_result *r, int kind)
+static void count_kind(struct check_result *r, int kind)
 {
 	switch (kind) {
 	case KIND_DIR: r->dirs++; break;
@@ -411,7 +411,7 @@ errcode_t check_inodes(struct check_ctx *c)
 static void find_dups_in_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
 			       char *buf, int low_dtime)
 {
-	struct inode_walk w = { .c = c, .ino = ino, .inode = in, .dup_pass = 1,
+	struct check_inode_walk w = { .c = c, .ino = ino, .inode = in, .dup_pass = 1,
 				.last_lblk = -1, .last_init_lblk = -1, .last_cluster = E4R_NONE };
 
 	(void)low_dtime;

@@ -54,10 +54,10 @@ errcode_t check_orphan_list(struct check_ctx *c)
 	return 0;
 }
 
-static void report_block(struct check_ctx *c, enum e4r_problem code, ext2_ino_t ino, blk64_t blk,
+static void report_block(struct check_ctx *c, enum check_problem code, ext2_ino_t ino, blk64_t blk,
 			 uint64_t lblk, uint64_t found)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 
 	f.ino = ino;
 	f.blk = blk;

@@ -405,16 +405,16 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    N_("extended attribute block %b (inode %i): the entry at offset %f has a wrong hash")),
 };
 
-const struct check_problem_info *check_problem_info(enum e4r_problem code)
+const struct check_problem_info *check_problem_info(enum check_problem code)
 {
 	if ((unsigned)code >= E4R_PR_COUNT || table[code].name == NULL)
 		return NULL;
 	return &table[code];
 }
 
-struct e4r_finding check_finding_init(enum e4r_problem code)
+struct check_finding check_finding_init(enum check_problem code)
 {
-	struct e4r_finding f = {
+	struct check_finding f = {
 		.code = code, .group = E4R_NONE, .ino = E4R_NONE, .blk = E4R_NONE,
 		.dir = E4R_NONE, .expected = E4R_NONE, .found = E4R_NONE, .name = NULL,
 		.qid = E4R_NONE,
@@ -422,14 +422,14 @@ struct e4r_finding check_finding_init(enum e4r_problem code)
 	return f;
 }
 
-int check_problem_fixable(enum e4r_problem code)
+int check_problem_fixable(enum check_problem code)
 {
 	const struct check_problem_info *p = check_problem_info(code);
 
 	return p && p->answer != E4R_ANS_NONE && p->answer != E4R_ANS_IGNORE;
 }
 
-const char *check_problem_question(enum e4r_problem code)
+const char *check_problem_question(enum check_problem code)
 {
 	const struct check_problem_info *p = check_problem_info(code);
 

@@ -7,11 +7,11 @@
 #include <ext2fs/ext2fs.h>
 
 /*
- * Problem codes. The table (check_problem.c) gives each its stable name,
+ * Problem codes. The table (check/problem.c) gives each its stable name,
  * its message and what a repair may do with it. Add new codes at the end of
  * their pass's block; the numbers are not part of any contract, the names are.
  */
-enum e4r_problem {
+enum check_problem {
 	/* Superblock and group descriptors */
 	E4R_PR_JOURNAL_SKIPPED,
 	E4R_PR_ERRORS_FLAG,
@@ -145,14 +145,14 @@ enum e4r_problem {
 };
 
 /* How much a problem matters for the verdict (e2fsck -n's exit code). */
-enum e4r_severity {
+enum check_severity {
 	E4R_SEV_ERROR = 0,	/* the filesystem is not clean */
 	E4R_SEV_WARNING,	/* wrong, but e2fsck -n leaves the filesystem valid (PR_NO_OK) */
 	E4R_SEV_INFO,		/* worth saying; not a problem of the filesystem */
 };
 
 /* What a repair (issue 8) answers by default, and whether preen (-p) may. */
-enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
+enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
 		  E4R_ANS_RELOCATE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
 
@@ -161,7 +161,7 @@ enum e4r_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, 
  * function; check/ only names it, it never calls repair/) and when in a
  * repair round it runs. A row is fixable exactly when it names a routine.
  */
-enum e4r_fix {
+enum check_fix {
 	E4R_FIX_NONE = 0,
 	E4R_FIX_SUMMARIES,		/* rebuild bitmaps, counts, descriptor and superblock checksums */
 	E4R_FIX_UNINIT_FLAGS,		/* drop a group's uninit flags */
@@ -204,7 +204,7 @@ enum e4r_fix {
  * When in a round the repair runs. The order matters: repairs that allocate
  * trust the bitmaps, so they come after the summaries are rebuilt.
  */
-enum e4r_phase {
+enum check_phase {
 	E4R_PHASE_NONE = 0,
 	E4R_PHASE_ALONE,	/* repaired alone; the round ends and the check starts over */
 	E4R_PHASE_FIRST,	/* before the others of the round, which need it */
@@ -216,9 +216,9 @@ enum e4r_phase {
 };
 
 /* A problem the repairs know how to fix (the row names a repair). */
-int check_problem_fixable(enum e4r_problem code);
+int check_problem_fixable(enum check_problem code);
 /* The word of the question for it: "Fix", "Clear"... (English, for N_/gettext). */
-const char *check_problem_question(enum e4r_problem code);
+const char *check_problem_question(enum check_problem code);
 
 /*
  * One row of the table. MESSAGE is an English template (marked N_ for
@@ -230,22 +230,22 @@ const char *check_problem_question(enum e4r_problem code);
  *   %q quota id (user, group or project id; the type's name is in %n)
  */
 struct check_problem_info {
-	enum e4r_problem	code;
+	enum check_problem	code;
 	const char		*name;		/* stable identifier for JSON */
-	int			pass;		/* enum e4r_check_pass */
-	enum e4r_severity	severity;
-	enum e4r_answer		answer;
+	int			pass;		/* enum check_pass */
+	enum check_severity	severity;
+	enum check_answer		answer;
 	unsigned		flags;		/* E4R_PF_* */
-	enum e4r_fix		fix;		/* the repair (E4R_FIX_NONE: not fixable) */
-	enum e4r_phase		phase;		/* when in a round it runs */
+	enum check_fix		fix;		/* the repair (E4R_FIX_NONE: not fixable) */
+	enum check_phase		phase;		/* when in a round it runs */
 	const char		*message;
 };
 
 /* Object ids a finding names; a field that does not apply is E4R_NONE. */
 #define E4R_NONE	((uint64_t)-1)
 
-struct e4r_finding {
-	enum e4r_problem	code;
+struct check_finding {
+	enum check_problem	code;
 	uint64_t		group, ino, blk, dir;
 	uint64_t		expected, found;
 	char			*name;		/* directory entry name, or NULL */
@@ -256,7 +256,7 @@ struct e4r_finding {
 };
 
 /* The table row for CODE (NULL for a code out of range). */
-const struct check_problem_info *check_problem_info(enum e4r_problem code);
+const struct check_problem_info *check_problem_info(enum check_problem code);
 
 /* Quota types, in the order of the superblock's quota inodes: user, group, project. */
 #define E4R_QUOTA_TYPES	3
@@ -264,6 +264,6 @@ const struct check_problem_info *check_problem_info(enum e4r_problem code);
 const char *check_quota_type_name(int type);
 
 /* A finding with every object field E4R_NONE. */
-struct e4r_finding check_finding_init(enum e4r_problem code);
+struct check_finding check_finding_init(enum check_problem code);
 
 #endif

@@ -143,7 +143,7 @@ errcode_t check_quota_setup(struct check_ctx *c)
 		return ENOMEM;
 	for (t = 0; t < E4R_QUOTA_TYPES; t++) {
 		ext2_ino_t ino = *check_quota_inump(fs->super, t);
-		struct e4r_finding f;
+		struct check_finding f;
 
 		if (!ino)
 			continue;
@@ -226,10 +226,10 @@ static errcode_t qt_read(struct qt_reader *r, uint32_t blk, unsigned char *buf)
 	return err;
 }
 
-static void report_usage(struct qt_reader *r, enum e4r_problem code, uint32_t id,
+static void report_usage(struct qt_reader *r, enum check_problem code, uint32_t id,
 			 uint64_t expected, uint64_t found)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 
 	f.ino = r->ino;
 	f.name = (char *)check_quota_type_name(r->type);
@@ -353,7 +353,7 @@ errcode_t check_quota(struct check_ctx *c)
 		if (err == ENOMEM)
 			return err;
 		if (err) {
-			struct e4r_finding f = check_finding_init(err == E4R_QUOTA_BAD_HEADER ?
+			struct check_finding f = check_finding_init(err == E4R_QUOTA_BAD_HEADER ?
 								E4R_PR_QUOTA_HEADER : E4R_PR_QUOTA_FILE_BAD);
 			f.ino = *check_quota_inump(c->fs->super, t);
 			f.name = (char *)check_quota_type_name(t);
@@ -364,7 +364,7 @@ errcode_t check_quota(struct check_ctx *c)
 		/* Ids that own inodes but have no record in the file. */
 		for (i = 0; i < q->usage[t].cap; i++) {
 			struct qt_usage *u = &q->usage[t].slot[i];
-			struct e4r_finding f;
+			struct check_finding f;
 
 			if (!u->used || u->seen)
 				continue;

@@ -18,11 +18,11 @@ const char *check_pass_name(int pass)
 	return pass >= 0 && pass < E4R_PASS_COUNT ? pass_names[pass] : "unknown";
 }
 
-errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t check_report(struct check_ctx *c, const struct check_finding *f)
 {
-	struct e4r_check_result *r = c->res;
+	struct check_result *r = c->res;
 	const struct check_problem_info *p = check_problem_info(f->code);
-	struct e4r_finding *slot;
+	struct check_finding *slot;
 
 	if (p && p->severity == E4R_SEV_ERROR)
 		r->errors++;
@@ -32,7 +32,7 @@ errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f)
 	}
 	if (r->count == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct e4r_finding *n = realloc(r->findings, cap * sizeof(*n));
+		struct check_finding *n = realloc(r->findings, cap * sizeof(*n));
 		if (!n)
 			return ENOMEM;
 		r->findings = n;
@@ -48,10 +48,10 @@ errcode_t check_report(struct check_ctx *c, const struct e4r_finding *f)
 	return 0;
 }
 
-errcode_t check_report_ino(struct check_ctx *c, enum e4r_problem code, uint64_t ino,
+errcode_t check_report_ino(struct check_ctx *c, enum check_problem code, uint64_t ino,
 			   uint64_t blk, uint64_t expected, uint64_t found)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 
 	f.ino = ino;
 	f.blk = blk;
@@ -60,10 +60,10 @@ errcode_t check_report_ino(struct check_ctx *c, enum e4r_problem code, uint64_t 
 	return check_report(c, &f);
 }
 
-errcode_t check_report_group(struct check_ctx *c, enum e4r_problem code, uint64_t group,
+errcode_t check_report_group(struct check_ctx *c, enum check_problem code, uint64_t group,
 			     uint64_t blk, uint64_t expected, uint64_t found)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 
 	f.group = group;
 	f.blk = blk;
@@ -108,7 +108,7 @@ int check_inode_kind(uint16_t mode)
 	}
 }
 
-void check_result_free(struct e4r_check_result *r)
+void check_result_free(struct check_result *r)
 {
 	size_t i;
 

@@ -153,7 +153,7 @@ errcode_t check_super(struct check_ctx *c)
 errcode_t check_clean_skip(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
-	struct e4r_check_result *r = c->res;
+	struct check_result *r = c->res;
 	time_t now = time(NULL);
 
 	if (r->errors)

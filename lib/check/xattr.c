@@ -139,10 +139,10 @@ static int take(uint8_t *used, unsigned size, uint64_t off, uint64_t len)
 	return 1;
 }
 
-static void report_entry(struct check_ctx *c, enum e4r_problem code, ext2_ino_t ino, blk64_t blk,
+static void report_entry(struct check_ctx *c, enum check_problem code, ext2_ino_t ino, blk64_t blk,
 			 unsigned off)
 {
-	struct e4r_finding f = check_finding_init(code);
+	struct check_finding f = check_finding_init(code);
 
 	f.ino = ino;
 	f.blk = blk;

@@ -24,13 +24,13 @@
 #define MAX_MESSAGE_BITS	((1ULL << 31) - 64)
 #define DLOG_PAIR_MAX_GAP	(1ULL << 18)
 
-static uint32_t reg_poly(enum crc_alg alg)
+static uint32_t reg_poly(enum diag_crc_alg alg)
 {
 	return alg == CRC_ALG_CRC32C ? CRC32C_REG_POLY : CRC32_BE_REG_POLY;
 }
 
 /* The register value of the polynomial 1. */
-static uint32_t reg_one(enum crc_alg alg)
+static uint32_t reg_one(enum diag_crc_alg alg)
 {
 	return alg == CRC_ALG_CRC32C ? 0x80000000U : 1U;
 }
@@ -45,18 +45,18 @@ static uint32_t bitrev32(uint32_t v)
 }
 
 /* Register form <-> polynomial form (bit i = coefficient of x^i). */
-static uint32_t to_poly(enum crc_alg alg, uint32_t r)
+static uint32_t to_poly(enum diag_crc_alg alg, uint32_t r)
 {
 	return alg == CRC_ALG_CRC32C ? bitrev32(r) : r;
 }
 
-static uint32_t from_poly(enum crc_alg alg, uint32_t p)
+static uint32_t from_poly(enum diag_crc_alg alg, uint32_t p)
 {
 	return alg == CRC_ALG_CRC32C ? bitrev32(p) : p;
 }
 
 /* Multiply by x: one step of the CRC over a zero bit. */
-static inline uint32_t mulx(enum crc_alg alg, uint32_t r)
+static inline uint32_t mulx(enum diag_crc_alg alg, uint32_t r)
 {
 	if (alg == CRC_ALG_CRC32C)
 		return (r >> 1) ^ ((r & 1) ? CRC32C_REG_POLY : 0);
@@ -64,7 +64,7 @@ static inline uint32_t mulx(enum crc_alg alg, uint32_t r)
 }
 
 /* Divide by x (x is invertible: P has a constant term). */
-static inline uint32_t divx(enum crc_alg alg, uint32_t r)
+static inline uint32_t divx(enum diag_crc_alg alg, uint32_t r)
 {
 	if (alg == CRC_ALG_CRC32C)
 		return (r >> 31) ? ((r ^ CRC32C_REG_POLY) << 1) | 1 : r << 1;
@@ -84,14 +84,14 @@ static uint32_t mulmod_poly(uint32_t a, uint32_t b, uint32_t plow)
 	return r;
 }
 
-uint32_t diag_crc_mulmod(enum crc_alg alg, uint32_t a, uint32_t b)
+uint32_t diag_crc_mulmod(enum diag_crc_alg alg, uint32_t a, uint32_t b)
 {
 	uint32_t plow = to_poly(alg, reg_poly(alg));
 
 	return from_poly(alg, mulmod_poly(to_poly(alg, a), to_poly(alg, b), plow));
 }
 
-static uint32_t powmod(enum crc_alg alg, uint32_t base, uint64_t e)
+static uint32_t powmod(enum diag_crc_alg alg, uint32_t base, uint64_t e)
 {
 	uint32_t r = reg_one(alg);
 
@@ -104,23 +104,23 @@ static uint32_t powmod(enum crc_alg alg, uint32_t base, uint64_t e)
 	return r;
 }
 
-uint32_t diag_crc_xpow(enum crc_alg alg, uint64_t e)
+uint32_t diag_crc_xpow(enum diag_crc_alg alg, uint64_t e)
 {
 	return powmod(alg, mulx(alg, reg_one(alg)), e);
 }
 
 /* Where message bit BIT comes in the CRC's reading order, and back. */
-static uint64_t bit_to_order(enum crc_alg alg, uint64_t bit)
+static uint64_t bit_to_order(enum diag_crc_alg alg, uint64_t bit)
 {
 	return alg == CRC_ALG_CRC32C ? bit : (bit & ~7ULL) | (7 - (bit & 7));
 }
 
-static uint64_t order_to_bit(enum crc_alg alg, uint64_t o)
+static uint64_t order_to_bit(enum diag_crc_alg alg, uint64_t o)
 {
 	return bit_to_order(alg, o);	/* the mapping is its own inverse */
 }
 
-uint32_t diag_crc_bit_syndrome(enum crc_alg alg, uint64_t nbytes, uint64_t bit)
+uint32_t diag_crc_bit_syndrome(enum diag_crc_alg alg, uint64_t nbytes, uint64_t bit)
 {
 	uint64_t d = nbytes * 8 - 1 - bit_to_order(alg, bit);
 
@@ -133,7 +133,7 @@ struct cmul {
 	uint32_t t[4][256];
 };
 
-static void cmul_init(struct cmul *m, enum crc_alg alg, uint32_t c)
+static void cmul_init(struct cmul *m, enum diag_crc_alg alg, uint32_t c)
 {
 	for (unsigned i = 0; i < 4; i++)
 		for (unsigned v = 0; v < 256; v++)
@@ -149,7 +149,7 @@ static inline uint32_t cmul_apply(const struct cmul *m, uint32_t a)
 /* ---- discrete logarithm of x by baby-step giant-step ---- */
 
 struct bsgs {
-	enum crc_alg	alg;
+	enum diag_crc_alg	alg;
 	uint64_t	m;		/* baby steps: x^0 .. x^(m-1) */
 	uint32_t	*key;		/* open addressing; val == UINT32_MAX marks empty */
 	uint32_t	*val;
@@ -162,7 +162,7 @@ static inline uint32_t hash32(uint32_t k)
 	return (k * 0x9E3779B1U) ^ (k >> 15);
 }
 
-static errcode_t bsgs_init(struct bsgs *b, enum crc_alg alg, uint64_t m)
+static errcode_t bsgs_init(struct bsgs *b, enum diag_crc_alg alg, uint64_t m)
 {
 	uint64_t size = 1;
 	uint32_t v = reg_one(alg);
@@ -219,13 +219,13 @@ static int64_t bsgs_log(const struct bsgs *b, uint32_t t, uint64_t n)
 /* ---- collecting candidates ---- */
 
 struct search {
-	const struct crc_search *q;
-	struct crc_result	*r;
+	const struct diag_crc_search *q;
+	struct diag_crc_result	*r;
 	uint64_t		n;	/* message bits */
 	uint32_t		s;	/* masked syndrome */
 };
 
-static int in_hole(const struct crc_search *q, uint64_t bit)
+static int in_hole(const struct diag_crc_search *q, uint64_t bit)
 {
 	return q->hole_len && bit / 8 >= q->hole_start && bit / 8 < q->hole_start + q->hole_len;
 }
@@ -240,7 +240,7 @@ static int cmp_u64(const void *a, const void *b)
 /* Record a pattern given by distances from the message end (CRC order). */
 static void add_pattern(struct search *se, const uint64_t *dist, unsigned nd, uint32_t stored, unsigned span)
 {
-	struct crc_pattern p = { 0 };
+	struct diag_crc_pattern p = { 0 };
 
 	for (unsigned i = 0; i < nd; i++) {
 		if (dist[i] >= se->n)
@@ -279,14 +279,14 @@ struct pos_syn {
 };
 
 struct crc_table {
-	enum crc_alg	alg;
+	enum diag_crc_alg	alg;
 	uint64_t	n;
 	uint32_t	mask;
 	struct pos_syn	*t;
 	uint32_t	*bucket;	/* NBUCKETS + 1 start indexes */
 };
 
-struct crc_cache {
+struct diag_crc_cache {
 	struct crc_table tab;
 };
 
@@ -311,7 +311,7 @@ static void table_free(struct crc_table *tab)
 	memset(tab, 0, sizeof(*tab));
 }
 
-static errcode_t table_build(struct crc_table *tab, enum crc_alg alg, uint64_t n, uint32_t mask)
+static errcode_t table_build(struct crc_table *tab, enum diag_crc_alg alg, uint64_t n, uint32_t mask)
 {
 	uint32_t v = reg_poly(alg);	/* x^32: the last bit */
 	size_t k = 0;
@@ -339,13 +339,13 @@ static errcode_t table_build(struct crc_table *tab, enum crc_alg alg, uint64_t n
 	return 0;
 }
 
-errcode_t diag_crc_cache_new(struct crc_cache **out)
+errcode_t diag_crc_cache_new(struct diag_crc_cache **out)
 {
 	*out = calloc(1, sizeof(**out));
 	return *out ? 0 : EXT2_ET_NO_MEMORY;
 }
 
-void diag_crc_cache_free(struct crc_cache *c)
+void diag_crc_cache_free(struct diag_crc_cache *c)
 {
 	if (!c)
 		return;
@@ -387,7 +387,7 @@ static void linear_single(struct search *se, const struct crc_table *tab, uint32
 static void linear_pairs(struct search *se, const struct crc_table *tab)
 {
 	uint64_t gap = se->q->max_gap ? se->q->max_gap : se->n;
-	enum crc_alg alg = se->q->alg;
+	enum diag_crc_alg alg = se->q->alg;
 	uint32_t v = reg_poly(alg);
 
 	/* Walk the positions in order, recomputing each syndrome: the table holds only keys. */
@@ -404,7 +404,7 @@ static void linear_pairs(struct search *se, const struct crc_table *tab)
 /* ---- weight 1 and 2 by discrete logarithms (long messages, 32-bit mask) ---- */
 
 /* s * x^-32: the syndrome of a bit at distance d is x^(d+32). */
-static uint32_t unshift32(enum crc_alg alg, uint32_t s)
+static uint32_t unshift32(enum diag_crc_alg alg, uint32_t s)
 {
 	for (int i = 0; i < 32; i++)
 		s = divx(alg, s);
@@ -429,7 +429,7 @@ static void dlog_single(struct search *se, const struct bsgs *b, uint32_t s, uin
  */
 static errcode_t dlog_pairs(struct search *se, const struct bsgs *b, uint64_t gap)
 {
-	enum crc_alg alg = se->q->alg;
+	enum diag_crc_alg alg = se->q->alg;
 	uint32_t one = reg_one(alg), xk = one, t0 = unshift32(alg, se->s), inv;
 	uint32_t *u, *pre;
 
@@ -476,7 +476,7 @@ static errcode_t dlog_pairs(struct search *se, const struct bsgs *b, uint64_t ga
  */
 static void bursts(struct search *se)
 {
-	enum crc_alg alg = se->q->alg;
+	enum diag_crc_alg alg = se->q->alg;
 	uint32_t b = unshift32(alg, se->s);
 	unsigned best = se->q->max_burst + 1;
 
@@ -545,7 +545,7 @@ static void finish_weight(struct search *se, unsigned weight, double positions)
 
 static errcode_t search_linear(struct search *se)
 {
-	const struct crc_search *q = se->q;
+	const struct diag_crc_search *q = se->q;
 	struct crc_table own = { 0 };
 	const struct crc_table *t;
 	double n = (double)se->n, gap = q->max_gap ? (double)q->max_gap : n;
@@ -575,7 +575,7 @@ out:
 
 static errcode_t search_dlog(struct search *se)
 {
-	const struct crc_search *q = se->q;
+	const struct diag_crc_search *q = se->q;
 	uint64_t gap = q->max_gap ? q->max_gap : DLOG_PAIR_MAX_GAP;
 	struct bsgs b;
 	uint64_t m;
@@ -622,7 +622,7 @@ out:
 	return err;
 }
 
-errcode_t diag_crc_locate(const struct crc_search *q, struct crc_result *r)
+errcode_t diag_crc_locate(const struct diag_crc_search *q, struct diag_crc_result *r)
 {
 	struct search se = { q, r, 0, 0 };
 	errcode_t err;
@@ -655,7 +655,7 @@ errcode_t diag_crc_locate(const struct crc_search *q, struct crc_result *r)
 	return 0;
 }
 
-void diag_crc_pattern_apply(const struct crc_pattern *p, unsigned char *buf, uint64_t nbytes)
+void diag_crc_pattern_apply(const struct diag_crc_pattern *p, unsigned char *buf, uint64_t nbytes)
 {
 	for (unsigned i = 0; i < p->nbits; i++)
 		if (p->bit[i] / 8 < nbytes)

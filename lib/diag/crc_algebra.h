@@ -17,23 +17,23 @@
  * the bit whose value is 1 << b in that byte, whatever order the CRC
  * reads them in.
  */
-enum crc_alg {
+enum diag_crc_alg {
 	CRC_ALG_CRC32C = 0,	/* util_crc32c: v2/v3 tags, tails, commit blocks */
 	CRC_ALG_CRC32_BE,	/* util_crc32_be: v1, chained over a transaction */
 };
 
 /* The syndrome of one flipped message bit: crc(0, e) for a NBYTES message with only BIT set. */
-uint32_t diag_crc_bit_syndrome(enum crc_alg alg, uint64_t nbytes, uint64_t bit);
+uint32_t diag_crc_bit_syndrome(enum diag_crc_alg alg, uint64_t nbytes, uint64_t bit);
 
 /* a * b mod P and x^e mod P, in register form (exposed for tests and bench). */
-uint32_t diag_crc_mulmod(enum crc_alg alg, uint32_t a, uint32_t b);
-uint32_t diag_crc_xpow(enum crc_alg alg, uint64_t e);
+uint32_t diag_crc_mulmod(enum diag_crc_alg alg, uint32_t a, uint32_t b);
+uint32_t diag_crc_xpow(enum diag_crc_alg alg, uint64_t e);
 
 #define CRC_PATTERN_MAX_BITS	32	/* a burst of up to 32 bits */
 #define CRC_MAX_CANDIDATES	16	/* patterns kept per search (all are counted) */
 
 /* One error pattern that explains a syndrome. */
-struct crc_pattern {
+struct diag_crc_pattern {
 	unsigned	nbits;				/* flipped message bits */
 	uint64_t	bit[CRC_PATTERN_MAX_BITS];	/* their numbers, ascending */
 	uint32_t	stored;		/* flipped bits of the stored checksum (register form) */
@@ -45,13 +45,13 @@ struct crc_pattern {
  * Optional: tables reused between searches of the same shape (algorithm,
  * length, mask), e.g. every tag of a journal. Not thread-safe.
  */
-struct crc_cache;
-errcode_t diag_crc_cache_new(struct crc_cache **out);
-void diag_crc_cache_free(struct crc_cache *c);
+struct diag_crc_cache;
+errcode_t diag_crc_cache_new(struct diag_crc_cache **out);
+void diag_crc_cache_free(struct diag_crc_cache *c);
 
 /* What to search. */
-struct crc_search {
-	enum crc_alg	alg;
+struct diag_crc_search {
+	enum diag_crc_alg	alg;
 	uint64_t	nbytes;		/* message length covered by the checksum */
 	uint32_t	syndrome;	/* stored ^ computed */
 	uint32_t	mask;		/* the stored bits: 0xFFFFFFFF, or 0xFFFF for v2 tags */
@@ -61,7 +61,7 @@ struct crc_search {
 	uint64_t	pair_segment;	/* if not 0: both bits in the same PAIR_SEGMENT-byte piece */
 	unsigned	max_burst;	/* burst search up to this span (<= 32); 0 = none */
 	int		skip_pairs;	/* no weight-2 search (it could not be conclusive) */
-	struct crc_cache *cache;	/* NULL, or tables to reuse */
+	struct diag_crc_cache *cache;	/* NULL, or tables to reuse */
 };
 
 /* Searches done (crc_result.searched). */
@@ -69,12 +69,12 @@ struct crc_search {
 #define CRC_SEARCHED_2		0x2	/* every pair within max_gap */
 #define CRC_SEARCHED_BURST	0x4	/* every burst up to max_burst */
 
-struct crc_result {
+struct diag_crc_result {
 	unsigned	weight;		/* weight of the lightest patterns; 0 = none fits */
 	int		burst;		/* 1: they are bursts (nothing of weight 1 or 2 fits) */
 	uint64_t	count;		/* how many fit at that weight (bursts: at the shortest span) */
 	unsigned	ncand;		/* the first ones, in cand[] */
-	struct crc_pattern cand[CRC_MAX_CANDIDATES];
+	struct diag_crc_pattern cand[CRC_MAX_CANDIDATES];
 	unsigned	searched;	/* CRC_SEARCHED_* */
 	/*
 	 * Expected number of patterns of the winning class that would fit a
@@ -98,9 +98,9 @@ struct crc_result {
  * weight 0 and no candidate. Errors: EXT2_ET_NO_MEMORY, E4R_LIMIT (a message
  * longer than 2^31 bits), E4R_BAD_ARGUMENT.
  */
-errcode_t diag_crc_locate(const struct crc_search *q, struct crc_result *r);
+errcode_t diag_crc_locate(const struct diag_crc_search *q, struct diag_crc_result *r);
 
 /* Flip pattern P's message bits in BUF (NBYTES long; bits beyond it are ignored). */
-void diag_crc_pattern_apply(const struct crc_pattern *p, unsigned char *buf, uint64_t nbytes);
+void diag_crc_pattern_apply(const struct diag_crc_pattern *p, unsigned char *buf, uint64_t nbytes);
 
 #endif

@@ -30,7 +30,7 @@
  * counted as zero. The stored value sits at STORED_JBLK:STORED_OFF.
  */
 struct msg {
-	enum crc_alg	alg;
+	enum diag_crc_alg	alg;
 	uint32_t	init;
 	unsigned	prefix;
 	unsigned char	prefix_bytes[4];
@@ -46,11 +46,11 @@ struct msg {
 struct diag {
 	struct jbd_journal	*j;
 	const struct jbd_scan	*s;
-	struct jbd_diagnosis	*d;
+	struct diag_report	*d;
 	unsigned		cap;
 	unsigned char		*buf;		/* one block */
-	struct e4r_decode	*dec;
-	struct crc_cache	*cache;		/* syndrome tables: every tag has the same shape */
+	struct fs_decode	*dec;
+	struct diag_crc_cache	*cache;		/* syndrome tables: every tag has the same shape */
 	uint32_t		seq_syn[32];	/* tag checksums: syndrome of each bit of the sequence */
 };
 
@@ -98,7 +98,7 @@ static errcode_t msg_crc(struct diag *dg, const struct msg *m, const uint64_t *b
 }
 
 /* Where message bit BIT, or stored bit J, is on disk. */
-static void map_bit(const struct jbd_journal *j, const struct msg *m, uint64_t bit, struct jbd_flip *f)
+static void map_bit(const struct jbd_journal *j, const struct msg *m, uint64_t bit, struct diag_flip *f)
 {
 	if (bit / 8 < m->prefix) {
 		f->place = JBD_FLIP_SEQUENCE;
@@ -114,7 +114,7 @@ static void map_bit(const struct jbd_journal *j, const struct msg *m, uint64_t b
 	f->bit = (uint8_t)(bit & 7);
 }
 
-static void map_stored(const struct msg *m, unsigned sbit, struct jbd_flip *f)
+static void map_stored(const struct msg *m, unsigned sbit, struct diag_flip *f)
 {
 	f->place = JBD_FLIP_STORED;
 	f->jblk = m->stored_jblk;
@@ -123,8 +123,8 @@ static void map_stored(const struct msg *m, unsigned sbit, struct jbd_flip *f)
 }
 
 /* Turn a crc pattern into journal places, and prove it by recomputing. */
-static errcode_t make_candidate(struct diag *dg, const struct msg *m, const struct crc_pattern *p,
-				struct jbd_candidate *c, int verify)
+static errcode_t make_candidate(struct diag *dg, const struct msg *m, const struct diag_crc_pattern *p,
+				struct diag_candidate *c, int verify)
 {
 	uint32_t crc;
 	errcode_t err;
@@ -146,12 +146,12 @@ static errcode_t make_candidate(struct diag *dg, const struct msg *m, const stru
 	return 0;
 }
 
-static errcode_t new_finding(struct diag *dg, enum jbd_diag_object obj, unsigned ti, int bi,
-			     uint32_t jblk, const struct jbd_csum *cs, struct jbd_finding **out)
+static errcode_t new_finding(struct diag *dg, enum diag_object obj, unsigned ti, int bi,
+			     uint32_t jblk, const struct jbd_csum *cs, struct diag_finding **out)
 {
-	struct jbd_diagnosis *d = dg->d;
+	struct diag_report *d = dg->d;
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
-	struct jbd_finding *f;
+	struct diag_finding *f;
 
 	if (d->nfindings == dg->cap) {
 		unsigned ncap = dg->cap ? dg->cap * 2 : 8;
@@ -191,10 +191,10 @@ static double j_pairs_per_block(const struct jbd_journal *j)
 	return bits * bits / 2;
 }
 
-static errcode_t search_flips(struct diag *dg, struct jbd_finding *f, const struct msg *m, uint32_t computed)
+static errcode_t search_flips(struct diag *dg, struct diag_finding *f, const struct msg *m, uint32_t computed)
 {
-	struct crc_search q = { 0 };
-	struct crc_result *r = malloc(sizeof(*r));
+	struct diag_crc_search q = { 0 };
+	struct diag_crc_result *r = malloc(sizeof(*r));
 	errcode_t err;
 
 	if (!r)
@@ -241,7 +241,7 @@ out:
  * Light fits that are evidence of flipped bits: not what any syndrome gets
  * (pairs in a long v1 transaction, or with 16 bits, fit almost anything).
  */
-static int flips_found(const struct jbd_finding *f)
+static int flips_found(const struct diag_finding *f)
 {
 	return f->weight && f->chance < FLIP_MAX_CHANCE && (!f->burst || f->chance < BURST_MAX_CHANCE);
 }
@@ -250,9 +250,9 @@ static int flips_found(const struct jbd_finding *f)
  * Keep the corrected block of a proven fit. A fit whose flips span two
  * blocks has no one block to hand over: then auto stops instead.
  */
-static errcode_t keep_correction(struct diag *dg, struct jbd_finding *f)
+static errcode_t keep_correction(struct diag *dg, struct diag_finding *f)
 {
-	const struct jbd_candidate *c = &f->cand[0];
+	const struct diag_candidate *c = &f->cand[0];
 	uint32_t jblk = 0;
 	int have = 0;
 	errcode_t err;
@@ -296,7 +296,7 @@ static int desc_uuid_mismatch(const struct diag *dg, const struct jbd_scan_desc 
 	return 0;
 }
 
-static void txn_stale_evidence(struct diag *dg, struct jbd_finding *f)
+static void txn_stale_evidence(struct diag *dg, struct diag_finding *f)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
 
@@ -319,7 +319,7 @@ static void txn_stale_evidence(struct diag *dg, struct jbd_finding *f)
  * tag)? Changing the sequence by DELTA changes the checksum by the XOR of
  * the syndromes of DELTA's bits: no block needs rereading.
  */
-static void tag_stale_sequence(struct diag *dg, struct jbd_finding *f, uint32_t full_computed)
+static void tag_stale_sequence(struct diag *dg, struct diag_finding *f, uint32_t full_computed)
 {
 	if (f->csum_bits != 32)
 		return;	/* 16 bits would match thousands of sequences by chance */
@@ -382,13 +382,13 @@ static int partial_commit(struct diag *dg, const struct jbd_scan_txn *t)
 
 /* ---- the leak (unjournaled modification) ---- */
 
-static int is_bitmap(const struct e4r_block_info *bi)
+static int is_bitmap(const struct fs_block_info *bi)
 {
 	return bi->kind == E4R_KIND_INODE_BITMAP || bi->kind == E4R_KIND_BLOCK_BITMAP;
 }
 
 /* What bit I of a bitmap block of group G stands for. */
-static uint64_t leak_object(ext2_filsys fs, const struct e4r_block_info *bi, uint32_t i)
+static uint64_t leak_object(ext2_filsys fs, const struct fs_block_info *bi, uint32_t i)
 {
 	if (bi->kind == E4R_KIND_INODE_BITMAP)
 		return (uint64_t)bi->group * fs->super->s_inodes_per_group + i + 1;
@@ -470,11 +470,11 @@ static errcode_t gather_versions(struct diag *dg, unsigned ti, uint64_t fs_block
  * BLOCK_OFFSET of message M: on success fill f->leak, prove it by
  * recomputing, and return 1.
  */
-static errcode_t try_leak(struct diag *dg, struct jbd_finding *f, const struct msg *m, unsigned bi,
+static errcode_t try_leak(struct diag *dg, struct diag_finding *f, const struct msg *m, unsigned bi,
 			  uint64_t block_offset, uint32_t computed, int *found)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
-	struct e4r_block_info info;
+	struct fs_block_info info;
 	struct versions v;
 	unsigned char *logged = NULL;
 	uint64_t bits[JBD_LEAK_MAX_BITS];
@@ -518,7 +518,7 @@ out:
 }
 
 /* The later transactions that set the leaked bits are all replayed (committed, checksum good). */
-static int leak_benign(const struct diag *dg, const struct jbd_finding *f)
+static int leak_benign(const struct diag *dg, const struct diag_finding *f)
 {
 	for (unsigned i = 0; i < f->leak.nbits; i++)
 		for (unsigned k = 0; k < dg->s->nlive; k++) {
@@ -536,7 +536,7 @@ static int txn_resolved(const struct diag *dg, unsigned txn)
 	int any = 0;
 
 	for (unsigned i = 0; i < dg->d->nfindings; i++) {
-		const struct jbd_finding *g = &dg->d->findings[i];
+		const struct diag_finding *g = &dg->d->findings[i];
 		if (g->txn != txn)
 			continue;
 		if (g->action != JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK && g->action != JBD_AUTO_REPLAY_CORRECTED)
@@ -573,7 +573,7 @@ static void resolve_leak_chains(struct diag *dg)
 		int changed = 0;
 
 		for (unsigned i = dg->d->nfindings; i-- > 0;) {
-			struct jbd_finding *f = &dg->d->findings[i];
+			struct diag_finding *f = &dg->d->findings[i];
 			int ok = f->leak.nbits > 0;
 
 			if (f->cause != JBD_CAUSE_UNJOURNALED || f->action != JBD_AUTO_STOP)
@@ -593,10 +593,10 @@ static void resolve_leak_chains(struct diag *dg)
 /* ---- deciding ---- */
 
 /* A located flip in a descriptor's tags changed what the scan parsed: the replay cannot use it. */
-static int correction_safe(struct diag *dg, const struct jbd_finding *f)
+static int correction_safe(struct diag *dg, const struct diag_finding *f)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
-	const struct jbd_candidate *c = &f->cand[0];
+	const struct diag_candidate *c = &f->cand[0];
 
 	for (unsigned i = 0; i < c->nflips; i++) {
 		if (c->flip[i].place == JBD_FLIP_SEQUENCE)
@@ -612,7 +612,7 @@ static int correction_safe(struct diag *dg, const struct jbd_finding *f)
 	return 1;
 }
 
-static void decide_flip(struct diag *dg, struct jbd_finding *f)
+static void decide_flip(struct diag *dg, struct diag_finding *f)
 {
 	f->cause = JBD_CAUSE_BIT_FLIP;
 	if (f->proven && f->chance < AUTO_MAX_CHANCE && correction_safe(dg, f))
@@ -627,7 +627,7 @@ static void decide_flip(struct diag *dg, struct jbd_finding *f)
  * comes before a light fit (random damage gets a weight-2 fit in a 4 KiB
  * block one time in eight); then the fit; then nothing.
  */
-static void decide(struct diag *dg, struct jbd_finding *f, int leak)
+static void decide(struct diag *dg, struct diag_finding *f, int leak)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
 
@@ -670,7 +670,7 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	struct jbd_journal *j = dg->j;
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
 	const struct jbd_scan_block *b = &t->blocks[bi];
-	struct jbd_finding *f;
+	struct diag_finding *f;
 	uint32_t jblk = b->jblk, seq = jbd_to_be32(t->sequence), full;
 	struct msg m = { 0 };
 	int leak = 0;
@@ -728,10 +728,10 @@ static void hole_msg(const struct jbd_journal *j, struct msg *m, uint32_t *jblk,
 }
 
 /* A v2/v3 descriptor or revoke tail: the whole block with the tail counted as zero. */
-static errcode_t diag_tail(struct diag *dg, unsigned ti, enum jbd_diag_object obj, unsigned index,
+static errcode_t diag_tail(struct diag *dg, unsigned ti, enum diag_object obj, unsigned index,
 			   uint32_t jblk, const struct jbd_csum *cs)
 {
-	struct jbd_finding *f;
+	struct diag_finding *f;
 	struct msg m = { 0 };
 	errcode_t err;
 
@@ -757,7 +757,7 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
 	uint32_t jblk = t->commit_jblk;
-	struct jbd_finding *f;
+	struct diag_finding *f;
 	struct msg m = { 0 };
 	errcode_t err;
 
@@ -803,10 +803,10 @@ static unsigned v1_index(const struct msg *m, const struct jbd_scan_block *b)
 }
 
 /* v1 with a checksum that matches but a commit header that does not say crc32/4. */
-static int v1_header_flip(struct diag *dg, struct jbd_finding *f, const struct jbd_scan_txn *t)
+static int v1_header_flip(struct diag *dg, struct diag_finding *f, const struct jbd_scan_txn *t)
 {
 	uint8_t dt = t->commit_csum_type ^ JBD_CRC32_CHKSUM, ds = t->commit_csum_size ^ JBD_CRC32_CHKSUM_SIZE;
-	struct jbd_candidate *c = &f->cand[0];
+	struct diag_candidate *c = &f->cand[0];
 
 	if (t->commit_csum.stored != t->commit_csum.computed ||
 	    __builtin_popcount(dt) + __builtin_popcount(ds) > 2)
@@ -814,10 +814,10 @@ static int v1_header_flip(struct diag *dg, struct jbd_finding *f, const struct j
 	memset(c, 0, sizeof(*c));
 	for (unsigned b = 0; b < 8; b++) {
 		if (dt & (1U << b))
-			c->flip[c->nflips++] = (struct jbd_flip){ t->commit_jblk, COMMIT_TYPE_OFFSET, (uint8_t)b,
+			c->flip[c->nflips++] = (struct diag_flip){ t->commit_jblk, COMMIT_TYPE_OFFSET, (uint8_t)b,
 								  JBD_FLIP_CONTENT };
 		if (ds & (1U << b))
-			c->flip[c->nflips++] = (struct jbd_flip){ t->commit_jblk, COMMIT_SIZE_OFFSET, (uint8_t)b,
+			c->flip[c->nflips++] = (struct diag_flip){ t->commit_jblk, COMMIT_SIZE_OFFSET, (uint8_t)b,
 								  JBD_FLIP_CONTENT };
 	}
 	c->weight = c->nflips;
@@ -831,9 +831,9 @@ static int v1_header_flip(struct diag *dg, struct jbd_finding *f, const struct j
 }
 
 /* v1: the failing object is the transaction; name the data block the located flips are in. */
-static void name_located_block(struct diag *dg, struct jbd_finding *f, const struct jbd_scan_txn *t)
+static void name_located_block(struct diag *dg, struct diag_finding *f, const struct jbd_scan_txn *t)
 {
-	const struct jbd_candidate *c = &f->cand[0];
+	const struct diag_candidate *c = &f->cand[0];
 
 	if (f->block >= 0 || !f->ncand || !c->nflips || c->flip[0].place != JBD_FLIP_CONTENT)
 		return;
@@ -852,7 +852,7 @@ static void name_located_block(struct diag *dg, struct jbd_finding *f, const str
 static errcode_t diag_v1(struct diag *dg, unsigned ti)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
-	struct jbd_finding *f;
+	struct diag_finding *f;
 	struct msg m = { 0 };
 	int leak = 0;
 	errcode_t err;
@@ -969,7 +969,7 @@ static errcode_t diag_txn(struct diag *dg, unsigned ti)
 	return err;
 }
 
-errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct jbd_diagnosis **out)
+errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct diag_report **out)
 {
 	struct diag dg = { 0 };
 	errcode_t err = 0;
@@ -1013,7 +1013,7 @@ out:
 	return 0;
 }
 
-void diag_free(struct jbd_diagnosis *d)
+void diag_free(struct diag_report *d)
 {
 	if (!d)
 		return;
@@ -1023,9 +1023,9 @@ void diag_free(struct jbd_diagnosis *d)
 	free(d);
 }
 
-enum jbd_auto_action diag_txn_action(const struct jbd_diagnosis *d, unsigned txn)
+enum diag_action diag_txn_action(const struct diag_report *d, unsigned txn)
 {
-	enum jbd_auto_action a = JBD_AUTO_REPLAY;
+	enum diag_action a = JBD_AUTO_REPLAY;
 
 	for (unsigned i = 0; i < d->nfindings; i++)
 		if (d->findings[i].txn == txn && d->findings[i].action > a)
@@ -1033,13 +1033,13 @@ enum jbd_auto_action diag_txn_action(const struct jbd_diagnosis *d, unsigned txn
 	return a;
 }
 
-const unsigned char *diag_block(const struct jbd_diagnosis *d, const struct jbd_scan *s,
+const unsigned char *diag_block(const struct diag_report *d, const struct jbd_scan *s,
 					 unsigned txn, unsigned block)
 {
 	if (txn >= s->ntxns || block >= s->txns[txn].nblocks)
 		return NULL;
 	for (unsigned i = 0; i < d->nfindings; i++) {
-		const struct jbd_finding *f = &d->findings[i];
+		const struct diag_finding *f = &d->findings[i];
 		if (f->txn == txn && f->corrected && f->action == JBD_AUTO_REPLAY_CORRECTED &&
 		    f->corrected_jblk == s->txns[txn].blocks[block].jblk)
 			return f->corrected;
@@ -1047,7 +1047,7 @@ const unsigned char *diag_block(const struct jbd_diagnosis *d, const struct jbd_
 	return NULL;
 }
 
-const char *diag_cause_name(enum jbd_cause c)
+const char *diag_cause_name(enum diag_cause c)
 {
 	switch (c) {
 	case JBD_CAUSE_BIT_FLIP:	return "bit_flip";
@@ -1059,7 +1059,7 @@ const char *diag_cause_name(enum jbd_cause c)
 	return "unknown";
 }
 
-const char *diag_object_name(enum jbd_diag_object o)
+const char *diag_object_name(enum diag_object o)
 {
 	switch (o) {
 	case JBD_OBJ_DATA:		return "data";
@@ -1071,7 +1071,7 @@ const char *diag_object_name(enum jbd_diag_object o)
 	return "unknown";
 }
 
-const char *diag_action_name(enum jbd_auto_action a)
+const char *diag_action_name(enum diag_action a)
 {
 	switch (a) {
 	case JBD_AUTO_REPLAY:			return "replay";
@@ -1082,7 +1082,7 @@ const char *diag_action_name(enum jbd_auto_action a)
 	return "unknown";
 }
 
-const char *diag_flip_place_name(enum jbd_flip_place p)
+const char *diag_flip_place_name(enum diag_flip_place p)
 {
 	switch (p) {
 	case JBD_FLIP_CONTENT:	return "content";

@@ -7,7 +7,7 @@
 #include "fs/decode.h"
 
 /* The object whose checksum fails. */
-enum jbd_diag_object {
+enum diag_object {
 	JBD_OBJ_DATA = 0,	/* a logged block's tag checksum (v2/v3) */
 	JBD_OBJ_DESCRIPTOR,	/* a descriptor block's tail (v2/v3) */
 	JBD_OBJ_REVOKE,		/* a revoke block's tail (v2/v3) */
@@ -15,7 +15,7 @@ enum jbd_diag_object {
 	JBD_OBJ_TRANSACTION,	/* v1: the crc32 over the whole transaction, or its commit header */
 };
 
-enum jbd_cause {
+enum diag_cause {
 	JBD_CAUSE_BIT_FLIP = 0,		/* flipped bits, located (candidates in the finding) */
 	JBD_CAUSE_STALE,		/* left from an earlier use of the journal */
 	JBD_CAUSE_TORN_COMMIT,		/* a commit whose blocks did not all reach the disk */
@@ -24,7 +24,7 @@ enum jbd_cause {
 };
 
 /* What `replay --policy=auto` does with the object (and its transaction). */
-enum jbd_auto_action {
+enum diag_action {
 	JBD_AUTO_REPLAY = 0,			/* nothing wrong: replay as found */
 	JBD_AUTO_REPLAY_CORRECTED,		/* replay the proven corrected content */
 	JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK,	/* replay as found: the extra bits are set later anyway */
@@ -32,23 +32,23 @@ enum jbd_auto_action {
 };
 
 /* Where a flipped bit is. */
-enum jbd_flip_place {
+enum diag_flip_place {
 	JBD_FLIP_CONTENT = 0,	/* in the bytes the checksum covers */
 	JBD_FLIP_STORED,	/* in the stored checksum (a tag, a tail, the commit block) */
 	JBD_FLIP_SEQUENCE,	/* in the sequence a tag checksum covers (the descriptor header) */
 };
 
-struct jbd_flip {
+struct diag_flip {
 	uint32_t	jblk;		/* journal block holding the bit */
 	uint32_t	byte;		/* byte in that block */
 	uint8_t		bit;		/* the bit's value is 1 << bit */
-	uint8_t		place;		/* enum jbd_flip_place */
+	uint8_t		place;		/* enum diag_flip_place */
 };
 
 /* One error pattern that explains the mismatch. */
-struct jbd_candidate {
+struct diag_candidate {
 	unsigned	nflips;
-	struct jbd_flip	flip[CRC_PATTERN_MAX_BITS];
+	struct diag_flip	flip[CRC_PATTERN_MAX_BITS];
 	unsigned	weight;
 	unsigned	span;		/* bursts only */
 	int		verified;	/* the real checksum over the corrected bytes matches */
@@ -58,7 +58,7 @@ struct jbd_candidate {
 #define JBD_LEAK_MAX_BITS	64
 
 /* The unjournaled-modification evidence (cause JBD_CAUSE_UNJOURNALED). */
-struct jbd_leak {
+struct diag_leak {
 	unsigned	nbits;
 	uint32_t	bit[JBD_LEAK_MAX_BITS];	/* bit numbers in the bitmap block */
 	uint32_t	set_by[JBD_LEAK_MAX_BITS];	/* the later transaction whose copy has it */
@@ -67,20 +67,20 @@ struct jbd_leak {
 	unsigned	later_versions;		/* later committed copies compared */
 };
 
-struct jbd_finding {
-	enum jbd_diag_object	object;
+struct diag_finding {
+	enum diag_object	object;
 	unsigned		txn;		/* index in scan->txns */
 	uint32_t		sequence;
 	int			block;		/* index in txn->blocks of the block at fault (JBD_OBJ_DATA;
 						   v1: where the flips or the leak are), else -1 */
 	uint32_t		jblk;		/* the failing block (v1: the commit block) */
 	uint64_t		fs_block;	/* the home of that block (block >= 0), else 0 */
-	struct e4r_block_info	info;		/* what fs_block is (kind UNKNOWN if not decoded) */
+	struct fs_block_info	info;		/* what fs_block is (kind UNKNOWN if not decoded) */
 	struct jbd_csum		csum;		/* stored and computed, as the scan found them */
 	unsigned		csum_bits;	/* bits stored: 32, or 16 for v2 tags */
 
-	enum jbd_cause		cause;
-	enum jbd_auto_action	action;
+	enum diag_cause		cause;
+	enum diag_action	action;
 	int			problem;	/* 0: normal log end (a stale transaction) */
 
 	/* The bit-flip search (always run when the checksum allows it). */
@@ -91,7 +91,7 @@ struct jbd_finding {
 	double			chance;		/* fits expected by chance (see crc_result) */
 	int			proven;		/* exactly one lightest fit, and it verifies */
 	unsigned		ncand;
-	struct jbd_candidate	cand[JBD_DIAG_MAX_CAND];
+	struct diag_candidate	cand[JBD_DIAG_MAX_CAND];
 
 	/* Stale evidence. */
 	int			uuid_mismatch;	/* a descriptor names another journal UUID */
@@ -106,15 +106,15 @@ struct jbd_finding {
 	int			partial_commit;	/* the 60-byte commit header alone checks out */
 	unsigned		bad_tags;	/* tags of this transaction that fail */
 
-	struct jbd_leak		leak;
+	struct diag_leak		leak;
 
 	/* A proven correction: the fixed journal block, as logged (escaped), NULL when none. */
 	unsigned char		*corrected;
 	uint32_t		corrected_jblk;
 };
 
-struct jbd_diagnosis {
-	struct jbd_finding	*findings;
+struct diag_report {
+	struct diag_finding	*findings;
 	unsigned		nfindings;
 	unsigned		problems;	/* findings with problem set */
 	unsigned		ntxns;		/* scan->ntxns, for the accessors */
@@ -127,8 +127,8 @@ struct jbd_diagnosis {
  * and, for leaks, home blocks through J. *OUT is always set on success (with
  * no findings for a healthy log). Errors: I/O, EXT2_ET_NO_MEMORY.
  */
-errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct jbd_diagnosis **out);
-void diag_free(struct jbd_diagnosis *d);
+errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct diag_report **out);
+void diag_free(struct diag_report *d);
 
 /*
  * For the replay engine (`--policy=auto`):
@@ -139,15 +139,15 @@ void diag_free(struct jbd_diagnosis *d);
  * (if the transaction's action allows replay at all). The content is the
  * journal copy corrected: still escaped if its tag says ESCAPE.
  */
-enum jbd_auto_action diag_txn_action(const struct jbd_diagnosis *d, unsigned txn);
-const unsigned char *diag_block(const struct jbd_diagnosis *d, const struct jbd_scan *s,
+enum diag_action diag_txn_action(const struct diag_report *d, unsigned txn);
+const unsigned char *diag_block(const struct diag_report *d, const struct jbd_scan *s,
 					 unsigned txn, unsigned block);
 
 /* Short names for JSON: "bit_flip", "data", "replay_corrected", ... */
-const char *diag_cause_name(enum jbd_cause c);
-const char *diag_object_name(enum jbd_diag_object o);
-const char *diag_action_name(enum jbd_auto_action a);
-const char *diag_flip_place_name(enum jbd_flip_place p);
+const char *diag_cause_name(enum diag_cause c);
+const char *diag_object_name(enum diag_object o);
+const char *diag_action_name(enum diag_action a);
+const char *diag_flip_place_name(enum diag_flip_place p);
 
 /*
  * The leak detector, on its own (pure: no I/O). LOGGED is the failing copy
@@ -163,7 +163,7 @@ const char *diag_flip_place_name(enum jbd_flip_place p);
  */
 int diag_leak_find(const unsigned char *logged, const unsigned char *before,
 		  const unsigned char *const *later, const uint32_t *later_seq, unsigned nlater,
-		  unsigned blocksize, enum crc_alg alg, uint64_t nbytes, uint64_t block_offset,
-		  uint32_t syndrome, uint32_t mask, struct jbd_leak *leak);
+		  unsigned blocksize, enum diag_crc_alg alg, uint64_t nbytes, uint64_t block_offset,
+		  uint32_t syndrome, uint32_t mask, struct diag_leak *leak);
 
 #endif

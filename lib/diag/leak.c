@@ -90,8 +90,8 @@ static int solve_gf2(const uint32_t *v, unsigned n, uint32_t s, uint64_t *sol)
 
 int diag_leak_find(const unsigned char *logged, const unsigned char *before,
 		  const unsigned char *const *later, const uint32_t *later_seq, unsigned nlater,
-		  unsigned blocksize, enum crc_alg alg, uint64_t nbytes, uint64_t block_offset,
-		  uint32_t syndrome, uint32_t mask, struct jbd_leak *leak)
+		  unsigned blocksize, enum diag_crc_alg alg, uint64_t nbytes, uint64_t block_offset,
+		  uint32_t syndrome, uint32_t mask, struct diag_leak *leak)
 {
 	uint32_t cand[JBD_LEAK_MAX_BITS], v[JBD_LEAK_MAX_BITS];
 	int who[JBD_LEAK_MAX_BITS];

@@ -15,7 +15,7 @@
 struct layout_run {
 	blk64_t			start;
 	blk64_t			len;
-	enum e4r_block_kind	kind;
+	enum fs_block_kind	kind;
 	dgrp_t			group;
 	int			backup, reserved;
 };
@@ -23,10 +23,10 @@ struct layout_run {
 struct wanted {
 	blk64_t			blk;
 	int			found;
-	struct e4r_block_info	info;
+	struct fs_block_info	info;
 };
 
-struct e4r_decode {
+struct fs_decode {
 	ext2_filsys		fs;
 	struct layout_run	*layout;
 	size_t			nlayout, layout_cap;
@@ -54,15 +54,15 @@ static const char *const kind_names[] = {
 	[E4R_KIND_OUTSIDE]	= "outside",
 };
 
-const char *fs_block_kind_name(enum e4r_block_kind kind)
+const char *fs_block_kind_name(enum fs_block_kind kind)
 {
 	if ((unsigned)kind >= sizeof(kind_names) / sizeof(kind_names[0]) || !kind_names[kind])
 		return "unknown";
 	return kind_names[kind];
 }
 
-static errcode_t add_run(struct e4r_decode *d, blk64_t start, blk64_t len,
-			 enum e4r_block_kind kind, dgrp_t group, int backup, int reserved)
+static errcode_t add_run(struct fs_decode *d, blk64_t start, blk64_t len,
+			 enum fs_block_kind kind, dgrp_t group, int backup, int reserved)
 {
 	struct layout_run *r;
 
@@ -84,7 +84,7 @@ static errcode_t add_run(struct e4r_decode *d, blk64_t start, blk64_t len,
 }
 
 /* Superblock and descriptor copies of group G. */
-static errcode_t add_group_sb_gdt(struct e4r_decode *d, dgrp_t g)
+static errcode_t add_group_sb_gdt(struct fs_decode *d, dgrp_t g)
 {
 	ext2_filsys fs = d->fs;
 	blk64_t super = 0, old_desc = 0, new_desc = 0;
@@ -120,7 +120,7 @@ static int cmp_run(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static errcode_t build_layout(struct e4r_decode *d)
+static errcode_t build_layout(struct fs_decode *d)
 {
 	ext2_filsys fs = d->fs;
 	errcode_t err = 0;
@@ -141,9 +141,9 @@ static errcode_t build_layout(struct e4r_decode *d)
 	return err;
 }
 
-errcode_t fs_decode_new(ext2_filsys fs, struct e4r_decode **out)
+errcode_t fs_decode_new(ext2_filsys fs, struct fs_decode **out)
 {
-	struct e4r_decode *d = calloc(1, sizeof(*d));
+	struct fs_decode *d = calloc(1, sizeof(*d));
 	errcode_t err;
 
 	*out = NULL;
@@ -159,7 +159,7 @@ errcode_t fs_decode_new(ext2_filsys fs, struct e4r_decode **out)
 	return 0;
 }
 
-void fs_decode_free(struct e4r_decode *d)
+void fs_decode_free(struct fs_decode *d)
 {
 	if (!d)
 		return;
@@ -168,12 +168,12 @@ void fs_decode_free(struct e4r_decode *d)
 	free(d);
 }
 
-int fs_decode_partial(const struct e4r_decode *d)
+int fs_decode_partial(const struct fs_decode *d)
 {
 	return d->partial;
 }
 
-errcode_t fs_decode_want(struct e4r_decode *d, blk64_t blk)
+errcode_t fs_decode_want(struct fs_decode *d, blk64_t blk)
 {
 	struct wanted *w;
 
@@ -196,7 +196,7 @@ errcode_t fs_decode_want(struct e4r_decode *d, blk64_t blk)
 }
 
 /* The layout run holding BLK, or NULL. Runs may overlap on damaged images: any match will do. */
-static const struct layout_run *find_run(const struct e4r_decode *d, blk64_t blk)
+static const struct layout_run *find_run(const struct fs_decode *d, blk64_t blk)
 {
 	size_t lo = 0, hi = d->nlayout;
 
@@ -218,8 +218,8 @@ static const struct layout_run *find_run(const struct e4r_decode *d, blk64_t blk
 	return NULL;
 }
 
-static void layout_info(const struct e4r_decode *d, const struct layout_run *r, blk64_t blk,
-			struct e4r_block_info *info)
+static void layout_info(const struct fs_decode *d, const struct layout_run *r, blk64_t blk,
+			struct fs_block_info *info)
 {
 	ext2_filsys fs = d->fs;
 
@@ -247,7 +247,7 @@ static int cmp_wanted(const void *a, const void *b)
 }
 
 /* Index of the first wanted block >= BLK. */
-static size_t wanted_from(const struct e4r_decode *d, blk64_t blk)
+static size_t wanted_from(const struct fs_decode *d, blk64_t blk)
 {
 	size_t lo = 0, hi = d->nwant;
 
@@ -262,7 +262,7 @@ static size_t wanted_from(const struct e4r_decode *d, blk64_t blk)
 }
 
 /* Record INO as the owner of the wanted blocks in [START, START+LEN). */
-static void claim(struct e4r_decode *d, blk64_t start, blk64_t len, enum e4r_block_kind kind,
+static void claim(struct fs_decode *d, blk64_t start, blk64_t len, enum fs_block_kind kind,
 		  ext2_ino_t ino, blk64_t lblk)
 {
 	size_t i;
@@ -279,7 +279,7 @@ static void claim(struct e4r_decode *d, blk64_t start, blk64_t len, enum e4r_blo
 	}
 }
 
-static int over_budget(struct e4r_decode *d)
+static int over_budget(struct fs_decode *d)
 {
 	if (++d->steps <= DECODE_MAX_STEPS)
 		return 0;
@@ -287,8 +287,8 @@ static int over_budget(struct e4r_decode *d)
 	return 1;
 }
 
-static void walk_extents(struct e4r_decode *d, ext2_ino_t ino, struct ext2_inode *inode,
-			 enum e4r_block_kind data_kind)
+static void walk_extents(struct fs_decode *d, ext2_ino_t ino, struct ext2_inode *inode,
+			 enum fs_block_kind data_kind)
 {
 	ext2_extent_handle_t h;
 	struct ext2fs_extent ext;
@@ -309,9 +309,9 @@ static void walk_extents(struct e4r_decode *d, ext2_ino_t ino, struct ext2_inode
 }
 
 struct map_walk {
-	struct e4r_decode	*d;
+	struct fs_decode	*d;
 	ext2_ino_t		ino;
-	enum e4r_block_kind	data_kind;
+	enum fs_block_kind	data_kind;
 };
 
 static int map_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
@@ -329,9 +329,9 @@ static int map_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
-static void walk_inode(struct e4r_decode *d, ext2_ino_t ino, struct ext2_inode *inode)
+static void walk_inode(struct fs_decode *d, ext2_ino_t ino, struct ext2_inode *inode)
 {
-	enum e4r_block_kind data_kind = LINUX_S_ISDIR(inode->i_mode) ? E4R_KIND_DIRECTORY : E4R_KIND_DATA;
+	enum fs_block_kind data_kind = LINUX_S_ISDIR(inode->i_mode) ? E4R_KIND_DIRECTORY : E4R_KIND_DATA;
 	blk64_t acl = ext2fs_file_acl_block(d->fs, inode);
 
 	if (acl)
@@ -346,7 +346,7 @@ static void walk_inode(struct e4r_decode *d, ext2_ino_t ino, struct ext2_inode *
 	}
 }
 
-static int inode_in_use(struct e4r_decode *d, ext2_ino_t ino, const struct ext2_inode *inode)
+static int inode_in_use(struct fs_decode *d, ext2_ino_t ino, const struct ext2_inode *inode)
 {
 	if (!inode->i_mode)
 		return 0;
@@ -356,7 +356,7 @@ static int inode_in_use(struct e4r_decode *d, ext2_ino_t ino, const struct ext2_
 }
 
 /* One pass over the inode table; only called when a wanted block is not layout metadata. */
-static void inode_pass(struct e4r_decode *d)
+static void inode_pass(struct fs_decode *d)
 {
 	ext2_inode_scan scan;
 	struct ext2_inode *inode;
@@ -387,7 +387,7 @@ static void inode_pass(struct e4r_decode *d)
 	free(inode);
 }
 
-static int needs_inode_pass(const struct e4r_decode *d)
+static int needs_inode_pass(const struct fs_decode *d)
 {
 	size_t i;
 
@@ -397,7 +397,7 @@ static int needs_inode_pass(const struct e4r_decode *d)
 	return 0;
 }
 
-static void resolve(struct e4r_decode *d)
+static void resolve(struct fs_decode *d)
 {
 	d->resolved = 1;
 	qsort(d->want, d->nwant, sizeof(*d->want), cmp_wanted);
@@ -409,7 +409,7 @@ static void resolve(struct e4r_decode *d)
 	}
 }
 
-errcode_t fs_decode_lookup(struct e4r_decode *d, blk64_t blk, struct e4r_block_info *info)
+errcode_t fs_decode_lookup(struct fs_decode *d, blk64_t blk, struct fs_block_info *info)
 {
 	const struct layout_run *r;
 	size_t i;

@@ -4,7 +4,7 @@
 
 #include <ext2fs/ext2fs.h>
 
-enum e4r_block_kind {
+enum fs_block_kind {
 	E4R_KIND_UNKNOWN = 0,	/* not metadata and no inode claims it (free, or not found) */
 	E4R_KIND_SUPERBLOCK,	/* the primary superblock or a backup */
 	E4R_KIND_GROUP_DESC,	/* group descriptors (or reserved GDT blocks) */
@@ -20,8 +20,8 @@ enum e4r_block_kind {
 };
 
 /* What one block is. Fields that do not apply to the kind are 0. */
-struct e4r_block_info {
-	enum e4r_block_kind kind;
+struct fs_block_info {
+	enum fs_block_kind kind;
 	dgrp_t		group;		/* owning group for superblock .. inode_table */
 	int		backup;		/* superblock / group_desc: a backup copy */
 	int		reserved;	/* group_desc: a reserved GDT block */
@@ -40,21 +40,21 @@ struct e4r_block_info {
  * inodes (inode scan, extent and block-map walks, with limits against loops
  * and garbage) finds their owners. Nothing is done unless someone asks.
  */
-struct e4r_decode;
+struct fs_decode;
 
-errcode_t fs_decode_new(ext2_filsys fs, struct e4r_decode **out);
-void fs_decode_free(struct e4r_decode *d);
+errcode_t fs_decode_new(ext2_filsys fs, struct fs_decode **out);
+void fs_decode_free(struct fs_decode *d);
 
 /* Add BLK to the set to resolve (before the first lookup; later ones are resolved statically only). */
-errcode_t fs_decode_want(struct e4r_decode *d, blk64_t blk);
+errcode_t fs_decode_want(struct fs_decode *d, blk64_t blk);
 
 /* What BLK is. Errors only from reading the filesystem; a damaged inode is skipped, not fatal. */
-errcode_t fs_decode_lookup(struct e4r_decode *d, blk64_t blk, struct e4r_block_info *info);
+errcode_t fs_decode_lookup(struct fs_decode *d, blk64_t blk, struct fs_block_info *info);
 
 /* 1 when the inode pass stopped early (a read error or a safety limit): owners may be missing. */
-int fs_decode_partial(const struct e4r_decode *d);
+int fs_decode_partial(const struct fs_decode *d);
 
 /* The JSON/short name of a kind: "superblock", "inode_bitmap", ... */
-const char *fs_block_kind_name(enum e4r_block_kind kind);
+const char *fs_block_kind_name(enum fs_block_kind kind);
 
 #endif

@@ -14,7 +14,7 @@ struct mem_image {
 	char			*name;
 	unsigned char		*buf;
 	size_t			len;
-	struct e4r_mem_io_stats	st;
+	struct fs_mem_io_stats	st;
 };
 
 static struct mem_image images[MEM_IMAGES];
@@ -63,7 +63,7 @@ int fs_mem_image_find(const char *name, uint64_t *bytes)
 	return m != NULL;
 }
 
-int fs_mem_image_stats(const char *name, struct e4r_mem_io_stats *st)
+int fs_mem_image_stats(const char *name, struct fs_mem_io_stats *st)
 {
 	struct mem_image *m = lookup(name);
 

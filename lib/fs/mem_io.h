@@ -21,11 +21,11 @@ void fs_mem_image_remove(const char *name);
 /* 1 and its size when NAME is a registered image, else 0. */
 int fs_mem_image_find(const char *name, uint64_t *bytes);
 
-struct e4r_mem_io_stats {
+struct fs_mem_io_stats {
 	unsigned long	writes;		/* write calls that reached the buffer */
 	unsigned long	refused;	/* writes that reached past the end */
 };
 /* What has been done to NAME since it was registered. */
-int fs_mem_image_stats(const char *name, struct e4r_mem_io_stats *st);
+int fs_mem_image_stats(const char *name, struct fs_mem_io_stats *st);
 
 #endif

@@ -12,7 +12,7 @@
  * check_result_free) even when the filesystem has errors; the return is
  * an error only when the check could not run at all (out of memory).
  */
-errcode_t fsck_run(ext2_filsys fs, const struct e4r_check_opts *o,
-			struct e4r_check_result **out);
+errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
+			struct check_result **out);
 
 #endif

@@ -69,9 +69,9 @@ static errcode_t (*const passes[])(struct check_ctx *) = {
 };
 
 /* One check: the passes in order; C stays set up for the repairs that follow. */
-static errcode_t check_round(struct check_ctx *c, const struct e4r_check_opts *o)
+static errcode_t check_round(struct check_ctx *c, const struct check_opts *o)
 {
-	struct e4r_check_result *r = c->res;
+	struct check_result *r = c->res;
 	errcode_t err;
 	size_t i;
 
@@ -100,11 +100,11 @@ static errcode_t check_round(struct check_ctx *c, const struct e4r_check_opts *o
 	return 0;
 }
 
-errcode_t fsck_run(ext2_filsys fs, const struct e4r_check_opts *o,
-			struct e4r_check_result **out)
+errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
+			struct check_result **out)
 {
-	struct e4r_check_result *r = calloc(1, sizeof(*r));
-	enum e4r_repair_mode mode = o ? o->repair : E4R_REPAIR_NONE;
+	struct check_result *r = calloc(1, sizeof(*r));
+	enum check_repair_mode mode = o ? o->repair : E4R_REPAIR_NONE;
 	unsigned max_rounds = o && o->max_rounds ? o->max_rounds : DEFAULT_MAX_ROUNDS;
 	errcode_t err = 0;
 
@@ -127,7 +127,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct e4r_check_opts *o,
 			err = check_round(&c, o);
 		if (!err && r->dropped) {
 			/* The findings over the limit: counted, not listed. */
-			struct e4r_finding f = check_finding_init(E4R_PR_TOO_MANY);
+			struct check_finding f = check_finding_init(E4R_PR_TOO_MANY);
 			size_t max = r->max_findings;
 			f.found = r->dropped;
 			r->max_findings = SIZE_MAX;	/* this one always fits */

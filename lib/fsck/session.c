@@ -38,8 +38,8 @@ static void tell(const struct fsck_session_opts *o, enum fsck_event what, const 
  */
 static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct fsck_session *s)
 {
-	struct e4r_replay_opts ro = { .policy = o->policy, .undo_file = o->undo_file };
-	struct e4r_replay *r = NULL;
+	struct replay_opts ro = { .policy = o->policy, .undo_file = o->undo_file };
+	struct replay_result *r = NULL;
 	errcode_t err = replay_image(o->image, &ro, &r);
 	enum fsck_stage stage = FSCK_STAGE_NONE;
 
@@ -121,7 +121,7 @@ void fsck_session_free(struct fsck_session *s)
 
 int fsck_exit_code(const struct fsck_session *s)
 {
-	const struct e4r_check_result *r = s->result;
+	const struct check_result *r = s->result;
 	int rc;
 
 	if (s->stopped != FSCK_STAGE_NONE || !r)

@@ -44,7 +44,7 @@ struct fsck_session {
 	errcode_t		err;		/* why it stopped; 0 with FSCK_STAGE_NONE */
 	struct fsck_journal_note journal;
 	blk64_t			backup_sb;	/* the backup superblock read instead of the primary; 0: the primary */
-	struct e4r_check_result	*result;	/* the findings; NULL unless the check ran */
+	struct check_result	*result;	/* the findings; NULL unless the check ran */
 	int			exit_code;	/* fsck_exit_code of all the above */
 };
 
@@ -59,8 +59,8 @@ typedef void (*fsck_event_fn)(void *arg, enum fsck_event what, const struct fsck
 struct fsck_session_opts {
 	const char		*image;
 	/* check.repair NONE (-n): open read-only, replay nothing, write nothing. */
-	struct e4r_check_opts	check;
-	enum jbd_replay_policy	policy;		/* for the journal replay before the check */
+	struct check_opts	check;
+	enum replay_policy	policy;		/* for the journal replay before the check */
 	const char		*undo_file;	/* NULL: none; never over an existing file */
 	fsck_event_fn		event;		/* may be NULL */
 	void			*event_arg;

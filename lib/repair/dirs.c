@@ -131,7 +131,7 @@ static unsigned leaf_end(ext2_filsys fs, const char *buf)
 }
 
 /* DIR_CSUM: a new checksum; DIR_CORRUPT: the block is cut at the first bad entry. */
-errcode_t repair_dir_block(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	char *buf;
@@ -179,7 +179,7 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct e4r_finding *f)
 }
 
 /* The name the finding gives matches this entry (names may hold NULs: compare what we have). */
-static int entry_matches(const struct e4r_finding *f, struct ext2_dir_entry *de)
+static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *de)
 {
 	size_t len = f->name ? strlen(f->name) : 0;
 	unsigned nl = fs_dirent_name_len(de);
@@ -192,7 +192,7 @@ static int entry_matches(const struct e4r_finding *f, struct ext2_dir_entry *de)
 }
 
 /* Entry findings: remove the entry, or correct its file type or name. */
-errcode_t repair_dir_entry(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	char *buf = dblock_read(c, f->blk);
@@ -279,7 +279,7 @@ static ext2_ino_t parent_of(struct check_ctx *c, ext2_ino_t dir)
 }
 
 /* NO_DOT, BAD_DOT, NO_DOTDOT: mend the first two entries of block 0. */
-errcode_t repair_dot(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	ext2_ino_t dir = (ext2_ino_t)f->dir;

@@ -48,7 +48,7 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return BLOCK_CHANGED;
 }
 
-errcode_t repair_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n, unsigned *cloned)
+errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t n, unsigned *cloned)
 {
 	ext2_filsys fs = c->fs;
 	struct dup_clone d = { .c = c };

@@ -11,7 +11,7 @@
 #include "repair/repair.h"
 
 /* A group's uninit flags without descriptor checksums mean nothing: drop them. */
-static errcode_t fix_uninit_flags(struct check_ctx *c, const struct e4r_finding *f)
+static errcode_t fix_uninit_flags(struct check_ctx *c, const struct check_finding *f)
 {
 	if (f->group == E4R_NONE || f->group >= c->fs->group_desc_count)
 		return EINVAL;
@@ -25,7 +25,7 @@ static errcode_t fix_uninit_flags(struct check_ctx *c, const struct e4r_finding 
  * mark as wrong. Counting the inode as used moves the mark over it when the
  * summaries are rebuilt; the next round reads it and judges it.
  */
-static errcode_t fix_uninit_entry(struct check_ctx *c, const struct e4r_finding *f)
+static errcode_t fix_uninit_entry(struct check_ctx *c, const struct check_finding *f)
 {
 	dgrp_t g;
 
@@ -42,7 +42,7 @@ static errcode_t fix_uninit_entry(struct check_ctx *c, const struct e4r_finding 
  * a new block, free in the computed usage, in its group (as e2fsck
  * relocates it); the summaries rebuild then writes its content.
  */
-static errcode_t relocate_bitmap(struct check_ctx *c, const struct e4r_finding *f)
+static errcode_t relocate_bitmap(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	dgrp_t g = (dgrp_t)f->group;
@@ -79,11 +79,11 @@ static errcode_t relocate_bitmap(struct check_ctx *c, const struct e4r_finding *
 /* Findings about one inode's map are repaired once: the repair walks the whole map. */
 static int map_repaired_before(struct check_ctx *c, size_t first, size_t i)
 {
-	const struct e4r_finding *f = &c->res->findings[i];
+	const struct check_finding *f = &c->res->findings[i];
 	size_t j;
 
 	for (j = i; j-- > first;) {
-		const struct e4r_finding *g = &c->res->findings[j];
+		const struct check_finding *g = &c->res->findings[j];
 		const struct check_problem_info *p = check_problem_info(g->code);
 
 		if (g->ino == f->ino && g->fixed && p && p->fix == E4R_FIX_BLOCK_MAP)
@@ -318,12 +318,12 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_QUOTA_REWRITE]		= do_quota_rewrite,
 };
 
-repair_fn repair_fix_fn(enum e4r_fix fix)
+repair_fn repair_fix_fn(enum check_fix fix)
 {
 	return (unsigned)fix < E4R_FIX_COUNT ? fixes[fix] : NULL;
 }
 
-int repair_fix_known(enum e4r_fix fix)
+int repair_fix_known(enum check_fix fix)
 {
 	return fix == E4R_FIX_SUMMARIES || fix == E4R_FIX_CLONE || repair_fix_fn(fix) != NULL;
 }

@@ -47,7 +47,7 @@ static errcode_t inode_write(struct check_ctx *c, ext2_ino_t ino, struct inode_b
 }
 
 /* The one-field repairs: the finding's expected value goes where the found one was. */
-errcode_t repair_inode(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
 	struct inode_buf b = { 0 };
@@ -237,7 +237,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	return err;
 }
 
-errcode_t repair_block_map(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
 	struct ext2_inode in;
@@ -259,7 +259,7 @@ errcode_t repair_block_map(struct check_ctx *c, const struct e4r_finding *f)
 }
 
 /* An extent tree block whose checksum is wrong: rewrite it with the right one. */
-errcode_t repair_extent_csum(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	char *buf;

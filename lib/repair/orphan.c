@@ -20,7 +20,7 @@
  * pass 1 finds them unlinked and deletes them, as it does when e2fsck
  * cannot trust the orphans of a filesystem with errors.
  */
-errcode_t repair_orphan_block(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_orphan_block(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	struct ext4_orphan_block_tail *tail;
@@ -58,7 +58,7 @@ errcode_t repair_orphan_block(struct check_ctx *c, const struct e4r_finding *f)
  * cleared inode (the next round's bitmap rebuild frees its blocks), and
  * the superblock stops naming it.
  */
-errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	errcode_t err;
@@ -80,7 +80,7 @@ errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct e4r_findin
  * the default size is written, every block empty with a valid tail. This
  * allocates, so it runs after the bitmaps are rebuilt.
  */
-errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	ext2_ino_t ino = fs->super->s_orphan_file_inum;

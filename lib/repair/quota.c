@@ -81,7 +81,7 @@ static int quota_type_of(struct ext2_super_block *sb, uint64_t ino)
  * A quota inode that is a reserved inode or out of range: e2fsck clears the
  * superblock's reference, and the type is no longer tracked.
  */
-errcode_t repair_quota_inode_off(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_quota_inode_off(struct check_ctx *c, const struct check_finding *f)
 {
 	int t = quota_type_of(c->fs->super, f->ino);
 
@@ -386,7 +386,7 @@ static errcode_t qt_empty(struct check_ctx *c, ext2_ino_t ino)
  * hold a limit or a grace time (their usage zero). This allocates: it runs
  * after the bitmaps are rebuilt.
  */
-errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	int t = quota_type_of(fs->super, f->ino);

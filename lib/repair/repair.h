@@ -11,16 +11,16 @@
  * valid as e2fsck does at its end.
  */
 errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed);
-void repair_finish(ext2_filsys fs, struct e4r_check_result *r);
+void repair_finish(ext2_filsys fs, struct check_result *r);
 
 /* One repair each; 0 when done, else why not (the finding stays unfixed). */
-errcode_t repair_inode(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_inode_clear(struct check_ctx *c, ext2_ino_t ino);
-errcode_t repair_block_map(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_extent_csum(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_dir_entry(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_dir_block(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_dot(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent);
 errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir);
 errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk);
@@ -31,15 +31,15 @@ errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_bad_blocks_inode(struct check_ctx *c);
 errcode_t repair_resize_inode_off(struct check_ctx *c);
 errcode_t repair_summaries(struct check_ctx *c);
-errcode_t repair_dups(struct check_ctx *c, const struct e4r_finding *f, size_t n,
+errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t n,
 		   unsigned *cloned);
-errcode_t repair_ea_refcount(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_ea_clear(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_orphan_block(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_quota_inode_off(struct check_ctx *c, const struct e4r_finding *f);
-errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f);
+errcode_t repair_ea_refcount(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_ea_clear(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_orphan_block(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_quota_inode_off(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *f);
 
 /*
  * The routine for each E4R_FIX_* the problem table names: it mends finding
@@ -48,7 +48,7 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct e4r_finding *f)
  * repair_fix_known says whether the round can make a FIX at all.
  */
 typedef errcode_t (*repair_fn)(struct check_ctx *c, size_t first, size_t i);
-repair_fn repair_fix_fn(enum e4r_fix fix);
-int repair_fix_known(enum e4r_fix fix);
+repair_fn repair_fix_fn(enum check_fix fix);
+int repair_fix_known(enum check_fix fix);
 
 #endif

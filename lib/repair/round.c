@@ -20,7 +20,7 @@ struct repair_plan {
 };
 
 /* When in the round the table says FINDING is repaired. */
-static enum e4r_phase phase_of(const struct e4r_finding *f)
+static enum check_phase phase_of(const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
@@ -39,12 +39,12 @@ static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i)
 /* -p: every error must be fixable without a person, or nothing is written. */
 static int preen_allowed(struct check_ctx *c, size_t first)
 {
-	struct e4r_check_result *r = c->res;
+	struct check_result *r = c->res;
 	int ok = 1;
 	size_t i;
 
 	for (i = first; i < r->count; i++) {
-		struct e4r_finding *f = &r->findings[i];
+		struct check_finding *f = &r->findings[i];
 		const struct check_problem_info *p = check_problem_info(f->code);
 
 		if (!p || p->severity != E4R_SEV_ERROR)
@@ -59,9 +59,9 @@ static int preen_allowed(struct check_ctx *c, size_t first)
 	return ok;
 }
 
-static int decide(struct check_ctx *c, struct e4r_finding *f)
+static int decide(struct check_ctx *c, struct check_finding *f)
 {
-	const struct e4r_check_opts *o = c->opts;
+	const struct check_opts *o = c->opts;
 	const struct check_problem_info *p = check_problem_info(f->code);
 	int yes = 0;
 
@@ -96,7 +96,7 @@ static errcode_t plan_add(size_t **v, size_t *n, size_t i)
 	return 0;
 }
 
-static void count_fixed(struct check_ctx *c, struct e4r_finding *f, unsigned *fixed)
+static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *fixed)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
@@ -108,7 +108,7 @@ static void count_fixed(struct check_ctx *c, struct e4r_finding *f, unsigned *fi
 
 errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 {
-	struct e4r_check_result *r = c->res;
+	struct check_result *r = c->res;
 	struct repair_plan plan = { 0 };
 	errcode_t err = 0;
 	size_t i;
@@ -126,7 +126,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	 * the check starts again (e2fsck restarts from the beginning there).
 	 */
 	for (i = first; i < r->count; i++) {
-		struct e4r_finding *f = &r->findings[i];
+		struct check_finding *f = &r->findings[i];
 
 		if (phase_of(f) != E4R_PHASE_ALONE)
 			continue;
@@ -140,14 +140,14 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	}
 	/* What the others need sound first (a corrupt directory block is cut before its entries). */
 	for (i = first; i < r->count; i++) {
-		struct e4r_finding *f = &r->findings[i];
+		struct check_finding *f = &r->findings[i];
 
 		if (phase_of(f) == E4R_PHASE_FIRST && decide(c, f) && fix_one(c, first, i) == 0)
 			count_fixed(c, f, fixed);
 	}
 	for (i = first; i < r->count; i++) {
-		struct e4r_finding *f = &r->findings[i];
-		enum e4r_phase phase = phase_of(f);
+		struct check_finding *f = &r->findings[i];
+		enum check_phase phase = phase_of(f);
 
 		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST)
 			continue;	/* answered above */
@@ -195,7 +195,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		unsigned cloned = 0;
 
 		if (plan.ndups) {
-			struct e4r_finding *v = malloc(plan.ndups * sizeof(*v));
+			struct check_finding *v = malloc(plan.ndups * sizeof(*v));
 			if (!v) {
 				err = ENOMEM;
 				goto out;
@@ -252,7 +252,7 @@ out:
  * valid: like e2fsck, set the state, forget the error record and the orphan
  * list (its inodes were processed by the passes), and note the check time.
  */
-void repair_finish(ext2_filsys fs, struct e4r_check_result *r)
+void repair_finish(ext2_filsys fs, struct check_result *r)
 {
 	struct ext2_super_block *sb = fs->super;
 

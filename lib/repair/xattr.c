@@ -12,7 +12,7 @@
  * found (e2fsck's answer to a wrong reference count); writing the block
  * sets its checksum.
  */
-errcode_t repair_ea_refcount(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_ea_refcount(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_ext_attr_header *h;
@@ -48,7 +48,7 @@ errcode_t repair_ea_refcount(struct check_ctx *c, const struct e4r_finding *f)
  * block no longer used (or its reference count one too high when others
  * share it), and mends those.
  */
-errcode_t repair_ea_clear(struct check_ctx *c, const struct e4r_finding *f)
+errcode_t repair_ea_clear(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
 	int isize = EXT2_INODE_SIZE(fs->super);

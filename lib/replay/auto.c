@@ -5,10 +5,10 @@
 
 #include "replay/auto.h"
 
-static enum jbd_decision auto_decide(void *arg, const struct jbd_failure *f)
+static enum replay_decision auto_decide(void *arg, const struct jbd_failure *f)
 {
-	struct e4r_auto *a = arg;
-	enum jbd_auto_action act = diag_txn_action(a->diag, f->txn);
+	struct replay_auto *a = arg;
+	enum diag_action act = diag_txn_action(a->diag, f->txn);
 
 	if (f->kind == JBD_FAIL_BLOCK) {
 		if (diag_block(a->diag, a->s, f->txn, f->index))
@@ -25,12 +25,12 @@ static enum jbd_decision auto_decide(void *arg, const struct jbd_failure *f)
 
 static const unsigned char *auto_content(void *arg, unsigned txn, unsigned blk)
 {
-	struct e4r_auto *a = arg;
+	struct replay_auto *a = arg;
 
 	return diag_block(a->diag, a->s, txn, blk);
 }
 
-errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct e4r_auto *a)
+errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct replay_auto *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->s = s;
@@ -40,18 +40,18 @@ errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, str
 	return diag_journal(j, s, &a->diag);
 }
 
-void replay_auto_free(struct e4r_auto *a)
+void replay_auto_free(struct replay_auto *a)
 {
 	diag_free(a->diag);
 	a->diag = NULL;
 }
 
-errcode_t replay_auto_repair_journal(const struct e4r_auto *a, struct jbd_journal *j)
+errcode_t replay_auto_repair_journal(const struct replay_auto *a, struct jbd_journal *j)
 {
 	errcode_t err = 0;
 
 	for (unsigned i = 0; i < a->diag->nfindings && !err; i++) {
-		const struct jbd_finding *f = &a->diag->findings[i];
+		const struct diag_finding *f = &a->diag->findings[i];
 		if (f->action != JBD_AUTO_REPLAY_CORRECTED || !f->corrected ||
 		    f->corrected_jblk >= j->total_len)
 			continue;

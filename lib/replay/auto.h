@@ -5,10 +5,10 @@
 #include "replay/plan.h"
 #include "diag/diagnose.h"
 
-struct e4r_auto {
-	struct jbd_diagnosis	*diag;
+struct replay_auto {
+	struct diag_report	*diag;
 	const struct jbd_scan	*s;
-	struct jbd_replay_hooks	hooks;
+	struct replay_hooks	hooks;
 };
 
 /*
@@ -17,14 +17,14 @@ struct e4r_auto {
  * refused otherwise (the plan then acts as stop); a failing block is replayed
  * with its proven content, as is for a benign leak, and left out otherwise.
  */
-errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct e4r_auto *a);
-void replay_auto_free(struct e4r_auto *a);
+errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct replay_auto *a);
+void replay_auto_free(struct replay_auto *a);
 
 /*
  * Write the proven corrections back into the journal itself, so the emptied
  * log holds what the kernel meant to write (the image then equals a replay of
  * the undamaged journal). Flushed by the caller.
  */
-errcode_t replay_auto_repair_journal(const struct e4r_auto *a, struct jbd_journal *j);
+errcode_t replay_auto_repair_journal(const struct replay_auto *a, struct jbd_journal *j);
 
 #endif

@@ -637,7 +637,7 @@ static errcode_t recount_used_dirs(struct fc_ctx *c)
 	return err;
 }
 
-static void note_error(struct e4r_fc_replay_result *res, errcode_t err, unsigned i)
+static void note_error(struct replay_fc_result *res, errcode_t err, unsigned i)
 {
 	if (!err)
 		return;
@@ -658,7 +658,7 @@ static errcode_t set_error_flag(ext2_filsys fs, int on)
 	return ext2fs_flush(fs);
 }
 
-static errcode_t replay_all(struct fc_ctx *c, struct e4r_fc_replay_result *res)
+static errcode_t replay_all(struct fc_ctx *c, struct replay_fc_result *res)
 {
 	unsigned i;
 	errcode_t err;
@@ -686,7 +686,7 @@ static errcode_t replay_all(struct fc_ctx *c, struct e4r_fc_replay_result *res)
 	return err;
 }
 
-errcode_t replay_fc(ext2_filsys fs, const struct jbd_fc *fc, struct e4r_fc_replay_result *res)
+errcode_t replay_fc(ext2_filsys fs, const struct jbd_fc *fc, struct replay_fc_result *res)
 {
 	struct fc_ctx c;
 	errcode_t err;

@@ -5,7 +5,7 @@
 #include <ext2fs/ext2fs.h>
 #include "jbd/fc.h"
 
-struct e4r_fc_replay_result {
+struct replay_fc_result {
 	unsigned	applied;	/* committed tags applied (HEAD, TAIL and PAD included) */
 	unsigned	failed;		/* committed tags refused or failed; the rest still applied, as the kernel does */
 	errcode_t	first_error;	/* the first failure, 0 if none */
@@ -31,6 +31,6 @@ struct e4r_fc_replay_result {
  * (bitmaps unreadable, superblock unwritable); nothing to do when
  * fc->stop_error is set (recovery fails) or no tag is committed.
  */
-errcode_t replay_fc(ext2_filsys fs, const struct jbd_fc *fc, struct e4r_fc_replay_result *res);
+errcode_t replay_fc(ext2_filsys fs, const struct jbd_fc *fc, struct replay_fc_result *res);
 
 #endif

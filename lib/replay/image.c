@@ -38,7 +38,7 @@ static void jsb_set(struct jbd_journal *j, unsigned off, uint32_t val)
 #define JSB_START	offsetof(struct jbd_superblock, s_start)
 #define JSB_ERRNO	offsetof(struct jbd_superblock, s_errno)
 
-static errcode_t setup_io(const char *image, const struct e4r_replay_opts *o, io_manager *io)
+static errcode_t setup_io(const char *image, const struct replay_opts *o, io_manager *io)
 {
 	struct stat st;
 	errcode_t err;
@@ -95,8 +95,8 @@ static errcode_t finish(ext2_filsys fs, struct jbd_journal *j)
 }
 
 /* Steps 2-5, on FS as it is after step 1; closes FS (*FSP is NULL afterwards). */
-static errcode_t finish_recovery(ext2_filsys *fsp, const struct e4r_replay_opts *o,
-				 struct e4r_replay *r)
+static errcode_t finish_recovery(ext2_filsys *fsp, const struct replay_opts *o,
+				 struct replay_result *r)
 {
 	ext2_filsys fs = *fsp;
 	struct jbd_journal *j = NULL;
@@ -129,7 +129,7 @@ static errcode_t finish_recovery(ext2_filsys *fsp, const struct e4r_replay_opts 
 }
 
 /* The previous run stopped between steps 3 and 5: do 4 and 5 only. */
-static errcode_t resume(ext2_filsys fs, struct e4r_replay *r)
+static errcode_t resume(ext2_filsys fs, struct replay_result *r)
 {
 	r->resumed = 1;
 	r->sequence_after = r->j->sequence;
@@ -141,7 +141,7 @@ static errcode_t resume(ext2_filsys fs, struct e4r_replay *r)
  * The fast-commit area follows the last full commit the plan replays: its
  * HEAD must carry the next ID. Nothing is read when recovery fails as a whole.
  */
-static errcode_t scan_fast_commits(struct e4r_replay *r)
+static errcode_t scan_fast_commits(struct replay_result *r)
 {
 	const struct replay_plan *p = r->p;
 	errcode_t err;
@@ -159,12 +159,12 @@ static errcode_t scan_fast_commits(struct e4r_replay *r)
  * makes the kernel refuse the mount: we apply nothing and ask for a check.
  */
 /* Whether step 1 is followed by a fast-commit replay (or its failure to record). */
-static int replay_has_fast_commits(const struct e4r_replay *r)
+static int replay_has_fast_commits(const struct replay_result *r)
 {
 	return r->fc && (r->fc->ncommitted || r->fc->stop_error);
 }
 
-static errcode_t replay_fast_commits(const char *image, io_manager io, struct e4r_replay *r)
+static errcode_t replay_fast_commits(const char *image, io_manager io, struct replay_result *r)
 {
 	ext2_filsys fs = NULL;
 	errcode_t err;
@@ -190,7 +190,7 @@ static errcode_t replay_fast_commits(const char *image, io_manager io, struct e4
 }
 
 /* Whether IMAGE's journal is clean, needs_recovery clear, and no finish is pending. */
-static errcode_t probe_idle(const char *image, const struct e4r_replay_opts *o, int *idle)
+static errcode_t probe_idle(const char *image, const struct replay_opts *o, int *idle)
 {
 	ext2_filsys fs = NULL;
 	struct jbd_journal *j = NULL;
@@ -208,11 +208,11 @@ static errcode_t probe_idle(const char *image, const struct e4r_replay_opts *o, 
 	return err;
 }
 
-errcode_t replay_image(const char *image, const struct e4r_replay_opts *o, struct e4r_replay **out)
+errcode_t replay_image(const char *image, const struct replay_opts *o, struct replay_result **out)
 {
-	struct e4r_replay *r;
+	struct replay_result *r;
 	ext2_filsys fs = NULL;
-	const struct jbd_replay_hooks *hooks = o->hooks;
+	const struct replay_hooks *hooks = o->hooks;
 	io_manager io;
 	errcode_t err;
 	int writing = !o->dry_run && o->policy != JBD_POLICY_NONE;
@@ -253,7 +253,7 @@ errcode_t replay_image(const char *image, const struct e4r_replay_opts *o, struc
 			hooks = &r->autop->hooks;
 	}
 	if (!err)
-		err = replay_plan(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
+		err = replay_plan_build(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
 	if (!err)
 		err = scan_fast_commits(r);
 	if (err || !writing)
@@ -301,7 +301,7 @@ out:
 	return err;
 }
 
-void replay_free(struct e4r_replay *r)
+void replay_free(struct replay_result *r)
 {
 	if (!r)
 		return;

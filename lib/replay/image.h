@@ -7,26 +7,26 @@
 #include "jbd/fc.h"
 #include "replay/fc.h"
 
-struct e4r_replay_opts {
-	enum jbd_replay_policy		policy;
+struct replay_opts {
+	enum replay_policy		policy;
 	int				dry_run;	/* plan only; open read-only, write nothing */
 	const char			*undo_file;	/* write an e2undo file (must not exist) */
 	const char			*journal_path;	/* external journal device */
 	io_manager			io;		/* NULL: unix_io_manager (tests inject faults) */
-	const struct jbd_replay_hooks	*hooks;		/* ask and auto */
+	const struct replay_hooks	*hooks;		/* ask and auto */
 };
 
 /* What happened; the caller prints it. */
-struct e4r_replay {
+struct replay_result {
 	ext2_filsys		fs;		/* dry run: the open filesystem (for decoding); else NULL */
 	struct jbd_journal	*j;		/* as found before the replay */
 	struct jbd_scan		*s;
 	struct replay_plan	*p;
 	struct jbd_fc		*fc;		/* the fast-commit area (journals with the feature) */
-	struct e4r_fc_replay_result fc_result;	/* what applying its committed tags did */
+	struct replay_fc_result fc_result;	/* what applying its committed tags did */
 	int			fc_replayed;
 	int			fc_failed;	/* a damaged area or refused tags: the fs needs a check */
-	struct e4r_auto		*autop;		/* auto with failures: the diagnosis behind its decisions */
+	struct replay_auto		*autop;		/* auto with failures: the diagnosis behind its decisions */
 	int			nothing_to_do;	/* the journal was clean and needs_recovery clear */
 	int			resumed;	/* an interrupted replay's last steps were finished */
 	int			needs_recovery;	/* the fs flag as found */
@@ -50,7 +50,7 @@ struct e4r_replay {
  * A run that finds the mark only finishes steps 4-5. On error *out may
  * still hold what was learnt (for the report); free it in any case.
  */
-errcode_t replay_image(const char *image, const struct e4r_replay_opts *o, struct e4r_replay **out);
-void replay_free(struct e4r_replay *r);
+errcode_t replay_image(const char *image, const struct replay_opts *o, struct replay_result **out);
+void replay_free(struct replay_result *r);
 
 #endif

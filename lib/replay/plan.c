@@ -22,22 +22,22 @@ static const char *const policy_names[] = {
 	[JBD_POLICY_NONE]	= "none",
 };
 
-const char *replay_policy_name(enum jbd_replay_policy p)
+const char *replay_policy_name(enum replay_policy p)
 {
 	return (unsigned)p < sizeof(policy_names) / sizeof(*policy_names) ? policy_names[p] : "?";
 }
 
-int replay_policy_parse(const char *name, enum jbd_replay_policy *out)
+int replay_policy_parse(const char *name, enum replay_policy *out)
 {
 	for (unsigned i = 0; i < sizeof(policy_names) / sizeof(*policy_names); i++)
 		if (!strcmp(name, policy_names[i])) {
-			*out = (enum jbd_replay_policy)i;
+			*out = (enum replay_policy)i;
 			return 0;
 		}
 	return -1;
 }
 
-const char *replay_txn_fate_name(enum jbd_txn_fate f)
+const char *replay_txn_fate_name(enum replay_txn_fate f)
 {
 	switch (f) {
 	case JBD_TXN_REPLAYED:		return "replayed";
@@ -51,7 +51,7 @@ const char *replay_txn_fate_name(enum jbd_txn_fate f)
 	return "?";
 }
 
-const char *replay_block_fate_name(enum jbd_block_fate f)
+const char *replay_block_fate_name(enum replay_block_fate f)
 {
 	switch (f) {
 	case JBD_BLK_REPLAYED:		return "replayed";
@@ -71,7 +71,7 @@ static int txn_fails(const struct jbd_scan *s, unsigned t)
 }
 
 static errcode_t record_decision(struct replay_plan *p, unsigned *cap,
-				 const struct jbd_failure *f, enum jbd_decision d)
+				 const struct jbd_failure *f, enum replay_decision d)
 {
 	if (p->ndecisions == *cap) {
 		unsigned ncap = *cap ? *cap * 2 : 16;
@@ -81,7 +81,7 @@ static errcode_t record_decision(struct replay_plan *p, unsigned *cap,
 		p->decisions = n;
 		*cap = ncap;
 	}
-	p->decisions[p->ndecisions++] = (struct jbd_replay_decision){ *f, d };
+	p->decisions[p->ndecisions++] = (struct replay_txn_decision){ *f, d };
 	return 0;
 }
 
@@ -89,15 +89,15 @@ struct planner {
 	const struct jbd_journal	*j;
 	const struct jbd_scan		*s;
 	struct replay_plan		*p;
-	const struct jbd_replay_hooks	*hooks;
+	const struct replay_hooks	*hooks;
 	unsigned			decision_cap;
 	int				unresolved;	/* a failure was replayed or left out unproven */
 	int				resolved;	/* auto: a failure the diagnosis vouched for */
 };
 
-static enum jbd_decision ask(struct planner *pl, const struct jbd_failure *f, errcode_t *err)
+static enum replay_decision ask(struct planner *pl, const struct jbd_failure *f, errcode_t *err)
 {
-	enum jbd_decision d = JBD_DECIDE_REFUSE;
+	enum replay_decision d = JBD_DECIDE_REFUSE;
 
 	if (pl->hooks && pl->hooks->decide)
 		d = pl->hooks->decide(pl->hooks->arg, f);
@@ -152,7 +152,7 @@ static int fates_decided(struct planner *pl, errcode_t *err)
 		}
 		jbd_failures_init(&it, s, t, JBD_FAILS_TXN);
 		while (jbd_failures_next(&it, &f) && ++n <= MAX_ASKED) {
-			enum jbd_decision d = ask(pl, &f, err);
+			enum replay_decision d = ask(pl, &f, err);
 			if (*err)
 				break;
 			if (d == JBD_DECIDE_REFUSE) {
@@ -240,7 +240,7 @@ static int use_revokes(void *arg, unsigned t)
 }
 
 /* The fate of block B of transaction T whose transaction is replayed. */
-static enum jbd_block_fate block_fate(struct planner *pl, const struct jbd_revoke_table *rt,
+static enum replay_block_fate block_fate(struct planner *pl, const struct jbd_revoke_table *rt,
 				      uint64_t fs_blocks, unsigned t, unsigned b, errcode_t *err)
 {
 	const struct jbd_scan_txn *x = &pl->s->txns[t];
@@ -276,7 +276,7 @@ static enum jbd_block_fate block_fate(struct planner *pl, const struct jbd_revok
 
 static int cmp_write(const void *a, const void *b)
 {
-	const struct jbd_replay_write *x = a, *y = b;
+	const struct replay_write *x = a, *y = b;
 
 	if (x->fs_block != y->fs_block)
 		return x->fs_block < y->fs_block ? -1 : 1;
@@ -325,7 +325,7 @@ static errcode_t block_fates(struct planner *pl, uint64_t fs_blocks)
 	for (unsigned t = 0; t < s->ntxns && !err; t++) {
 		const struct jbd_scan_txn *x = &s->txns[t];
 		for (unsigned b = 0; b < x->nblocks && !err; b++) {
-			enum jbd_block_fate f = JBD_BLK_TXN;
+			enum replay_block_fate f = JBD_BLK_TXN;
 
 			const unsigned char *content = NULL;
 
@@ -343,7 +343,7 @@ static errcode_t block_fates(struct planner *pl, uint64_t fs_blocks)
 				p->out_of_fs++;
 			if (!jbd_fate_writes(f))
 				continue;
-			p->writes[p->nwrites++] = (struct jbd_replay_write){
+			p->writes[p->nwrites++] = (struct replay_write){
 				.fs_block = x->blocks[b].fs_block,
 				.jblk = x->blocks[b].jblk,
 				.sequence = x->sequence,
@@ -373,9 +373,9 @@ static uint32_t sequence_after(const struct jbd_journal *j, const struct replay_
 	return p->s->end_sequence + 1;
 }
 
-errcode_t replay_plan(const struct jbd_journal *j, const struct jbd_scan *s,
-			  enum jbd_replay_policy policy, uint64_t fs_blocks,
-			  const struct jbd_replay_hooks *hooks, struct replay_plan **out)
+errcode_t replay_plan_build(const struct jbd_journal *j, const struct jbd_scan *s,
+			  enum replay_policy policy, uint64_t fs_blocks,
+			  const struct replay_hooks *hooks, struct replay_plan **out)
 {
 	struct replay_plan *p;
 	struct planner pl = { 0 };
@@ -458,7 +458,7 @@ unsigned replay_plan_txn_replayed(const struct replay_plan *p, unsigned txn)
 	unsigned n = 0;
 
 	for (unsigned b = 0; b < p->s->txns[txn].nblocks; b++) {
-		enum jbd_block_fate f = jbd_plan_block_fate(p, txn, b);
+		enum replay_block_fate f = jbd_plan_block_fate(p, txn, b);
 		n += jbd_fate_writes(f);
 	}
 	return n;
@@ -478,14 +478,14 @@ int replay_plan_fs_invalid(const struct replay_plan *p)
 
 static int cmp_by_jblk(const void *a, const void *b, void *arg)
 {
-	const struct jbd_replay_write *w = arg;
+	const struct replay_write *w = arg;
 	uint32_t x = w[*(const size_t *)a].jblk, y = w[*(const size_t *)b].jblk;
 
 	return x < y ? -1 : x > y;
 }
 
 /* Read the journal copies of writes[0..n) into buf (slot i for write i), in journal order. */
-static errcode_t read_batch(struct jbd_journal *j, const struct jbd_replay_write *w, size_t n,
+static errcode_t read_batch(struct jbd_journal *j, const struct replay_write *w, size_t n,
 			    size_t *order, unsigned char *buf)
 {
 	size_t bs = j->blocksize;
@@ -495,7 +495,7 @@ static errcode_t read_batch(struct jbd_journal *j, const struct jbd_replay_write
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), cmp_by_jblk, (void *)w);
 	for (size_t i = 0; i < n; i++) {
-		const struct jbd_replay_write *x = &w[order[i]];
+		const struct replay_write *x = &w[order[i]];
 		if (x->content) {
 			memcpy(buf + order[i] * bs, x->content, bs);
 		} else {
@@ -529,7 +529,7 @@ errcode_t replay_write_blocks(struct jbd_journal *j, const struct replay_plan *p
 		goto out;
 	}
 	while (done < p->nwrites) {
-		const struct jbd_replay_write *w = p->writes + done;
+		const struct replay_write *w = p->writes + done;
 		size_t n = p->nwrites - done;
 
 		if (n > REPLAY_BATCH_BLOCKS)

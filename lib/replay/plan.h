@@ -6,22 +6,22 @@
 #include "jbd/failure.h"
 #include "jbd/revoke.h"
 
-enum jbd_replay_policy {
+enum replay_policy {
 	JBD_POLICY_STOP = 0,	/* e2fsck and the kernel, bit for bit */
 	JBD_POLICY_SKIP_BLOCK,	/* every committed transaction; leave out blocks whose own checksum fails */
 	JBD_POLICY_SKIP_TXN,	/* every committed transaction except those with a failed checksum */
 	JBD_POLICY_ALL,		/* everything committed, checksums ignored */
-	JBD_POLICY_AUTO,	/* the diagnosis decides (see jbd_replay_hooks); otherwise stop */
+	JBD_POLICY_AUTO,	/* the diagnosis decides (see struct replay_hooks); otherwise stop */
 	JBD_POLICY_ASK,		/* the caller's hook asks the user at each failure */
 	JBD_POLICY_NONE,	/* replay nothing */
 };
 
 /* "stop", "skip-block", ...; parse returns -1 for an unknown name. */
-const char *replay_policy_name(enum jbd_replay_policy p);
-int replay_policy_parse(const char *name, enum jbd_replay_policy *out);
+const char *replay_policy_name(enum replay_policy p);
+int replay_policy_parse(const char *name, enum replay_policy *out);
 
 /* What happens to a transaction. */
-enum jbd_txn_fate {
+enum replay_txn_fate {
 	JBD_TXN_REPLAYED = 0,
 	JBD_TXN_UNCOMMITTED,	/* no commit block: never replayed */
 	JBD_TXN_PAST_END,	/* at or after the point where the policy stops replaying */
@@ -32,7 +32,7 @@ enum jbd_txn_fate {
 };
 
 /* What happens to one logged block version. */
-enum jbd_block_fate {
+enum replay_block_fate {
 	JBD_BLK_REPLAYED = 0,
 	JBD_BLK_CORRECTED,	/* replayed with content the diagnosis proved */
 	JBD_BLK_TXN,		/* its transaction is not replayed */
@@ -42,26 +42,26 @@ enum jbd_block_fate {
 };
 
 /* 1 for the fates whose block version goes home. */
-static inline int jbd_fate_writes(enum jbd_block_fate f)
+static inline int jbd_fate_writes(enum replay_block_fate f)
 {
 	return f == JBD_BLK_REPLAYED || f == JBD_BLK_CORRECTED;
 }
 
-const char *replay_txn_fate_name(enum jbd_txn_fate f);
-const char *replay_block_fate_name(enum jbd_block_fate f);
+const char *replay_txn_fate_name(enum replay_txn_fate f);
+const char *replay_block_fate_name(enum replay_block_fate f);
 
-enum jbd_decision {
+enum replay_decision {
 	JBD_DECIDE_REFUSE = 0,	/* transaction-level: stop replaying here; block: leave it out */
 	JBD_DECIDE_AS_IS,	/* replay as logged */
 	JBD_DECIDE_CORRECTED,	/* replay, with corrected journal blocks from hooks->content */
 };
 
-struct jbd_replay_hooks {
+struct replay_hooks {
 	/*
 	 * Ask and auto: called for each failure of a committed transaction,
 	 * in the order jbd_failures_next lists them.
 	 */
-	enum jbd_decision (*decide)(void *arg, const struct jbd_failure *f);
+	enum replay_decision (*decide)(void *arg, const struct jbd_failure *f);
 	/*
 	 * Auto: the proven content of block BLK of transaction TXN (indexes into
 	 * the scan; as logged, i.e. still escaped), or NULL to use the journal's
@@ -74,7 +74,7 @@ struct jbd_replay_hooks {
 };
 
 /* One block to write home: the newest replayed version of it. */
-struct jbd_replay_write {
+struct replay_write {
 	uint64_t		fs_block;
 	uint32_t		jblk;
 	uint32_t		sequence;	/* the transaction it comes from */
@@ -84,25 +84,25 @@ struct jbd_replay_write {
 };
 
 /* A decision taken on a failure, for the report. */
-struct jbd_replay_decision {
+struct replay_txn_decision {
 	struct jbd_failure	failure;
-	enum jbd_decision	decision;
+	enum replay_decision	decision;
 };
 
 struct replay_plan {
-	enum jbd_replay_policy	policy;
+	enum replay_policy	policy;
 	const struct jbd_scan	*s;
 
-	enum jbd_txn_fate	*txn_fate;	/* [s->ntxns] */
+	enum replay_txn_fate	*txn_fate;	/* [s->ntxns] */
 	unsigned		*blk_base;	/* [s->ntxns]: first index of the txn's blocks below */
-	uint8_t			*blk_fate;	/* enum jbd_block_fate, per logged block */
+	uint8_t			*blk_fate;	/* enum replay_block_fate, per logged block */
 	uint32_t		*blk_revoker;	/* the revoking ID, for JBD_BLK_REVOKED */
 
-	struct jbd_replay_write	*writes;	/* sorted by fs_block, one per block */
+	struct replay_write	*writes;	/* sorted by fs_block, one per block */
 	size_t			nwrites;
 	uint64_t		superseded;	/* replayed versions overwritten by a newer one */
 
-	struct jbd_replay_decision *decisions;
+	struct replay_txn_decision *decisions;
 	unsigned		ndecisions;
 
 	/* What recovery leaves behind (as e2fsck records it). */
@@ -121,15 +121,15 @@ struct replay_plan {
  * becomes. FS_BLOCKS is the filesystem's size (homes at or past it are
  * refused). HOOKS may be NULL (auto then behaves as stop; ask refuses).
  */
-errcode_t replay_plan(const struct jbd_journal *j, const struct jbd_scan *s,
-			  enum jbd_replay_policy policy, uint64_t fs_blocks,
-			  const struct jbd_replay_hooks *hooks, struct replay_plan **out);
+errcode_t replay_plan_build(const struct jbd_journal *j, const struct jbd_scan *s,
+			  enum replay_policy policy, uint64_t fs_blocks,
+			  const struct replay_hooks *hooks, struct replay_plan **out);
 void replay_plan_free(struct replay_plan *p);
 
-static inline enum jbd_block_fate jbd_plan_block_fate(const struct replay_plan *p,
+static inline enum replay_block_fate jbd_plan_block_fate(const struct replay_plan *p,
 							unsigned txn, unsigned blk)
 {
-	return (enum jbd_block_fate)p->blk_fate[p->blk_base[txn] + blk];
+	return (enum replay_block_fate)p->blk_fate[p->blk_base[txn] + blk];
 }
 
 /* 1 when some committed transaction of the live log has a checksum failure. */

@@ -10,26 +10,26 @@
  * local delta reaches the batch, which is what find_group_orlov reads
  * (percpu_counter_read_positive) for its averages.
  */
-struct e4r_pcounter {
+struct write_pcounter {
 	long long	count;
 	long long	local;
 };
 
 /* A locality group preallocation: its free part, from PSTART on. */
-struct e4r_mb_pa {
+struct write_mb_pa {
 	blk64_t		pstart;
 	unsigned	free;
 };
 
 #define E4R_MB_MAX_PA	8
 
-struct e4r_alloc {
+struct write_alloc {
 	ext2_filsys	fs;
-	struct jbd_writer *w;
+	struct write_journal *w;
 	unsigned	flex_size;	/* groups per flex group (1 without flex_bg) */
 	unsigned	log_flex;
 	long long	batch;
-	struct e4r_pcounter free_inodes, free_clusters, dirs;
+	struct write_pcounter free_inodes, free_clusters, dirs;
 	/* i_last_alloc_group of the directories this session touched */
 	ext2_ino_t	*lag_ino;
 	dgrp_t		*lag_group;
@@ -37,7 +37,7 @@ struct e4r_alloc {
 	/* mballoc, for this session (one mount) */
 	unsigned char	*mb_inited;	/* per group: its buddy is loaded */
 	unsigned char	*mb_map;	/* one group's busy bits (scratch) */
-	struct e4r_mb_pa lg_pa[E4R_MB_MAX_PA];	/* the (one CPU's) locality group */
+	struct write_mb_pa lg_pa[E4R_MB_MAX_PA];	/* the (one CPU's) locality group */
 	dgrp_t		*mb_last_groups;	/* s_mb_last_groups: stream allocation goals */
 	unsigned	mb_nr_goals;
 	/*
@@ -50,7 +50,7 @@ struct e4r_alloc {
 	unsigned long	leaks;		/* bits that leaked into a committing transaction */
 };
 
-static inline void e4r_pcounter_add(struct e4r_alloc *a, struct e4r_pcounter *c, long long v)
+static inline void e4r_pcounter_add(struct write_alloc *a, struct write_pcounter *c, long long v)
 {
 	c->local += v;
 	if (c->local >= a->batch || -c->local >= a->batch) {
@@ -59,13 +59,13 @@ static inline void e4r_pcounter_add(struct e4r_alloc *a, struct e4r_pcounter *c,
 	}
 }
 
-static inline long long e4r_pcounter_read_positive(const struct e4r_pcounter *c)
+static inline long long e4r_pcounter_read_positive(const struct write_pcounter *c)
 {
 	return c->count > 0 ? c->count : 0;
 }
 
-errcode_t write_alloc_init(struct e4r_alloc *a, struct jbd_writer *w);
-void write_alloc_free(struct e4r_alloc *a);
+errcode_t write_alloc_init(struct write_alloc *a, struct write_journal *w);
+void write_alloc_free(struct write_alloc *a);
 
 /*
  * __ext4_new_inode: pick the inode the kernel would give a new inode in
@@ -73,17 +73,17 @@ void write_alloc_free(struct e4r_alloc *a);
  * find_group_other for the rest), mark it in use (bitmap, group descriptor,
  * itable_unused, uninit flags, checksums) and return it.
  */
-errcode_t write_ialloc(struct e4r_alloc *a, ext2_ino_t parent, int is_dir,
+errcode_t write_ialloc(struct write_alloc *a, ext2_ino_t parent, int is_dir,
 		     const char *name, ext2_ino_t *out);
 /* Free inode INO (bitmap and counts). */
-void write_ifree(struct e4r_alloc *a, ext2_ino_t ino, int is_dir);
+void write_ifree(struct write_alloc *a, ext2_ino_t ino, int is_dir);
 
 /* ext4_inode_to_goal_block: the first block of the inode's (flex) group. */
-blk64_t write_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg);
+blk64_t write_inode_goal(struct write_alloc *a, ext2_ino_t ino, int is_reg);
 /* Allocate one metadata block near GOAL (mballoc, no data hint). */
-errcode_t write_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
+errcode_t write_balloc(struct write_alloc *a, blk64_t goal, blk64_t *out);
 /* The block write_balloc would take, without taking it (libext2fs marks it itself). */
-errcode_t write_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
+errcode_t write_bpick(struct write_alloc *a, blk64_t goal, blk64_t *out);
 /*
  * ext4_mb_new_blocks: up to LEN blocks for a request with goal GOAL. A DATA request
  * says where it ends in the file (LEND, in blocks) and the file's size in blocks
@@ -91,7 +91,7 @@ errcode_t write_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out);
  * a file still being written back streams from the last group a file streamed into,
  * others get the best fit from the goal's group on. With MARK, the blocks are marked in use.
  */
-struct e4r_mb_req {
+struct write_mb_req {
 	blk64_t		goal;
 	unsigned	len;
 	int		data;
@@ -100,9 +100,9 @@ struct e4r_mb_req {
 	ext2_ino_t	ino;		/* the file (stream allocation's goal) */
 };
 
-errcode_t write_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t *start, unsigned *got);
+errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, blk64_t *start, unsigned *got);
 
 /* Account blocks freed by libext2fs (ext2fs_punch) in the counters. */
-void write_bfreed(struct e4r_alloc *a, blk64_t count);
+void write_bfreed(struct write_alloc *a, blk64_t count);
 
 #endif

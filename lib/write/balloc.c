@@ -6,7 +6,7 @@
 
 #define EXT4_FLEX_SIZE_DIR_ALLOC_SCHEME	4
 
-blk64_t write_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg)
+blk64_t write_inode_goal(struct write_alloc *a, ext2_ino_t ino, int is_reg)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t group = (ino - 1) / fs->super->s_inodes_per_group;
@@ -23,23 +23,23 @@ blk64_t write_inode_goal(struct e4r_alloc *a, ext2_ino_t ino, int is_reg)
 }
 
 /* A block for a directory, a slow symlink or an extent tree (no data hint, no preallocation). */
-errcode_t write_bpick(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
+errcode_t write_bpick(struct write_alloc *a, blk64_t goal, blk64_t *out)
 {
-	struct e4r_mb_req r = { goal, 1, 0, 0, 0, 0, 0 };
+	struct write_mb_req r = { goal, 1, 0, 0, 0, 0, 0 };
 	unsigned got;
 
 	return write_mb_alloc(a, &r, out, &got);
 }
 
-errcode_t write_balloc(struct e4r_alloc *a, blk64_t goal, blk64_t *out)
+errcode_t write_balloc(struct write_alloc *a, blk64_t goal, blk64_t *out)
 {
-	struct e4r_mb_req r = { goal, 1, 0, 1, 0, 0, 0 };
+	struct write_mb_req r = { goal, 1, 0, 1, 0, 0, 0 };
 	unsigned got;
 
 	return write_mb_alloc(a, &r, out, &got);
 }
 
-void write_bfreed(struct e4r_alloc *a, blk64_t count)
+void write_bfreed(struct write_alloc *a, blk64_t count)
 {
 	e4r_pcounter_add(a, &a->free_clusters, (long long)count);
 }

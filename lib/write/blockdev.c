@@ -6,20 +6,20 @@
 
 #include "write/blockdev.h"
 
-void write_bdev_init(struct e4r_blockdev *bd, io_channel io, unsigned blocksize)
+void write_bdev_init(struct write_blockdev *bd, io_channel io, unsigned blocksize)
 {
 	memset(bd, 0, sizeof(*bd));
 	bd->io = io;
 	bd->blocksize = blocksize;
 }
 
-errcode_t write_bdev_read(struct e4r_blockdev *bd, blk64_t blk, void *buf)
+errcode_t write_bdev_read(struct write_blockdev *bd, blk64_t blk, void *buf)
 {
 	return io_channel_read_blk64(bd->io, blk, 1, buf);
 }
 
 /* The write that the power cut tears: only its first torn_bytes reach the image. */
-static errcode_t write_torn(struct e4r_blockdev *bd, blk64_t blk, const void *buf)
+static errcode_t write_torn(struct write_blockdev *bd, blk64_t blk, const void *buf)
 {
 	unsigned char *old = malloc(bd->blocksize);
 	errcode_t err;
@@ -35,7 +35,7 @@ static errcode_t write_torn(struct e4r_blockdev *bd, blk64_t blk, const void *bu
 	return err;
 }
 
-errcode_t write_bdev_write(struct e4r_blockdev *bd, blk64_t blk, const void *buf)
+errcode_t write_bdev_write(struct write_blockdev *bd, blk64_t blk, const void *buf)
 {
 	bd->writes++;
 	if (bd->crash_after && bd->writes > bd->crash_after) {
@@ -50,7 +50,7 @@ errcode_t write_bdev_write(struct e4r_blockdev *bd, blk64_t blk, const void *buf
 	return io_channel_write_blk64(bd->io, blk, 1, buf);
 }
 
-errcode_t write_bdev_write_part(struct e4r_blockdev *bd, blk64_t blk, unsigned offset,
+errcode_t write_bdev_write_part(struct write_blockdev *bd, blk64_t blk, unsigned offset,
 			      const void *buf, unsigned len)
 {
 	unsigned char *b;
@@ -70,7 +70,7 @@ errcode_t write_bdev_write_part(struct e4r_blockdev *bd, blk64_t blk, unsigned o
 	return err;
 }
 
-errcode_t write_bdev_flush(struct e4r_blockdev *bd)
+errcode_t write_bdev_flush(struct write_blockdev *bd)
 {
 	return io_channel_flush(bd->io);
 }

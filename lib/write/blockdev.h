@@ -12,7 +12,7 @@
  * with torn_bytes > 0 the (N+1)-th write reaches the image only in its first
  * torn_bytes bytes (a torn sector).
  */
-struct e4r_blockdev {
+struct write_blockdev {
 	io_channel	io;
 	unsigned	blocksize;
 	unsigned long	writes;		/* block writes issued so far (including dropped ones) */
@@ -22,12 +22,12 @@ struct e4r_blockdev {
 	unsigned long	dropped;	/* writes that did not reach the image */
 };
 
-void write_bdev_init(struct e4r_blockdev *bd, io_channel io, unsigned blocksize);
-errcode_t write_bdev_read(struct e4r_blockdev *bd, blk64_t blk, void *buf);
-errcode_t write_bdev_write(struct e4r_blockdev *bd, blk64_t blk, const void *buf);
+void write_bdev_init(struct write_blockdev *bd, io_channel io, unsigned blocksize);
+errcode_t write_bdev_read(struct write_blockdev *bd, blk64_t blk, void *buf);
+errcode_t write_bdev_write(struct write_blockdev *bd, blk64_t blk, const void *buf);
 /* Write LEN bytes at byte OFFSET inside block BLK (read-modify-write of the block). */
-errcode_t write_bdev_write_part(struct e4r_blockdev *bd, blk64_t blk, unsigned offset,
+errcode_t write_bdev_write_part(struct write_blockdev *bd, blk64_t blk, unsigned offset,
 			      const void *buf, unsigned len);
-errcode_t write_bdev_flush(struct e4r_blockdev *bd);
+errcode_t write_bdev_flush(struct write_blockdev *bd);
 
 #endif

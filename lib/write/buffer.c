@@ -13,24 +13,24 @@
 #include "util/e4r_err.h"
 #include "write/journal_int.h"
 
-static unsigned jw_hash(struct jbd_writer *w, blk64_t blk)
+static unsigned buf_hash(struct write_journal *w, blk64_t blk)
 {
 	return (unsigned)((blk * 0x9E3779B97F4A7C15ULL) >> 40) & (w->hash_size - 1);
 }
 
-struct jw_buf *write_buf_lookup(struct jbd_writer *w, blk64_t blk)
+struct write_buf *write_buf_lookup(struct write_journal *w, blk64_t blk)
 {
-	struct jw_buf *b;
+	struct write_buf *b;
 
-	for (b = w->hash[jw_hash(w, blk)]; b; b = b->next)
+	for (b = w->hash[buf_hash(w, blk)]; b; b = b->next)
 		if (b->blk == blk)
 			return b;
 	return NULL;
 }
 
-errcode_t write_buf_get(struct jbd_writer *w, blk64_t blk, struct jw_buf **out)
+errcode_t write_buf_get(struct write_journal *w, blk64_t blk, struct write_buf **out)
 {
-	struct jw_buf *b = write_buf_lookup(w, blk);
+	struct write_buf *b = write_buf_lookup(w, blk);
 	errcode_t err;
 	unsigned h;
 
@@ -52,14 +52,14 @@ errcode_t write_buf_get(struct jbd_writer *w, blk64_t blk, struct jw_buf **out)
 		return err;
 	}
 	b->blk = blk;
-	h = jw_hash(w, blk);
+	h = buf_hash(w, blk);
 	b->next = w->hash[h];
 	w->hash[h] = b;
 	*out = b;
 	return 0;
 }
 
-void write_buf_free(struct jw_buf *b)
+void write_buf_free(struct write_buf *b)
 {
 	ext2fs_free_mem(&b->data);
 	ext2fs_free_mem(&b->ckpt);
@@ -67,9 +67,9 @@ void write_buf_free(struct jw_buf *b)
 }
 
 /* Forget a cached block that no transaction needs any more. */
-void write_buf_drop(struct jbd_writer *w, blk64_t blk)
+void write_buf_drop(struct write_journal *w, blk64_t blk)
 {
-	struct jw_buf **pp = &w->hash[jw_hash(w, blk)], *b;
+	struct write_buf **pp = &w->hash[buf_hash(w, blk)], *b;
 
 	for (; (b = *pp); pp = &b->next) {
 		if (b->blk != blk)
@@ -83,9 +83,9 @@ void write_buf_drop(struct jbd_writer *w, blk64_t blk)
 }
 
 /* do_get_write_access: protect what a committing transaction still has to write. */
-static errcode_t jw_get_write_access(struct jbd_writer *w, struct jw_buf *b)
+static errcode_t get_write_access(struct write_journal *w, struct write_buf *b)
 {
-	struct jw_txn *t = w->running;
+	struct write_txn *t = w->running;
 	errcode_t err;
 
 	if (b->inflight && !b->inflight->frozen) {
@@ -105,29 +105,29 @@ static errcode_t jw_get_write_access(struct jbd_writer *w, struct jw_buf *b)
 	return 0;
 }
 
-errcode_t write_buf_modify(struct jbd_writer *w, struct jw_buf *b, unsigned off,
+errcode_t write_buf_modify(struct write_journal *w, struct write_buf *b, unsigned off,
 			const void *src, unsigned len)
 {
 	errcode_t err;
 
 	if (!memcmp(b->data + off, src, len))
 		return 0;	/* libext2fs rewrites unchanged blocks (all bitmaps, all descriptors) */
-	err = jw_get_write_access(w, b);
+	err = get_write_access(w, b);
 	if (!err)
 		memcpy(b->data + off, src, len);
 	return err;
 }
 
-int write_leak_bit_unjournaled(struct jbd_writer *w, blk64_t blk, unsigned bit)
+int write_leak_bit_unjournaled(struct write_journal *w, blk64_t blk, unsigned bit)
 {
-	struct jw_buf *b = write_buf_lookup(w, blk);
+	struct write_buf *b = write_buf_lookup(w, blk);
 	int leaked;
 
 	if (!b)
 		return 0;
 	leaked = b->inflight && !b->inflight->frozen;
 	ext2fs_set_bit(bit, b->data);		/* test_and_set_bit on b_data, no write access yet */
-	(void)jw_get_write_access(w, b);	/* the late get_write_access at got: */
+	(void)get_write_access(w, b);	/* the late get_write_access at got: */
 	return leaked;
 }
 

@@ -14,7 +14,7 @@
 /* MAX_WRITEPAGES_EXTENT_LEN: writeback maps at most this many blocks in one request. */
 #define DA_MAX_EXTENT	2048
 
-unsigned char *write_da_lookup(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk)
+unsigned char *write_da_lookup(struct write_fs *f, ext2_ino_t ino, blk64_t lblk)
 {
 	for (unsigned i = 0; i < f->nda; i++)
 		if (f->da[i].ino == ino && f->da[i].lblk == lblk)
@@ -26,7 +26,7 @@ unsigned char *write_da_lookup(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk)
  * ext4_da_reserve_space: a dirty block needs a free block kept for it; root may use
  * the reserved blocks but not s_resv_clusters (2% of the filesystem, at most 4096).
  */
-static int da_space_left(struct e4r_fs *f)
+static int da_space_left(struct write_fs *f)
 {
 	blk64_t total = ext2fs_blocks_count(f->fs->super), resv = total / 50;
 
@@ -35,7 +35,7 @@ static int da_space_left(struct e4r_fs *f)
 	return ext2fs_free_blocks_count(f->fs->super) >= (blk64_t)f->nda + 1 + resv;
 }
 
-errcode_t write_da_add(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data)
+errcode_t write_da_add(struct write_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data)
 {
 	errcode_t err;
 
@@ -61,7 +61,7 @@ errcode_t write_da_add(struct e4r_fs *f, ext2_ino_t ino, blk64_t lblk, const uns
 }
 
 /* Forget the dirty blocks of INO from logical block FROM on (truncate, unlink); keeps the order. */
-void write_da_drop(struct e4r_fs *f, ext2_ino_t ino, blk64_t from)
+void write_da_drop(struct write_fs *f, ext2_ino_t ino, blk64_t from)
 {
 	unsigned i, j = 0;
 
@@ -75,7 +75,7 @@ void write_da_drop(struct e4r_fs *f, ext2_ino_t ino, blk64_t from)
 	f->nda = j;
 }
 
-void write_da_free(struct e4r_fs *f)
+void write_da_free(struct write_fs *f)
 {
 	for (unsigned i = 0; i < f->nda; i++)
 		ext2fs_free_mem(&f->da[i].data);
@@ -85,13 +85,13 @@ void write_da_free(struct e4r_fs *f)
 
 static int by_lblk(const void *x, const void *y)
 {
-	const struct e4r_da_block *a = x, *b = y;
+	const struct write_da_block *a = x, *b = y;
 
 	return a->lblk < b->lblk ? -1 : a->lblk > b->lblk;
 }
 
 /* ext4_ext_find_goal: continue the block before, else the inode's goal. */
-static blk64_t run_goal(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t lblk)
+static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t lblk)
 {
 	blk64_t prev = 0;
 
@@ -101,7 +101,7 @@ static blk64_t run_goal(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *ino
 }
 
 /* ext4_writepages for one inode: its dirty blocks B[0..N), sorted by logical block. */
-static errcode_t write_back_inode(struct e4r_fs *f, ext2_ino_t ino, struct e4r_da_block *b, unsigned n)
+static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct write_da_block *b, unsigned n)
 {
 	struct ext2_inode inode;
 	uint64_t isize;
@@ -112,7 +112,7 @@ static errcode_t write_back_inode(struct e4r_fs *f, ext2_ino_t ino, struct e4r_d
 		return err;
 	isize = (EXT2_I_SIZE(&inode) + f->fs->blocksize - 1) / f->fs->blocksize;
 	while (!err && i < n) {
-		struct e4r_mb_req r = { 0, 1, 1, 1, 0, isize, ino };
+		struct write_mb_req r = { 0, 1, 1, 1, 0, isize, ino };
 		unsigned got = 0;
 		blk64_t start;
 
@@ -138,13 +138,13 @@ static errcode_t write_back_inode(struct e4r_fs *f, ext2_ino_t ino, struct e4r_d
 	return err ? err : werr;
 }
 
-errcode_t write_da_flush(struct e4r_fs *f)
+errcode_t write_da_flush(struct write_fs *f)
 {
 	errcode_t err = 0;
 
 	while (!err && f->nda) {
 		ext2_ino_t ino = f->da[0].ino;	/* the oldest dirtied inode goes first */
-		struct e4r_da_block *mine;
+		struct write_da_block *mine;
 		unsigned n = 0, i, j = 0;
 
 		for (i = 0; i < f->nda; i++)

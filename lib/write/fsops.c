@@ -12,14 +12,14 @@
 /* libext2fs's own allocations (extent tree blocks) take our allocator too. */
 static errcode_t alloc_block_cb(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
-	struct jbd_writer *w = fs->priv_data;
-	struct e4r_fs *f = w->owner;
+	struct write_journal *w = fs->priv_data;
+	struct write_fs *f = w->owner;
 
 	/* ext2fs_alloc_block marks the block itself. */
 	return write_bpick(&f->alloc, goal, ret);
 }
 
-errcode_t write_fs_init(struct e4r_fs *f, struct jbd_writer *w)
+errcode_t write_fs_init(struct write_fs *f, struct write_journal *w)
 {
 	errcode_t err;
 
@@ -35,7 +35,7 @@ errcode_t write_fs_init(struct e4r_fs *f, struct jbd_writer *w)
 	return err;
 }
 
-void write_fs_free(struct e4r_fs *f)
+void write_fs_free(struct write_fs *f)
 {
 	write_da_free(f);
 	write_alloc_free(&f->alloc);
@@ -74,7 +74,7 @@ void write_content_fill(const char *path, uint64_t offset, unsigned char *buf, s
 /* ---- paths ---- */
 
 /* Split PATH into its parent directory's inode and its last component. */
-static errcode_t resolve_parent(struct e4r_fs *f, const char *path, ext2_ino_t *dir, char *name)
+static errcode_t resolve_parent(struct write_fs *f, const char *path, ext2_ino_t *dir, char *name)
 {
 	char buf[E4R_MAX_PATH];
 	const char *slash = strrchr(path, '/');
@@ -100,7 +100,7 @@ static errcode_t resolve_parent(struct e4r_fs *f, const char *path, ext2_ino_t *
 	return err;
 }
 
-static errcode_t lookup(struct e4r_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t *ino)
+static errcode_t lookup(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t *ino)
 {
 	errcode_t err = ext2fs_lookup(f->fs, dir, name, strlen(name), NULL, ino);
 
@@ -110,7 +110,7 @@ static errcode_t lookup(struct e4r_fs *f, ext2_ino_t dir, const char *name, ext2
 }
 
 /* Parent and name of a path that must not exist yet. */
-static errcode_t resolve_new(struct e4r_fs *f, const char *path, ext2_ino_t *dir, char *name)
+static errcode_t resolve_new(struct write_fs *f, const char *path, ext2_ino_t *dir, char *name)
 {
 	ext2_ino_t ino;
 	errcode_t err = resolve_parent(f, path, dir, name);
@@ -123,7 +123,7 @@ static errcode_t resolve_new(struct e4r_fs *f, const char *path, ext2_ino_t *dir
 }
 
 /* Parent, name and inode of a path that must exist. */
-static errcode_t resolve_old(struct e4r_fs *f, const char *path, ext2_ino_t *dir, char *name,
+static errcode_t resolve_old(struct write_fs *f, const char *path, ext2_ino_t *dir, char *name,
 			     ext2_ino_t *ino, struct ext2_inode *inode)
 {
 	errcode_t err = resolve_parent(f, path, dir, name);
@@ -139,7 +139,7 @@ static errcode_t resolve_old(struct e4r_fs *f, const char *path, ext2_ino_t *dir
 
 /* ---- inodes and blocks ---- */
 
-static void new_inode_init(struct e4r_fs *f, struct ext2_inode *inode, uint16_t mode, int extents)
+static void new_inode_init(struct write_fs *f, struct ext2_inode *inode, uint16_t mode, int extents)
 {
 	uint32_t now = (uint32_t)f->fs->now;
 
@@ -157,7 +157,7 @@ static void new_inode_init(struct e4r_fs *f, struct ext2_inode *inode, uint16_t 
 }
 
 /* Map logical block LBLK of INO to a new block near the kernel's goal. */
-static errcode_t map_new_block(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+static errcode_t map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
 			       blk64_t lblk, int is_reg, blk64_t *pblk)
 {
 	blk64_t prev = 0, goal;
@@ -182,7 +182,7 @@ static errcode_t map_new_block(struct e4r_fs *f, ext2_ino_t ino, struct ext2_ino
  * (data=ordered). *end is where the written bytes end, short of TO after an
  * error (ENOSPC): like write(2), the file then keeps what was written.
  */
-static errcode_t write_range(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+static errcode_t write_range(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
 			     const char *path, uint64_t from, uint64_t to, uint64_t *end)
 {
 	unsigned bs = f->fs->blocksize;
@@ -220,7 +220,7 @@ static errcode_t write_range(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode
 }
 
 /* Free every block of INO from logical block START on (ext4_truncate / punch). */
-static errcode_t free_blocks_from(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+static errcode_t free_blocks_from(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
 				  blk64_t start)
 {
 	blk64_t before = ext2fs_get_stat_i_blocks(f->fs, inode);
@@ -238,7 +238,7 @@ static errcode_t free_blocks_from(struct e4r_fs *f, ext2_ino_t ino, struct ext2_
 }
 
 /* The last link is gone: free the blocks and the inode (the orphan cleanup, done at once). */
-static errcode_t free_inode(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode)
+static errcode_t free_inode(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode)
 {
 	int is_dir = LINUX_S_ISDIR(inode->i_mode);
 	errcode_t err = free_blocks_from(f, ino, inode, 0);
@@ -258,7 +258,7 @@ static errcode_t free_inode(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode 
 /* ---- directories ---- */
 
 /* ext4_append: one more empty block at the end of directory DIR. */
-static errcode_t expand_dir(struct e4r_fs *f, ext2_ino_t dir)
+static errcode_t expand_dir(struct write_fs *f, ext2_ino_t dir)
 {
 	struct ext2_inode inode;
 	char *block = NULL;
@@ -282,7 +282,7 @@ static errcode_t expand_dir(struct e4r_fs *f, ext2_ino_t dir)
 	return err;
 }
 
-static errcode_t dir_link(struct e4r_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
+static errcode_t dir_link(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
 {
 	errcode_t err = ext2fs_link(f->fs, dir, name, ino, ftype);
 
@@ -294,7 +294,7 @@ static errcode_t dir_link(struct e4r_fs *f, ext2_ino_t dir, const char *name, ex
 	return err;
 }
 
-static errcode_t adjust_links(struct e4r_fs *f, ext2_ino_t ino, int delta)
+static errcode_t adjust_links(struct write_fs *f, ext2_ino_t ino, int delta)
 {
 	struct ext2_inode inode;
 	errcode_t err = ext2fs_read_inode(f->fs, ino, &inode);
@@ -344,7 +344,7 @@ static int set_dotdot(struct ext2_dir_entry *d, int offset, int blocksize, char 
 	return 0;
 }
 
-static errcode_t dir_is_empty(struct e4r_fs *f, ext2_ino_t dir)
+static errcode_t dir_is_empty(struct write_fs *f, ext2_ino_t dir)
 {
 	struct dir_scan s = { 0, 0 };
 	errcode_t err = ext2fs_dir_iterate(f->fs, dir, 0, NULL, count_entries, &s);
@@ -354,7 +354,7 @@ static errcode_t dir_is_empty(struct e4r_fs *f, ext2_ino_t dir)
 
 /* ---- operations ---- */
 
-errcode_t write_op_mkdir(struct e4r_fs *f, const char *path, ext2_ino_t *out)
+errcode_t write_op_mkdir(struct write_fs *f, const char *path, ext2_ino_t *out)
 {
 	char name[EXT2_NAME_LEN + 1], *block = NULL;
 	struct ext2_inode inode;
@@ -389,7 +389,7 @@ errcode_t write_op_mkdir(struct e4r_fs *f, const char *path, ext2_ino_t *out)
 	return err;
 }
 
-errcode_t write_op_create(struct e4r_fs *f, const char *path, uint64_t size, ext2_ino_t *out)
+errcode_t write_op_create(struct write_fs *f, const char *path, uint64_t size, ext2_ino_t *out)
 {
 	char name[EXT2_NAME_LEN + 1];
 	struct ext2_inode inode;
@@ -417,7 +417,7 @@ errcode_t write_op_create(struct e4r_fs *f, const char *path, uint64_t size, ext
 	return err ? err : err2;
 }
 
-static errcode_t open_regular(struct e4r_fs *f, const char *path, ext2_ino_t *ino, struct ext2_inode *inode)
+static errcode_t open_regular(struct write_fs *f, const char *path, ext2_ino_t *ino, struct ext2_inode *inode)
 {
 	char name[EXT2_NAME_LEN + 1];
 	ext2_ino_t dir;
@@ -428,7 +428,7 @@ static errcode_t open_regular(struct e4r_fs *f, const char *path, ext2_ino_t *in
 	return err;
 }
 
-errcode_t write_op_append(struct e4r_fs *f, const char *path, uint64_t size)
+errcode_t write_op_append(struct write_fs *f, const char *path, uint64_t size)
 {
 	struct ext2_inode inode;
 	ext2_ino_t ino;
@@ -447,7 +447,7 @@ errcode_t write_op_append(struct e4r_fs *f, const char *path, uint64_t size)
 }
 
 /* ext4_block_truncate_page: zero the rest of the block that now holds EOF. */
-static errcode_t zero_tail(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *inode, uint64_t size)
+static errcode_t zero_tail(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, uint64_t size)
 {
 	unsigned bs = f->fs->blocksize, off = size % bs;
 	blk64_t pblk = 0;
@@ -472,7 +472,7 @@ static errcode_t zero_tail(struct e4r_fs *f, ext2_ino_t ino, struct ext2_inode *
 	return err;
 }
 
-errcode_t write_op_truncate(struct e4r_fs *f, const char *path, uint64_t size)
+errcode_t write_op_truncate(struct write_fs *f, const char *path, uint64_t size)
 {
 	struct ext2_inode inode;
 	ext2_ino_t ino;
@@ -494,7 +494,7 @@ errcode_t write_op_truncate(struct e4r_fs *f, const char *path, uint64_t size)
 	return err;
 }
 
-errcode_t write_op_unlink(struct e4r_fs *f, const char *path)
+errcode_t write_op_unlink(struct write_fs *f, const char *path)
 {
 	char name[EXT2_NAME_LEN + 1];
 	struct ext2_inode inode;
@@ -512,7 +512,7 @@ errcode_t write_op_unlink(struct e4r_fs *f, const char *path)
 	return free_inode(f, ino, &inode);
 }
 
-errcode_t write_op_rmdir(struct e4r_fs *f, const char *path)
+errcode_t write_op_rmdir(struct write_fs *f, const char *path)
 {
 	char name[EXT2_NAME_LEN + 1];
 	struct ext2_inode inode;
@@ -553,7 +553,7 @@ static int setent_proc(struct ext2_dir_entry *d, int offset, int blocksize, char
 }
 
 /* The target of a rename exists: it must be of the same kind (and empty, for a directory). */
-static errcode_t rename_replace(struct e4r_fs *f, ext2_ino_t ndir, const char *nname, ext2_ino_t tino,
+static errcode_t rename_replace(struct write_fs *f, ext2_ino_t ndir, const char *nname, ext2_ino_t tino,
 				ext2_ino_t ino, int ftype, int src_is_dir)
 {
 	struct ext2_inode tinode;
@@ -578,7 +578,7 @@ static errcode_t rename_replace(struct e4r_fs *f, ext2_ino_t ndir, const char *n
 	return free_inode(f, tino, &tinode);
 }
 
-errcode_t write_op_rename(struct e4r_fs *f, const char *from, const char *to)
+errcode_t write_op_rename(struct write_fs *f, const char *from, const char *to)
 {
 	char oname[EXT2_NAME_LEN + 1], nname[EXT2_NAME_LEN + 1];
 	struct ext2_inode inode;
@@ -614,7 +614,7 @@ errcode_t write_op_rename(struct e4r_fs *f, const char *from, const char *to)
 	return err;
 }
 
-errcode_t write_op_link(struct e4r_fs *f, const char *from, const char *to)
+errcode_t write_op_link(struct write_fs *f, const char *from, const char *to)
 {
 	char oname[EXT2_NAME_LEN + 1], nname[EXT2_NAME_LEN + 1];
 	struct ext2_inode inode;
@@ -632,7 +632,7 @@ errcode_t write_op_link(struct e4r_fs *f, const char *from, const char *to)
 	return err;
 }
 
-errcode_t write_op_symlink(struct e4r_fs *f, const char *target, const char *path, ext2_ino_t *out)
+errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *path, ext2_ino_t *out)
 {
 	char name[EXT2_NAME_LEN + 1];
 	struct ext2_inode inode;

@@ -15,7 +15,7 @@ struct orlov_stats {
 	long long	used_dirs;
 };
 
-errcode_t write_alloc_init(struct e4r_alloc *a, struct jbd_writer *w)
+errcode_t write_alloc_init(struct write_alloc *a, struct write_journal *w)
 {
 	ext2_filsys fs = w->fs;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -50,7 +50,7 @@ errcode_t write_alloc_init(struct e4r_alloc *a, struct jbd_writer *w)
 	return 0;
 }
 
-void write_alloc_free(struct e4r_alloc *a)
+void write_alloc_free(struct write_alloc *a)
 {
 	ext2fs_free_mem(&a->lag_ino);
 	ext2fs_free_mem(&a->lag_group);
@@ -60,7 +60,7 @@ void write_alloc_free(struct e4r_alloc *a)
 }
 
 /* EXT4_I(dir)->i_last_alloc_group: ~0 until this session allocates for DIR. */
-static dgrp_t last_alloc_group(struct e4r_alloc *a, ext2_ino_t dir)
+static dgrp_t last_alloc_group(struct write_alloc *a, ext2_ino_t dir)
 {
 	for (unsigned i = 0; i < a->nlag; i++)
 		if (a->lag_ino[i] == dir)
@@ -68,7 +68,7 @@ static dgrp_t last_alloc_group(struct e4r_alloc *a, ext2_ino_t dir)
 	return E4R_NO_GROUP;
 }
 
-static errcode_t set_last_alloc_group(struct e4r_alloc *a, ext2_ino_t dir, dgrp_t g)
+static errcode_t set_last_alloc_group(struct write_alloc *a, ext2_ino_t dir, dgrp_t g)
 {
 	errcode_t err;
 
@@ -99,7 +99,7 @@ static dgrp_t ino_group(ext2_filsys fs, ext2_ino_t ino)
 }
 
 /* get_orlov_stats: a flex group's sums (the kernel's exact flex atomics), or one group's. */
-static void orlov_stats(struct e4r_alloc *a, dgrp_t g, struct orlov_stats *s)
+static void orlov_stats(struct write_alloc *a, dgrp_t g, struct orlov_stats *s)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t first = g * a->flex_size, i;
@@ -113,7 +113,7 @@ static void orlov_stats(struct e4r_alloc *a, dgrp_t g, struct orlov_stats *s)
 }
 
 /* The hash of a top-level directory's name that spreads them over the groups. */
-static dgrp_t topdir_start(struct e4r_alloc *a, const char *name, dgrp_t ngroups)
+static dgrp_t topdir_start(struct write_alloc *a, const char *name, dgrp_t ngroups)
 {
 	ext2_dirhash_t hash = 0, minor = 0;
 
@@ -124,7 +124,7 @@ static dgrp_t topdir_start(struct e4r_alloc *a, const char *name, dgrp_t ngroups
 }
 
 /* found_flex_bg: the first real group of flex group G with free inodes. */
-static int first_in_flex(struct e4r_alloc *a, dgrp_t g, dgrp_t *group)
+static int first_in_flex(struct write_alloc *a, dgrp_t g, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
 
@@ -140,7 +140,7 @@ static int first_in_flex(struct e4r_alloc *a, dgrp_t g, dgrp_t *group)
 	return -1;
 }
 
-static int orlov_fallback(struct e4r_alloc *a, ext2_ino_t parent, long long freei, dgrp_t *group)
+static int orlov_fallback(struct write_alloc *a, ext2_ino_t parent, long long freei, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t ngroups = fs->group_desc_count, start = ino_group(fs, parent);
@@ -162,7 +162,7 @@ static int orlov_fallback(struct e4r_alloc *a, ext2_ino_t parent, long long free
 	}
 }
 
-static int orlov_topdir(struct e4r_alloc *a, const char *name, dgrp_t ngroups,
+static int orlov_topdir(struct write_alloc *a, const char *name, dgrp_t ngroups,
 			long long avefreei, long long avefreec, dgrp_t *found)
 {
 	long long best_ndir = a->fs->super->s_inodes_per_group;
@@ -184,7 +184,7 @@ static int orlov_topdir(struct e4r_alloc *a, const char *name, dgrp_t ngroups,
 	return ret;
 }
 
-static int find_group_orlov(struct e4r_alloc *a, ext2_ino_t parent, int is_dir,
+static int find_group_orlov(struct write_alloc *a, ext2_ino_t parent, int is_dir,
 			    const char *name, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
@@ -240,7 +240,7 @@ static int group_has(ext2_filsys fs, dgrp_t g, int need_blocks)
 	       (!need_blocks || ext2fs_bg_free_blocks_count(fs, g));
 }
 
-static int find_group_other(struct e4r_alloc *a, ext2_ino_t parent, dgrp_t *group)
+static int find_group_other(struct write_alloc *a, ext2_ino_t parent, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t ngroups = fs->group_desc_count, pg = ino_group(fs, parent), g, i;
@@ -307,7 +307,7 @@ static ext2_ino_t first_free_in_group(ext2_filsys fs, dgrp_t g)
 }
 
 /* What __ext4_new_inode does to the group once it holds the bit. */
-static void mark_inode_used(struct e4r_alloc *a, ext2_ino_t ino, int is_dir)
+static void mark_inode_used(struct write_alloc *a, ext2_ino_t ino, int is_dir)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t g = ino_group(fs, ino);
@@ -323,7 +323,7 @@ static void mark_inode_used(struct e4r_alloc *a, ext2_ino_t ino, int is_dir)
 		e4r_pcounter_add(a, &a->dirs, +1);
 }
 
-errcode_t write_ialloc(struct e4r_alloc *a, ext2_ino_t parent, int is_dir,
+errcode_t write_ialloc(struct write_alloc *a, ext2_ino_t parent, int is_dir,
 		     const char *name, ext2_ino_t *out)
 {
 	ext2_filsys fs = a->fs;
@@ -356,7 +356,7 @@ errcode_t write_ialloc(struct e4r_alloc *a, ext2_ino_t parent, int is_dir,
 	return E4R_WRITE_NO_INODES;
 }
 
-void write_ifree(struct e4r_alloc *a, ext2_ino_t ino, int is_dir)
+void write_ifree(struct write_alloc *a, ext2_ino_t ino, int is_dir)
 {
 	ext2fs_inode_alloc_stats2(a->fs, ino, -1, is_dir);
 	ext2fs_group_desc_csum_set(a->fs, ino_group(a->fs, ino));

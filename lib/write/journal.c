@@ -16,10 +16,10 @@
 
 /* ---- pending frees and revokes ---- */
 
-int write_block_pending_free(struct jbd_writer *w, blk64_t blk)
+int write_block_pending_free(struct write_journal *w, blk64_t blk)
 {
 	unsigned i;
-	struct jw_txn *ts[2] = { w->running, w->committing };
+	struct write_txn *ts[2] = { w->running, w->committing };
 
 	for (int k = 0; k < 2; k++)
 		for (i = 0; ts[k] && i < ts[k]->nfreed; i++)
@@ -28,10 +28,10 @@ int write_block_pending_free(struct jbd_writer *w, blk64_t blk)
 	return 0;
 }
 
-void write_for_each_pending_free(struct jbd_writer *w, int committing, void (*fn)(blk64_t blk, void *priv),
+void write_for_each_pending_free(struct write_journal *w, int committing, void (*fn)(blk64_t blk, void *priv),
 			      void *priv)
 {
-	struct jw_txn *ts[2] = { w->running, committing ? w->committing : NULL };
+	struct write_txn *ts[2] = { w->running, committing ? w->committing : NULL };
 
 	for (int k = 0; k < 2; k++)
 		for (unsigned i = 0; ts[k] && i < ts[k]->nfreed; i++)
@@ -52,10 +52,10 @@ static errcode_t txn_add_blk(blk64_t **arr, unsigned *n, unsigned *cap, blk64_t 
  * a journaled copy still in the log is revoked, and a copy dirty in this
  * very transaction is forgotten (jbd2_journal_forget).
  */
-static void jw_block_freed(struct jbd_writer *w, blk64_t blk)
+static void block_freed(struct write_journal *w, blk64_t blk)
 {
-	struct jw_txn *t = w->running;
-	struct jw_buf *b = write_buf_lookup(w, blk);
+	struct write_txn *t = w->running;
+	struct write_buf *b = write_buf_lookup(w, blk);
 	unsigned i;
 
 	(void)txn_add_blk(&t->freed, &t->nfreed, &t->capfreed, blk);
@@ -71,17 +71,17 @@ static void jw_block_freed(struct jbd_writer *w, blk64_t blk)
 		(void)txn_add_blk(&t->revokes, &t->nrev, &t->caprev, blk);
 }
 
-static void jw_alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
+static void alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
 {
-	struct jbd_writer *w = fs->priv_data;
+	struct write_journal *w = fs->priv_data;
 
 	if (inuse < 0)
-		jw_block_freed(w, blk);
+		block_freed(w, blk);
 }
 
 /* ---- journal blocks ---- */
 
-static uint32_t log_space_used(struct jbd_writer *w)
+static uint32_t log_space_used(struct write_journal *w)
 {
 	struct jbd_journal *j = w->journal;
 	uint32_t len = j->last - j->first;
@@ -89,14 +89,14 @@ static uint32_t log_space_used(struct jbd_writer *w)
 	return (w->head + len - w->tail) % len;
 }
 
-static errcode_t log_write(struct jbd_writer *w, uint32_t jblk, const void *buf)
+static errcode_t log_write(struct write_journal *w, uint32_t jblk, const void *buf)
 {
 	w->journal_blocks_written++;
 	return write_bdev_write(&w->bdev, w->journal->map[jblk], buf);
 }
 
 /* The journal superblock as we keep it: features, tail, sequence. */
-static errcode_t write_jsb(struct jbd_writer *w, uint32_t start, uint32_t sequence)
+static errcode_t write_jsb(struct write_journal *w, uint32_t start, uint32_t sequence)
 {
 	struct jbd_journal *j = w->journal;
 	struct jbd_superblock *sb = (void *)j->raw_sb;
@@ -139,12 +139,12 @@ static void put_header(unsigned char *blk, uint32_t type, uint32_t tid)
 	jbd_store(blk, &h);
 }
 
-static int csum_v23(const struct jbd_writer *w)
+static int csum_v23(const struct write_journal *w)
 {
 	return w->opt.csum == JBD_CSUM_V2 || w->opt.csum == JBD_CSUM_V3;
 }
 
-static void set_tail_csum(struct jbd_writer *w, unsigned char *blk)
+static void set_tail_csum(struct write_journal *w, unsigned char *blk)
 {
 	struct jbd_block_tail tail = { 0 };
 	unsigned char *at = blk + w->blocksize - sizeof(tail);
@@ -157,13 +157,13 @@ static void set_tail_csum(struct jbd_writer *w, unsigned char *blk)
 }
 
 /* The bytes a logged block has in the journal (escaped, or frozen). */
-static const unsigned char *tbuf_source(const struct jw_tbuf *tb)
+static const unsigned char *tbuf_source(const struct write_tbuf *tb)
 {
 	return tb->frozen ? tb->frozen : tb->buf->data;
 }
 
 /* Revoke blocks: records of be32, or be64 with 64BIT; a new block when one is full. */
-static errcode_t plan_revokes(struct jbd_writer *w, struct jw_txn *t)
+static errcode_t plan_revokes(struct write_journal *w, struct write_txn *t)
 {
 	unsigned rec = (w->incompat & JBD_FEATURE_INCOMPAT_64BIT) ? sizeof(jbd_be64_t) : sizeof(jbd_be32_t);
 	unsigned limit = w->blocksize - (csum_v23(w) ? JBD_TAIL_SIZE : 0);
@@ -202,7 +202,7 @@ static errcode_t plan_revokes(struct jbd_writer *w, struct jw_txn *t)
 	return 0;
 }
 
-static void write_tag(struct jbd_writer *w, unsigned char *p, struct jw_tbuf *tb,
+static void write_tag(struct write_journal *w, unsigned char *p, struct write_tbuf *tb,
 		      uint32_t tid, unsigned flags)
 {
 	struct jbd_tag tag = { .blocknr = tb->buf->blk, .flags = (uint16_t)flags };
@@ -217,7 +217,7 @@ static void write_tag(struct jbd_writer *w, unsigned char *p, struct jw_tbuf *tb
 	jbd_tag_encode(p, w->incompat, &tag);
 }
 
-static void set_last_tag(const struct jbd_writer *w, unsigned char *p)
+static void set_last_tag(const struct write_journal *w, unsigned char *p)
 {
 	struct jbd_tag tag;
 
@@ -227,12 +227,12 @@ static void set_last_tag(const struct jbd_writer *w, unsigned char *p)
 }
 
 /* Escape blocks that start with the journal magic (their log copy is frozen, zeroed magic). */
-static errcode_t prepare_escapes(struct jbd_writer *w, struct jw_txn *t)
+static errcode_t prepare_escapes(struct write_journal *w, struct write_txn *t)
 {
 	unsigned i;
 
 	for (i = 0; i < t->nlogged; i++) {
-		struct jw_tbuf *tb = &t->bufs[t->logged[i]];
+		struct write_tbuf *tb = &t->bufs[t->logged[i]];
 		jbd_be32_t magic = jbd_to_be32(JBD_MAGIC);
 		errcode_t err;
 
@@ -250,7 +250,7 @@ static errcode_t prepare_escapes(struct jbd_writer *w, struct jw_txn *t)
 }
 
 /* Descriptor blocks with their tags, and the v1 checksum, as commit.c computes them now. */
-static errcode_t plan_descriptors(struct jbd_writer *w, struct jw_txn *t)
+static errcode_t plan_descriptors(struct write_journal *w, struct write_txn *t)
 {
 	unsigned csum_size = csum_v23(w) ? JBD_TAIL_SIZE : 0;
 	unsigned per_first = (w->blocksize - JBD_HEADER_SIZE - csum_size - JBD_UUID_SIZE) / w->tag_bytes;
@@ -271,7 +271,7 @@ static errcode_t plan_descriptors(struct jbd_writer *w, struct jw_txn *t)
 
 		put_header(blk, JBD_DESCRIPTOR_BLOCK, t->tid);
 		for (;;) {
-			struct jw_tbuf *tb = &t->bufs[t->logged[i]];
+			struct write_tbuf *tb = &t->bufs[t->logged[i]];
 			unsigned flags = (tb->escaped ? JBD_FLAG_ESCAPE : 0) |
 					 (i != first ? JBD_FLAG_SAME_UUID : 0);
 
@@ -302,7 +302,7 @@ static errcode_t plan_descriptors(struct jbd_writer *w, struct jw_txn *t)
 	return 0;
 }
 
-static errcode_t build_commit_block(struct jbd_writer *w, struct jw_txn *t, unsigned char *blk)
+static errcode_t build_commit_block(struct write_journal *w, struct write_txn *t, unsigned char *blk)
 {
 	struct jbd_commit_header c;
 	struct timespec ts;
@@ -329,9 +329,9 @@ static errcode_t build_commit_block(struct jbd_writer *w, struct jw_txn *t, unsi
 
 /* ---- transactions ---- */
 
-static errcode_t txn_new(struct jbd_writer *w)
+static errcode_t txn_new(struct write_journal *w)
 {
-	struct jw_txn *t;
+	struct write_txn *t;
 	errcode_t err = ext2fs_get_memzero(sizeof(*t), &t);
 
 	if (err)
@@ -341,7 +341,7 @@ static errcode_t txn_new(struct jbd_writer *w)
 	return 0;
 }
 
-static void txn_free(struct jw_txn *t)
+static void txn_free(struct write_txn *t)
 {
 	if (!t)
 		return;
@@ -357,13 +357,13 @@ static void txn_free(struct jw_txn *t)
 	ext2fs_free_mem(&t);
 }
 
-static uint32_t txn_log_blocks(const struct jw_txn *t)
+static uint32_t txn_log_blocks(const struct write_txn *t)
 {
 	return t->nrevblk + t->ndesc + t->nlogged + 1;
 }
 
 /* Flush what libext2fs keeps in memory (bitmaps, descriptors, superblock) into the running transaction. */
-static errcode_t flush_fs_metadata(struct jbd_writer *w)
+static errcode_t flush_fs_metadata(struct write_journal *w)
 {
 	ext2_filsys fs = w->fs;
 	errcode_t err = ext2fs_write_bitmaps(fs);
@@ -374,9 +374,9 @@ static errcode_t flush_fs_metadata(struct jbd_writer *w)
 	return ext2fs_flush2(fs, 0);
 }
 
-errcode_t write_commit_start(struct jbd_writer *w)
+errcode_t write_commit_start(struct write_journal *w)
 {
-	struct jw_txn *t;
+	struct write_txn *t;
 	uint32_t len = w->journal->last - w->journal->first;
 	errcode_t err;
 
@@ -417,7 +417,7 @@ errcode_t write_commit_start(struct jbd_writer *w)
 	return txn_new(w);
 }
 
-int write_running_full(const struct jbd_writer *w)
+int write_running_full(const struct write_journal *w)
 {
 	uint32_t len = w->journal->last - w->journal->first;
 
@@ -425,7 +425,7 @@ int write_running_full(const struct jbd_writer *w)
 	return w->running->n + w->running->nrev / 128 + 32 > len / 4;
 }
 
-static errcode_t write_txn_log(struct jbd_writer *w, struct jw_txn *t)
+static errcode_t write_txn_log(struct write_journal *w, struct write_txn *t)
 {
 	unsigned char *commit;
 	uint32_t jblk = t->jstart, commit_jblk;
@@ -460,14 +460,14 @@ static errcode_t write_txn_log(struct jbd_writer *w, struct jw_txn *t)
 }
 
 /* After the commit block: the logged copies wait for checkpoint, freed blocks become reusable. */
-static errcode_t txn_committed(struct jbd_writer *w, struct jw_txn *t)
+static errcode_t txn_committed(struct write_journal *w, struct write_txn *t)
 {
 	unsigned i;
 	errcode_t err;
 
 	for (i = 0; i < t->nlogged; i++) {
-		struct jw_tbuf *tb = &t->bufs[t->logged[i]];
-		struct jw_buf *b = tb->buf;
+		struct write_tbuf *tb = &t->bufs[t->logged[i]];
+		struct write_buf *b = tb->buf;
 
 		if (!b->ckpt) {
 			err = ext2fs_get_mem(w->blocksize, &b->ckpt);
@@ -481,7 +481,7 @@ static errcode_t txn_committed(struct jbd_writer *w, struct jw_txn *t)
 		b->in_log = 1;
 	}
 	for (i = 0; i < t->nfreed; i++) {
-		struct jw_buf *b = write_buf_lookup(w, t->freed[i]);
+		struct write_buf *b = write_buf_lookup(w, t->freed[i]);
 
 		/* Still free (not reallocated since): the revoke covers it, no checkpoint needed. */
 		if (b && !b->dirty_tid && !b->inflight &&
@@ -493,9 +493,9 @@ static errcode_t txn_committed(struct jbd_writer *w, struct jw_txn *t)
 	return 0;
 }
 
-errcode_t write_commit_finish(struct jbd_writer *w)
+errcode_t write_commit_finish(struct write_journal *w)
 {
-	struct jw_txn *t = w->committing;
+	struct write_txn *t = w->committing;
 	errcode_t err = 0;
 
 	if (!t)
@@ -514,7 +514,7 @@ errcode_t write_commit_finish(struct jbd_writer *w)
 	return 0;
 }
 
-errcode_t write_commit_sync(struct jbd_writer *w)
+errcode_t write_commit_sync(struct write_journal *w)
 {
 	errcode_t err = write_commit_start(w);
 
@@ -523,14 +523,14 @@ errcode_t write_commit_sync(struct jbd_writer *w)
 
 static int cmp_blk(const void *a, const void *b)
 {
-	blk64_t x = (*(struct jw_buf *const *)a)->blk, y = (*(struct jw_buf *const *)b)->blk;
+	blk64_t x = (*(struct write_buf *const *)a)->blk, y = (*(struct write_buf *const *)b)->blk;
 
 	return x < y ? -1 : x > y;
 }
 
-errcode_t write_checkpoint(struct jbd_writer *w)
+errcode_t write_checkpoint(struct write_journal *w)
 {
-	struct jw_buf **list = NULL, *b;
+	struct write_buf **list = NULL, *b;
 	unsigned n = 0, cap = 0, h;
 	errcode_t err = 0;
 
@@ -563,20 +563,20 @@ errcode_t write_checkpoint(struct jbd_writer *w)
 
 /* ---- data ---- */
 
-errcode_t write_data_block(struct jbd_writer *w, blk64_t blk, const void *buf)
+errcode_t write_data_block(struct write_journal *w, blk64_t blk, const void *buf)
 {
 	write_buf_drop(w, blk);
 	return write_bdev_write(&w->bdev, blk, buf);
 }
 
-errcode_t write_read_block(struct jbd_writer *w, blk64_t blk, void *buf)
+errcode_t write_read_block(struct write_journal *w, blk64_t blk, void *buf)
 {
 	return write_bdev_read(&w->bdev, blk, buf);
 }
 
 /* ---- session ---- */
 
-static void choose_features(struct jbd_writer *w)
+static void choose_features(struct write_journal *w)
 {
 	struct jbd_journal *j = w->journal;
 
@@ -599,7 +599,7 @@ static void choose_features(struct jbd_writer *w)
 }
 
 /* Write the superblock home, as ext4_commit_super does (not journaled). */
-static errcode_t write_super_direct(struct jbd_writer *w)
+static errcode_t write_super_direct(struct write_journal *w)
 {
 	errcode_t err;
 
@@ -611,7 +611,7 @@ static errcode_t write_super_direct(struct jbd_writer *w)
 	return err;
 }
 
-static errcode_t jw_setup(struct jbd_writer *w)
+static errcode_t journal_setup(struct write_journal *w)
 {
 	ext2_filsys fs = w->fs;
 	errcode_t err;
@@ -645,7 +645,7 @@ static errcode_t jw_setup(struct jbd_writer *w)
 	w->head = w->tail = w->journal->first;
 	w->tail_tid = w->next_tid;
 	fs->priv_data = w;
-	ext2fs_set_block_alloc_stats_callback(fs, jw_alloc_stats, NULL);
+	ext2fs_set_block_alloc_stats_callback(fs, alloc_stats, NULL);
 	err = txn_new(w);
 	/* "Mount": journal features, then needs_recovery in the superblock. */
 	if (!err)
@@ -657,9 +657,9 @@ static errcode_t jw_setup(struct jbd_writer *w)
 	return err;
 }
 
-errcode_t write_open(const char *image, const struct jw_options *opt, struct jbd_writer **out)
+errcode_t write_open(const char *image, const struct write_options *opt, struct write_journal **out)
 {
-	struct jbd_writer *w;
+	struct write_journal *w;
 	errcode_t err = ext2fs_get_memzero(sizeof(*w), &w);
 
 	*out = NULL;
@@ -674,7 +674,7 @@ errcode_t write_open(const char *image, const struct jw_options *opt, struct jbd
 		write_txn_io_set_target(NULL);
 	}
 	if (!err)
-		err = jw_setup(w);
+		err = journal_setup(w);
 	if (err) {
 		write_abandon(w);
 		return err;
@@ -683,7 +683,7 @@ errcode_t write_open(const char *image, const struct jw_options *opt, struct jbd
 	return 0;
 }
 
-errcode_t write_close_clean(struct jbd_writer *w)
+errcode_t write_close_clean(struct write_journal *w)
 {
 	errcode_t err = write_commit_sync(w);
 
@@ -700,7 +700,7 @@ errcode_t write_close_clean(struct jbd_writer *w)
 	return err;
 }
 
-void write_abandon(struct jbd_writer *w)
+void write_abandon(struct write_journal *w)
 {
 	if (!w)
 		return;
@@ -715,7 +715,7 @@ void write_abandon(struct jbd_writer *w)
 		jbd_journal_close(w->journal);
 	for (unsigned h = 0; w->hash && h < w->hash_size; h++)
 		while (w->hash[h]) {
-			struct jw_buf *b = w->hash[h];
+			struct write_buf *b = w->hash[h];
 
 			w->hash[h] = b->next;
 			write_buf_free(b);

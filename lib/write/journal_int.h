@@ -5,27 +5,27 @@
 #include "write/journal.h"
 
 /* One cached filesystem block: the kernel's buffer_head with its journal_head. */
-struct jw_buf {
+struct write_buf {
 	blk64_t		blk;
-	struct jw_buf	*next;		/* hash chain */
+	struct write_buf	*next;		/* hash chain */
 	unsigned char	*data;		/* the live content */
 	uint32_t	dirty_tid;	/* running transaction that has it dirty; 0: none */
 	int		in_log;		/* logged by a transaction still in the log */
 	unsigned char	*ckpt;		/* committed content not yet written home */
-	struct jw_tbuf	*inflight;	/* committing transaction's entry that still reads data */
+	struct write_tbuf	*inflight;	/* committing transaction's entry that still reads data */
 };
 
 /* A block of a transaction. */
-struct jw_tbuf {
-	struct jw_buf	*buf;
+struct write_tbuf {
+	struct write_buf	*buf;
 	unsigned char	*frozen;	/* own copy for the log (escaped, or frozen by a later write) */
 	int		escaped;
 	int		forgotten;	/* freed in this transaction: not logged */
 };
 
-struct jw_txn {
+struct write_txn {
 	uint32_t	tid;
-	struct jw_tbuf	*bufs;
+	struct write_tbuf	*bufs;
 	unsigned	n, cap;
 	blk64_t		*revokes;
 	unsigned	nrev, caprev;
@@ -43,15 +43,15 @@ struct jw_txn {
 	uint32_t	jstart;		/* first log block */
 };
 
-struct jw_buf *write_buf_lookup(struct jbd_writer *w, blk64_t blk);
+struct write_buf *write_buf_lookup(struct write_journal *w, blk64_t blk);
 /* The cached block, read from home when not cached yet. */
-errcode_t write_buf_get(struct jbd_writer *w, blk64_t blk, struct jw_buf **out);
-void write_buf_drop(struct jbd_writer *w, blk64_t blk);
-void write_buf_free(struct jw_buf *b);
+errcode_t write_buf_get(struct write_journal *w, blk64_t blk, struct write_buf **out);
+void write_buf_drop(struct write_journal *w, blk64_t blk);
+void write_buf_free(struct write_buf *b);
 /* get_write_access + copy + dirty: the only way a cached block changes. */
-errcode_t write_buf_modify(struct jbd_writer *w, struct jw_buf *b, unsigned off,
+errcode_t write_buf_modify(struct write_journal *w, struct write_buf *b, unsigned off,
 			const void *src, unsigned len);
 /* The io manager's target: set by write_open() before ext2fs_open. */
-void write_txn_io_set_target(struct jbd_writer *w);
+void write_txn_io_set_target(struct write_journal *w);
 
 #endif

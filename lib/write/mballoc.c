@@ -26,7 +26,7 @@
 enum mb_cr { CR_POWER2_ALIGNED, CR_GOAL_LEN_FAST, CR_GOAL_LEN_SLOW, CR_ANY_FREE, CR_END };
 
 struct mb_ctx {
-	struct e4r_alloc *a;
+	struct write_alloc *a;
 	unsigned	len;		/* ac_g_ex.fe_len, normalised */
 	unsigned	order2;		/* ac_2order, 0 for none */
 	int		data;		/* EXT4_MB_HINT_DATA */
@@ -72,7 +72,7 @@ static unsigned next_bit(const unsigned char *m, unsigned i, unsigned n, int wan
  */
 static void load_group(struct mb_ctx *c, dgrp_t g)
 {
-	struct e4r_alloc *a = c->a;
+	struct write_alloc *a = c->a;
 	ext2_filsys fs = a->fs;
 	unsigned i, prev = 1;
 
@@ -134,7 +134,7 @@ static unsigned largest_order(const struct mb_ctx *c)
 
 static int group_needs_init(const struct mb_ctx *c, dgrp_t g, enum mb_cr cr)
 {
-	struct e4r_alloc *a = c->a;
+	struct write_alloc *a = c->a;
 
 	if (a->mb_inited[g])
 		return 0;
@@ -152,7 +152,7 @@ static int group_needs_init(const struct mb_ctx *c, dgrp_t g, enum mb_cr cr)
 /* ext4_mb_good_group_nolock */
 static int good_group(struct mb_ctx *c, dgrp_t g, enum mb_cr cr)
 {
-	struct e4r_alloc *a = c->a;
+	struct write_alloc *a = c->a;
 
 	load_group(c, g);
 	if (!c->free || (cr < CR_ANY_FREE && c->free < c->len))
@@ -271,7 +271,7 @@ static void complex_scan(struct mb_ctx *c, enum mb_cr cr)
 
 static void prefetch_fini(struct mb_ctx *c, dgrp_t next, unsigned nr)
 {
-	struct e4r_alloc *a = c->a;
+	struct write_alloc *a = c->a;
 	dgrp_t ngroups = a->fs->group_desc_count;
 
 	while (nr--) {
@@ -301,7 +301,7 @@ struct mb_scan {
 /* One group of a pass (ext4_mb_scan_group): read-ahead, the checks, the scan. */
 static void scan_group(struct mb_ctx *c, struct mb_scan *sc, dgrp_t g, enum mb_cr cr)
 {
-	struct e4r_alloc *a = c->a;
+	struct write_alloc *a = c->a;
 
 	/* bitmaps are read ahead; the buddies of the last batch are loaded at the end */
 	if (g == sc->prefetch_grp) {
@@ -328,7 +328,7 @@ static void scan_group(struct mb_ctx *c, struct mb_scan *sc, dgrp_t g, enum mb_c
  */
 static void optimized_pass(struct mb_ctx *c, struct mb_scan *sc, dgrp_t start, enum mb_cr cr)
 {
-	struct e4r_alloc *a = c->a;
+	struct write_alloc *a = c->a;
 	dgrp_t ngroups = a->fs->group_desc_count;
 	unsigned o = cr == CR_POWER2_ALIGNED ? c->order2 : avg_fragment_order(c, c->len);
 
@@ -350,7 +350,7 @@ static void optimized_pass(struct mb_ctx *c, struct mb_scan *sc, dgrp_t start, e
 /* ext4_mb_regular_allocator: the passes, each over the groups from the goal's. */
 static void regular_allocator(struct mb_ctx *c, dgrp_t goal_group)
 {
-	struct e4r_alloc *a = c->a;
+	struct write_alloc *a = c->a;
 	dgrp_t ngroups = a->fs->group_desc_count;
 	int optimize = ngroups >= MB_LINEAR_SCAN_THRESHOLD;
 	struct mb_scan sc = { goal_group, 0, 0 };
@@ -377,7 +377,7 @@ static void regular_allocator(struct mb_ctx *c, dgrp_t goal_group)
 }
 
 /* The locality group preallocation closest to GOAL with LEN free blocks (ext4_mb_check_group_pa). */
-static int lg_pa_pick(struct e4r_alloc *a, blk64_t goal, unsigned len)
+static int lg_pa_pick(struct write_alloc *a, blk64_t goal, unsigned len)
 {
 	int best = -1;
 	blk64_t bdist = 0;
@@ -395,7 +395,7 @@ static int lg_pa_pick(struct e4r_alloc *a, blk64_t goal, unsigned len)
 	return best;
 }
 
-static void lg_pa_take(struct e4r_alloc *a, int i, unsigned len, blk64_t *start)
+static void lg_pa_take(struct write_alloc *a, int i, unsigned len, blk64_t *start)
 {
 	*start = a->lg_pa[i].pstart;
 	a->lg_pa[i].pstart += len;
@@ -404,7 +404,7 @@ static void lg_pa_take(struct e4r_alloc *a, int i, unsigned len, blk64_t *start)
 		a->lg_pa[i] = a->lg_pa[--a->nlg_pa];
 }
 
-errcode_t write_mb_alloc(struct e4r_alloc *a, const struct e4r_mb_req *r, blk64_t *start, unsigned *got)
+errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, blk64_t *start, unsigned *got)
 {
 	ext2_filsys fs = a->fs;
 	struct mb_ctx c;

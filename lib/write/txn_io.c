@@ -16,12 +16,12 @@
 
 struct txn_io {
 	io_channel	real;
-	struct jbd_writer *w;
+	struct write_journal *w;
 };
 
-static struct jbd_writer *io_target;
+static struct write_journal *io_target;
 
-void write_txn_io_set_target(struct jbd_writer *w)
+void write_txn_io_set_target(struct write_journal *w)
 {
 	io_target = w;
 }
@@ -98,7 +98,7 @@ static void txn_range(io_channel io, unsigned long long block, int count, unsign
 static errcode_t txn_read64(io_channel io, unsigned long long block, int count, void *data)
 {
 	struct txn_io *p = io->private_data;
-	struct jbd_writer *w = p->w;
+	struct write_journal *w = p->w;
 	unsigned bs = w->blocksize;
 	uint64_t off, len;
 	blk64_t first, last, b;
@@ -115,7 +115,7 @@ static errcode_t txn_read64(io_channel io, unsigned long long block, int count, 
 		return err;
 	err = io_channel_read_blk64(p->real, first, last - first + 1, tmp);
 	for (b = first; !err && b <= last; b++) {
-		struct jw_buf *c = write_buf_lookup(w, b);
+		struct write_buf *c = write_buf_lookup(w, b);
 
 		if (c)
 			memcpy(tmp + (b - first) * bs, c->data, bs);
@@ -126,10 +126,10 @@ static errcode_t txn_read64(io_channel io, unsigned long long block, int count, 
 	return err;
 }
 
-static errcode_t txn_write_block(struct jbd_writer *w, blk64_t b, unsigned off,
+static errcode_t txn_write_block(struct write_journal *w, blk64_t b, unsigned off,
 				 const unsigned char *src, unsigned len)
 {
-	struct jw_buf *c;
+	struct write_buf *c;
 	errcode_t err = write_buf_get(w, b, &c);
 
 	if (err)
@@ -143,7 +143,7 @@ static errcode_t txn_write_block(struct jbd_writer *w, blk64_t b, unsigned off,
 static errcode_t txn_write64(io_channel io, unsigned long long block, int count, const void *data)
 {
 	struct txn_io *p = io->private_data;
-	struct jbd_writer *w = p->w;
+	struct write_journal *w = p->w;
 	unsigned bs = w->blocksize;
 	uint64_t off, len, done = 0;
 	blk64_t first, last, b;

@@ -14,7 +14,7 @@
 
 static const struct {
 	const char	*name;
-	enum e4r_op_kind kind;
+	enum write_op_kind kind;
 	int		args;		/* 'p' path, 's' size */
 	const char	*shape;
 } op_names[] = {
@@ -31,7 +31,7 @@ static const struct {
 	{ "crash", E4R_OP_CRASH, 0, "" },
 };
 
-errcode_t write_workload_add(struct e4r_workload *wl, const struct e4r_op *op)
+errcode_t write_workload_add(struct write_workload *wl, const struct write_op *op)
 {
 	if (wl->n == wl->cap) {
 		unsigned ncap = wl->cap ? wl->cap * 2 : 64;
@@ -45,7 +45,7 @@ errcode_t write_workload_add(struct e4r_workload *wl, const struct e4r_op *op)
 	return 0;
 }
 
-void write_workload_free(struct e4r_workload *wl)
+void write_workload_free(struct write_workload *wl)
 {
 	for (unsigned i = 0; i < wl->n; i++) {
 		free(wl->ops[i].a);
@@ -71,11 +71,11 @@ static int parse_size(const char *s, uint64_t *out)
 }
 
 /* One non-comment line: "op arg..." with exactly the arguments the op takes. */
-static errcode_t parse_line(char *line, unsigned lineno, struct e4r_workload *wl)
+static errcode_t parse_line(char *line, unsigned lineno, struct write_workload *wl)
 {
 	char *words[4], *save = NULL, *w;
 	unsigned nw = 0, k;
-	struct e4r_op op;
+	struct write_op op;
 
 	for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
 		if (nw == 4)
@@ -110,7 +110,7 @@ static errcode_t parse_line(char *line, unsigned lineno, struct e4r_workload *wl
 	return write_workload_add(wl, &op);
 }
 
-errcode_t write_workload_parse(FILE *in, struct e4r_workload *wl, unsigned *bad_line)
+errcode_t write_workload_parse(FILE *in, struct write_workload *wl, unsigned *bad_line)
 {
 	char line[E4R_SCRIPT_LINE_MAX];
 	unsigned lineno = 0;
@@ -137,7 +137,7 @@ errcode_t write_workload_parse(FILE *in, struct e4r_workload *wl, unsigned *bad_
 	return err;
 }
 
-static void print_op(FILE *out, const struct e4r_op *op)
+static void print_op(FILE *out, const struct write_op *op)
 {
 	for (unsigned k = 0; k < sizeof(op_names) / sizeof(op_names[0]); k++) {
 		if (op_names[k].kind != op->kind)
@@ -153,7 +153,7 @@ static void print_op(FILE *out, const struct e4r_op *op)
 	}
 }
 
-void write_workload_print(FILE *out, const struct e4r_workload *wl)
+void write_workload_print(FILE *out, const struct write_workload *wl)
 {
 	for (unsigned i = 0; i < wl->n; i++)
 		print_op(out, &wl->ops[i]);

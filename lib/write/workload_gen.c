@@ -25,7 +25,7 @@ struct gen {
 	unsigned	n;
 	unsigned	next_name;
 	uint64_t	rng;
-	struct e4r_workload *wl;
+	struct write_workload *wl;
 };
 
 /* xorshift64*: the same sequence on every platform for the same seed. */
@@ -42,9 +42,9 @@ static unsigned gen_below(struct gen *g, unsigned n)
 	return n ? gen_rand(g) % n : 0;
 }
 
-static errcode_t emit(struct gen *g, enum e4r_op_kind kind, const char *a, const char *b, uint64_t size)
+static errcode_t emit(struct gen *g, enum write_op_kind kind, const char *a, const char *b, uint64_t size)
 {
-	struct e4r_op op = { kind, a ? strdup(a) : NULL, b ? strdup(b) : NULL, size, 0 };
+	struct write_op op = { kind, a ? strdup(a) : NULL, b ? strdup(b) : NULL, size, 0 };
 	errcode_t err = (a && !op.a) || (b && !op.b) ? ENOMEM : write_workload_add(g->wl, &op);
 
 	if (err) {
@@ -237,7 +237,7 @@ static errcode_t gen_one(struct gen *g)
 	return gen_create(g, pick_dir(g));
 }
 
-errcode_t write_workload_random(unsigned n, unsigned seed, int ialloc_bug, struct e4r_workload *wl)
+errcode_t write_workload_random(unsigned n, unsigned seed, int ialloc_bug, struct write_workload *wl)
 {
 	struct gen *g;
 	unsigned until_commit;

@@ -4,7 +4,7 @@
 #include "util/e4r_err.h"
 #include "write/workload.h"
 
-static errcode_t run_op(struct e4r_fs *f, const struct e4r_op *op)
+static errcode_t run_op(struct write_fs *f, const struct write_op *op)
 {
 	switch (op->kind) {
 	case E4R_OP_MKDIR:
@@ -30,14 +30,14 @@ static errcode_t run_op(struct e4r_fs *f, const struct e4r_op *op)
 	}
 }
 
-errcode_t write_workload_run(struct e4r_fs *f, const struct e4r_workload *wl, struct e4r_run *run)
+errcode_t write_workload_run(struct write_fs *f, const struct write_workload *wl, struct write_run *run)
 {
-	struct jbd_writer *w = f->w;
+	struct write_journal *w = f->w;
 	errcode_t err = 0;
 	unsigned i;
 
 	for (i = 0; i < wl->n && !err; i++) {
-		const struct e4r_op *op = &wl->ops[i];
+		const struct write_op *op = &wl->ops[i];
 
 		run->failed_op = i;
 		if (op->kind == E4R_OP_COMMIT) {

@@ -47,9 +47,9 @@ static errcode_t scan_fc(const char *image, struct jbd_fc **fc)
 
 int main(int argc, char **argv)
 {
-	struct e4r_replay_opts o;
-	struct e4r_replay *r = NULL;
-	struct e4r_fc_replay_result res;
+	struct replay_opts o;
+	struct replay_result *r = NULL;
+	struct replay_fc_result res;
 	struct jbd_fc *fc = NULL;
 	ext2_filsys fs = NULL;
 	errcode_t err;

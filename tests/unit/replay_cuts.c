@@ -82,10 +82,10 @@ static int same_image(const char *a, const char *b, int masked)
 	return same;
 }
 
-static errcode_t replay(const char *img, enum jbd_replay_policy policy, io_manager io)
+static errcode_t replay(const char *img, enum replay_policy policy, io_manager io)
 {
-	struct e4r_replay_opts o = { .policy = policy, .io = io };
-	struct e4r_replay *r = NULL;
+	struct replay_opts o = { .policy = policy, .io = io };
+	struct replay_result *r = NULL;
 	errcode_t err = replay_image(img, &o, &r);
 
 	replay_free(r);
@@ -94,7 +94,7 @@ static errcode_t replay(const char *img, enum jbd_replay_policy policy, io_manag
 
 int main(int argc, char **argv)
 {
-	enum jbd_replay_policy policy;
+	enum replay_policy policy;
 	char ref[4096], cut[4096];
 	long total;
 

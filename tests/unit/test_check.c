@@ -35,7 +35,7 @@ static void check_table(void)
 		}
 	}
 	CHECK(check_problem_info(E4R_PR_COUNT) == NULL);
-	CHECK(check_problem_info((enum e4r_problem)-1) == NULL);
+	CHECK(check_problem_info((enum check_problem)-1) == NULL);
 }
 
 struct seen { uint64_t last_done[E4R_PASS_COUNT]; int finished[E4R_PASS_COUNT]; int backwards; };
@@ -55,8 +55,8 @@ static void progress(void *arg, int pass, uint64_t done, uint64_t total)
 
 static void check_clean_image(const char *img)
 {
-	struct e4r_check_opts o = { 0 };
-	struct e4r_check_result *r = NULL;
+	struct check_opts o = { 0 };
+	struct check_result *r = NULL;
 	struct seen s = { { 0 }, { 0 }, 0 };
 	ext2_filsys fs;
 	int p;

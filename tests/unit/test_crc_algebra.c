@@ -26,7 +26,7 @@ static void fill(unsigned char *b, size_t n)
 		b[i] = (unsigned char)rnd();
 }
 
-static uint32_t crc(enum crc_alg alg, uint32_t init, const unsigned char *b, size_t n)
+static uint32_t crc(enum diag_crc_alg alg, uint32_t init, const unsigned char *b, size_t n)
 {
 	return alg == CRC_ALG_CRC32C ? util_crc32c(init, b, n) : util_crc32_be(init, b, n);
 }
@@ -37,12 +37,12 @@ static void flip(unsigned char *b, uint64_t bit)
 }
 
 /* Message bit read at position O by the CRC (crc32_be reads each byte's bit 7 first). */
-static uint64_t order_bit(enum crc_alg alg, uint64_t o)
+static uint64_t order_bit(enum diag_crc_alg alg, uint64_t o)
 {
 	return alg == CRC_ALG_CRC32C ? o : (o & ~7ULL) | (7 - (o & 7));
 }
 
-static int has_bits(const struct crc_result *r, const uint64_t *bits, unsigned n)
+static int has_bits(const struct diag_crc_result *r, const uint64_t *bits, unsigned n)
 {
 	for (unsigned i = 0; i < r->ncand; i++) {
 		if (r->cand[i].nbits != n || r->cand[i].stored)
@@ -54,7 +54,7 @@ static int has_bits(const struct crc_result *r, const uint64_t *bits, unsigned n
 }
 
 /* The syndrome of one bit is crc(0, that bit alone), and the CRC is affine. */
-static void test_syndromes(enum crc_alg alg)
+static void test_syndromes(enum diag_crc_alg alg)
 {
 	unsigned char a[300], e[300];
 
@@ -75,7 +75,7 @@ static void test_syndromes(enum crc_alg alg)
 }
 
 /* Every bit of a short message, one after the other: each is found, alone. */
-static void test_exhaustive(enum crc_alg alg)
+static void test_exhaustive(enum diag_crc_alg alg)
 {
 	unsigned char a[72];
 	uint32_t init = 0xFFFFFFFFU, good;
@@ -84,8 +84,8 @@ static void test_exhaustive(enum crc_alg alg)
 	fill(a, sizeof(a));
 	good = crc(alg, init, a, sizeof(a));
 	for (uint64_t bit = 0; bit < sizeof(a) * 8; bit++) {
-		struct crc_search q = { .alg = alg, .nbytes = sizeof(a), .mask = 0xFFFFFFFFU, .max_burst = 32 };
-		struct crc_result r;
+		struct diag_crc_search q = { .alg = alg, .nbytes = sizeof(a), .mask = 0xFFFFFFFFU, .max_burst = 32 };
+		struct diag_crc_result r;
 
 		flip(a, bit);
 		q.syndrome = good ^ crc(alg, init, a, sizeof(a));
@@ -98,15 +98,15 @@ static void test_exhaustive(enum crc_alg alg)
 }
 
 /* Random flips of 1 and 2 bits and bursts in a 4 KiB block with a tag-like prefix. */
-static void test_block(enum crc_alg alg)
+static void test_block(enum diag_crc_alg alg)
 {
 	enum { N = 4100 };
 	static unsigned char a[N];
 	unsigned pairs_unique = 0, bursts_found = 0;
 
 	for (int t = 0; t < 40; t++) {
-		struct crc_search q = { .alg = alg, .nbytes = N, .mask = 0xFFFFFFFFU, .max_burst = 32 };
-		struct crc_result r;
+		struct diag_crc_search q = { .alg = alg, .nbytes = N, .mask = 0xFFFFFFFFU, .max_burst = 32 };
+		struct diag_crc_result r;
 		uint64_t bits[2];
 		uint32_t good;
 
@@ -198,9 +198,9 @@ static void test_stored_and_hole(void)
 {
 	enum { N = 4096 };
 	static unsigned char a[N];
-	struct crc_search q = { .alg = CRC_ALG_CRC32C, .nbytes = N, .syndrome = 1U << 13, .mask = 0xFFFFFFFFU,
+	struct diag_crc_search q = { .alg = CRC_ALG_CRC32C, .nbytes = N, .syndrome = 1U << 13, .mask = 0xFFFFFFFFU,
 				.hole_start = N - 4, .hole_len = 4, .max_burst = 32 };
-	struct crc_result r;
+	struct diag_crc_result r;
 
 	CHECK_EQ(diag_crc_locate(&q, &r), 0);
 	CHECK_EQ(r.weight, 1);
@@ -233,8 +233,8 @@ static void test_truncated(void)
 	unsigned found = 0, trials = 50;
 
 	for (unsigned t = 0; t < trials; t++) {
-		struct crc_search q = { .alg = CRC_ALG_CRC32C, .nbytes = N, .mask = 0xFFFF };
-		struct crc_result r;
+		struct diag_crc_search q = { .alg = CRC_ALG_CRC32C, .nbytes = N, .mask = 0xFFFF };
+		struct diag_crc_result r;
 		uint64_t bit = rnd() % (N * 8);
 		uint32_t good;
 
@@ -265,9 +265,9 @@ static void test_long(void)
 	fill(a, n);
 	good = util_crc32_be(~0U, a, n);
 	for (int t = 0; t < 5; t++) {
-		struct crc_search q = { .alg = CRC_ALG_CRC32_BE, .nbytes = n, .mask = 0xFFFFFFFFU,
+		struct diag_crc_search q = { .alg = CRC_ALG_CRC32_BE, .nbytes = n, .mask = 0xFFFFFFFFU,
 					.max_gap = 64 };
-		struct crc_result r;
+		struct diag_crc_result r;
 		uint64_t bits[2];
 
 		bits[0] = rnd() % (n * 8);

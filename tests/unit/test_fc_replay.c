@@ -46,7 +46,7 @@ static void build(struct area *a, blk64_t pblk, blk64_t nblocks)
 int main(void)
 {
 	char dir[] = "/tmp/e4r-unit-XXXXXX", path[256], cmd[512];
-	struct e4r_fc_replay_result res;
+	struct replay_fc_result res;
 	struct jbd_fc_limits lim;
 	struct jbd_fc *fc = NULL;
 	struct area *a = calloc(1, sizeof(*a));

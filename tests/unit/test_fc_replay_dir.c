@@ -88,7 +88,7 @@ static void check_debugfs(const char *dir, const char *path)
 
 static void replay_once(const char *path, const struct jbd_fc *fc, unsigned expect_applied)
 {
-	struct e4r_fc_replay_result res;
+	struct replay_fc_result res;
 	ext2_filsys fs;
 
 	CHECK_EQ(ext2fs_open(path, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs), 0);

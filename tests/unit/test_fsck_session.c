@@ -20,7 +20,7 @@
 /* The exit code of a session that ran to its end with these outcomes. */
 static int code_of(unsigned fixed, unsigned left, int preen_halt, int aborted, blk64_t backup_sb)
 {
-	struct e4r_check_result r = { 0 };
+	struct check_result r = { 0 };
 	struct fsck_session s = { 0 };
 
 	r.fixed = fixed;
@@ -108,7 +108,7 @@ static void on_event(void *arg, enum fsck_event what, const struct fsck_session 
 		e->backup++;
 }
 
-static int session(const char *img, enum e4r_repair_mode mode, const char *undo, struct fsck_session *s)
+static int session(const char *img, enum check_repair_mode mode, const char *undo, struct fsck_session *s)
 {
 	struct events ev = { 0, 0 };
 	struct fsck_session_opts o = { .image = img, .undo_file = undo, .policy = JBD_POLICY_STOP,

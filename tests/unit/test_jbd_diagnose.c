@@ -81,7 +81,7 @@ struct loaded {
 	ext2_filsys		fs;
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
-	struct jbd_diagnosis	*d;
+	struct diag_report	*d;
 };
 
 static int load(const char *img, struct loaded *l)
@@ -190,7 +190,7 @@ int main(void)
 	unload(&l);
 	CHECK(load("stale.img", &l) == 0);
 	if (l.d && l.d->nfindings == 1) {
-		const struct jbd_finding *f = &l.d->findings[0];
+		const struct diag_finding *f = &l.d->findings[0];
 		CHECK_EQ(f->object, JBD_OBJ_DATA);
 		CHECK_EQ(f->jblk, 7);
 		CHECK_EQ(f->has_stale_sequence, 1);

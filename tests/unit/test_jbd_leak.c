@@ -44,7 +44,7 @@ static uint32_t tag_csum(uint32_t seed, uint32_t seq, const unsigned char *blk)
 	return util_crc32c(util_crc32c(seed, &be, 4), blk, BS);
 }
 
-static int has(const struct jbd_leak *l, uint32_t bit, uint32_t seq)
+static int has(const struct diag_leak *l, uint32_t bit, uint32_t seq)
 {
 	for (unsigned i = 0; i < l->nbits; i++)
 		if (l->bit[i] == bit && l->set_by[i] == seq)
@@ -63,7 +63,7 @@ static void test_v3_leak(void)
 	static unsigned char before[BS], intended[BS], logged[BS], later[BS];
 	const unsigned char *lv[1] = { later };
 	uint32_t lseq[1] = { 11 }, seed = 0xC0FFEE, stored;
-	struct jbd_leak leak;
+	struct diag_leak leak;
 
 	bitmap(before, 100, 8192);
 	memcpy(intended, before, BS);
@@ -102,7 +102,7 @@ static void test_v1_leak(void)
 	const unsigned char *lv[1] = { later };
 	uint32_t lseq[1] = { 8 }, stored;
 	unsigned char *bm = msg + 2 * BS;
-	struct jbd_leak leak;
+	struct diag_leak leak;
 
 	for (size_t i = 0; i < sizeof(msg); i++)
 		msg[i] = (unsigned char)rnd();
@@ -126,7 +126,7 @@ static void test_not_leak(void)
 	static unsigned char before[BS], intended[BS], logged[BS], later[BS];
 	const unsigned char *lv[1] = { later };
 	uint32_t lseq[1] = { 11 }, seed = 7, stored;
-	struct jbd_leak leak;
+	struct diag_leak leak;
 
 	bitmap(before, 50, 8192);
 	memcpy(intended, before, BS);
@@ -158,7 +158,7 @@ static void test_random(void)
 		unsigned used = 20 + (unsigned)(rnd() % 4000), own = 1 + (unsigned)(rnd() % 20);
 		unsigned nleak = 1 + (unsigned)(rnd() % 6);
 		uint32_t lseq[1] = { 1000 + t }, seed = (uint32_t)rnd(), stored;
-		struct jbd_leak leak;
+		struct diag_leak leak;
 		int good = 1;
 
 		bitmap(before, used, 8192);

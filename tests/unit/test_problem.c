@@ -62,6 +62,6 @@ int main(void)
 	CHECK(repair_fix_fn(E4R_FIX_NONE) == NULL);
 	CHECK(!repair_fix_known(E4R_FIX_NONE));
 	CHECK(!repair_fix_known(E4R_FIX_COUNT));
-	CHECK(!repair_fix_known((enum e4r_fix)-1));
+	CHECK(!repair_fix_known((enum check_fix)-1));
 	return unit_done("test_problem");
 }
