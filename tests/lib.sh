@@ -5,6 +5,20 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
 note() { echo "# $*"; }
 
+# Random test data comes from one seed (the runner sets E4R_TEST_SEED, default 1), so that
+# a failure replays: E4R_TEST_SEED=N make check TESTS=NAME. Other seeds explore further.
+E4R_TEST_SEED=${E4R_TEST_SEED:-1}
+note "E4R_TEST_SEED=$E4R_TEST_SEED"
+
+# seeded_bytes NAME COUNT: COUNT bytes on stdout, the same for the same seed and NAME (give
+# each file of a test its own NAME, so that they differ from each other).
+seeded_bytes() {
+	python3 -S -c '
+import random, sys
+sys.stdout.buffer.write(random.Random(sys.argv[1]).randbytes(int(sys.argv[2])))' \
+		"$E4R_TEST_SEED/$1" "$2" || fail "seeded_bytes $*"
+}
+
 # Run a command, keep its output in $OUT (stdout+stderr) and its exit code in $RC.
 run() {
 	OUT=$("$@" 2>&1); RC=$?
@@ -24,12 +38,16 @@ expect_no_out() { # REGEX DESCRIPTION
 	return 0
 }
 
+# The UUID and directory hash seed of every image a test makes (mke2fs picks random ones).
+FIXED_UUID=11111111-2222-3333-4444-555555555555
+FIXED_HASH_SEED=00000000-0000-0000-0000-000000000001
+
 # mkimg FILE SIZE [mke2fs options...]: a fresh image with fixed UUID and hash seed.
 mkimg() {
 	local f=$1 size=$2; shift 2
 	rm -f "$f"
-	mke2fs -q -F -t ext4 -U 11111111-2222-3333-4444-555555555555 \
-		-E hash_seed=00000000-0000-0000-0000-000000000001,lazy_itable_init=0 \
+	mke2fs -q -F -t ext4 -U "$FIXED_UUID" \
+		-E "hash_seed=$FIXED_HASH_SEED,lazy_itable_init=0" \
 		"$@" "$f" "$size" >/dev/null 2>&1 || fail "mke2fs $* $f $size"
 }
 

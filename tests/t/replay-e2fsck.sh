@@ -5,7 +5,7 @@
 # every input from replay's undo file.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 65536 /dev/urandom > data
+seeded_bytes data 65536 > data
 # T1 = descriptor 1, data 2-4, commit 5; T2 = descriptor 6, data 7, revoke 8, commit 9.
 build() { # IMAGE MKE2FS-OPTS JO-COMMAND
 	mkimg "$1" 16M $2
