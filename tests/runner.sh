@@ -21,6 +21,10 @@ export E4R_TOP_BUILDDIR="$top_build"
 export E4R_TESTS_SRCDIR="$srcdir"
 export E4R_TOOLS="${E4R_TOOLS:-$srcdir/../../shared/tools}"
 export PATH="/sbin:/usr/sbin:$PATH"
+# The tests call python3 hundreds of times: call the interpreter itself, not a version
+# manager's shim in front of it (pyenv's costs several times the interpreter's own start).
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py" ] &&
+	PATH="$(dirname "$py"):$PATH"
 export E2FSCK_CONFIG=/dev/null TZ=GMT0 LC_ALL=C
 export E2FSPROGS_SKIP_PROGRESS=1 MKE2FS_CONFIG=/etc/mke2fs.conf
 # The seed of every test's random data (tests/lib.sh: seeded_bytes); set it to explore.
