@@ -65,6 +65,20 @@ need_kernel_mount() {
 	umount mnt
 }
 
+# with_sync_lock -s|-x COMMAND...: run COMMAND holding the runner's lock (E4R_SYNC_LOCK)
+# shared (-s) or alone (-x). mkcrash.py's workload calls sync(2), which commits the journal
+# of every mounted filesystem, also those of tests running at the same time; images whose
+# journal must hold what the kernel has not committed yet (fast commits, writer.py's kernel
+# runs) are made under -s, mkcrash.py runs under -x.
+with_sync_lock() {
+	local mode=$1 rc; shift
+	[ -n "${E4R_SYNC_LOCK:-}" ] || { "$@"; return; }
+	exec 9>>"$E4R_SYNC_LOCK" && flock "$mode" 9
+	"$@"; rc=$?
+	flock -u 9; exec 9>&-
+	return $rc
+}
+
 # jwrite IMAGE DEBUGFS-COMMANDS...: write journal transactions with debugfs's
 # journal writer (jo/jw/jc); the image then needs recovery.
 jwrite() {

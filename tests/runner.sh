@@ -27,6 +27,9 @@ py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py" ]
 	PATH="$(dirname "$py"):$PATH"
 export E2FSCK_CONFIG=/dev/null TZ=GMT0 LC_ALL=C
 export E2FSPROGS_SKIP_PROGRESS=1 MKE2FS_CONFIG=/etc/mke2fs.conf
+# The lock that keeps mkcrash.py's sync(2) away from images made of uncommitted journal
+# state (tests/lib.sh: with_sync_lock).
+export E4R_SYNC_LOCK=$logdir/.sync.lock
 # The seed of every test's random data (tests/lib.sh: seeded_bytes); set it to explore.
 export E4R_TEST_SEED="${E4R_TEST_SEED:-1}"
 
@@ -88,7 +91,9 @@ run_one() { # NAME LOG COMMAND
 	unit/*) exec "$t" >"$log" 2>&1 ;;
 	esac
 	work=$(mktemp -d "${TMPDIR:-/tmp}/e4r-test-$name.XXXXXX") || exit 99
-	(cd "$work" && E4R_WORK="$work" exec bash "$t") >"$log" 2>&1
+	# TMPDIR too: tools that make temporary files (mkcrash.py builds its shutdown helper
+	# under a fixed name there) then share nothing with other tests.
+	(cd "$work" && E4R_WORK="$work" TMPDIR="$work" exec bash "$t") >"$log" 2>&1
 	rc=$?
 	{ [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]; } && rm -rf "$work"
 	exit "$rc"
