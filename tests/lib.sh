@@ -86,7 +86,13 @@ jwrite() {
 	printf '%s\n' "$@" | debugfs -w -f - "$img" >/dev/null 2>&1 || fail "debugfs journal write on $img"
 }
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+# SHA-256 of a file: openssl's uses the CPU's SHA instructions (three times faster than
+# coreutils' on big images), sha256sum where there is no openssl.
+if command -v openssl >/dev/null 2>&1; then
+	sha() { openssl dgst -sha256 -r "$1" | cut -d' ' -f1; }
+else
+	sha() { sha256sum "$1" | cut -d' ' -f1; }
+fi
 
 # Journal block J's byte offset in IMAGE (internal journal, inode 8).
 jblock_offset() { # IMAGE J
