@@ -5,6 +5,20 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
 note() { echo "# $*"; }
 
+# Random test data comes from one seed (the runner sets E4R_TEST_SEED, default 1), so that
+# a failure replays: E4R_TEST_SEED=N make check TESTS=NAME. Other seeds explore further.
+E4R_TEST_SEED=${E4R_TEST_SEED:-1}
+note "E4R_TEST_SEED=$E4R_TEST_SEED"
+
+# seeded_bytes NAME COUNT: COUNT bytes on stdout, the same for the same seed and NAME (give
+# each file of a test its own NAME, so that they differ from each other).
+seeded_bytes() {
+	python3 -S -c '
+import random, sys
+sys.stdout.buffer.write(random.Random(sys.argv[1]).randbytes(int(sys.argv[2])))' \
+		"$E4R_TEST_SEED/$1" "$2" || fail "seeded_bytes $*"
+}
+
 # Run a command, keep its output in $OUT (stdout+stderr) and its exit code in $RC.
 run() {
 	OUT=$("$@" 2>&1); RC=$?
@@ -24,12 +38,16 @@ expect_no_out() { # REGEX DESCRIPTION
 	return 0
 }
 
+# The UUID and directory hash seed of every image a test makes (mke2fs picks random ones).
+FIXED_UUID=11111111-2222-3333-4444-555555555555
+FIXED_HASH_SEED=00000000-0000-0000-0000-000000000001
+
 # mkimg FILE SIZE [mke2fs options...]: a fresh image with fixed UUID and hash seed.
 mkimg() {
 	local f=$1 size=$2; shift 2
 	rm -f "$f"
-	mke2fs -q -F -t ext4 -U 11111111-2222-3333-4444-555555555555 \
-		-E hash_seed=00000000-0000-0000-0000-000000000001,lazy_itable_init=0 \
+	mke2fs -q -F -t ext4 -U "$FIXED_UUID" \
+		-E "hash_seed=$FIXED_HASH_SEED,lazy_itable_init=0" \
 		"$@" "$f" "$size" >/dev/null 2>&1 || fail "mke2fs $* $f $size"
 }
 
@@ -47,6 +65,20 @@ need_kernel_mount() {
 	umount mnt
 }
 
+# with_sync_lock -s|-x COMMAND...: run COMMAND holding the runner's lock (E4R_SYNC_LOCK)
+# shared (-s) or alone (-x). mkcrash.py's workload calls sync(2), which commits the journal
+# of every mounted filesystem, also those of tests running at the same time; images whose
+# journal must hold what the kernel has not committed yet (fast commits, writer.py's kernel
+# runs) are made under -s, mkcrash.py runs under -x.
+with_sync_lock() {
+	local mode=$1 rc; shift
+	[ -n "${E4R_SYNC_LOCK:-}" ] || { "$@"; return; }
+	exec 9>>"$E4R_SYNC_LOCK" && flock "$mode" 9
+	"$@"; rc=$?
+	flock -u 9; exec 9>&-
+	return $rc
+}
+
 # jwrite IMAGE DEBUGFS-COMMANDS...: write journal transactions with debugfs's
 # journal writer (jo/jw/jc); the image then needs recovery.
 jwrite() {
@@ -54,7 +86,13 @@ jwrite() {
 	printf '%s\n' "$@" | debugfs -w -f - "$img" >/dev/null 2>&1 || fail "debugfs journal write on $img"
 }
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+# SHA-256 of a file: openssl's uses the CPU's SHA instructions (three times faster than
+# coreutils' on big images), sha256sum where there is no openssl.
+if command -v openssl >/dev/null 2>&1; then
+	sha() { openssl dgst -sha256 -r "$1" | cut -d' ' -f1; }
+else
+	sha() { sha256sum "$1" | cut -d' ' -f1; }
+fi
 
 # Journal block J's byte offset in IMAGE (internal journal, inode 8).
 jblock_offset() { # IMAGE J

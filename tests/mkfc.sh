@@ -4,7 +4,9 @@
 # before them force full commits. Then a shutdown without log flush
 # ($E4R_SHUTDOWN, tests/tools/shutdown.c). Skips when loop mounts are refused.
 # Leaves ./mnt (an empty mount point) behind.
-mkfc() { # IMAGE
+# Both hold the sync lock (lib.sh: with_sync_lock) from mount to shutdown.
+mkfc() { with_sync_lock -s mkfc_locked "$@"; }
+mkfc_locked() { # IMAGE
 	local img=$1
 	[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
 	[ -x "$E4R_SHUTDOWN" ] || fail "no $E4R_SHUTDOWN: build it with make check"
@@ -16,14 +18,15 @@ mkfc() { # IMAGE
 	# commit=60: no periodic full commit overtakes the fast commits.
 	mount -o loop,commit=60 "$img" mnt 2>mount.err || skip "loop mount refused: $(cat mount.err)"
 	python3 - <<'PY' || { umount mnt; fail "workload"; }
-import os
+import ctypes, os
 def data(i, n):
     return bytes((i * 7 + k) % 251 for k in range(n))
 def create(i):
     with open("mnt/f%d" % i, "wb") as f:
         f.write(data(i, 100 + i * 3000))
         f.flush(); os.fsync(f.fileno())
-os.sync()
+# syncfs, not sync: a global sync would commit the journals of other tests' mounts too
+fd = os.open("mnt", os.O_RDONLY); ctypes.CDLL(None).syncfs(fd); os.close(fd)
 for i in range(4):
     create(i)
 d = os.open("mnt", os.O_RDONLY)
@@ -43,7 +46,8 @@ PY
 # mkfc_seeded IMAGE SEED: the same, with tests/fcwork.py's seeded workload
 # (mkdirs, creates, appends, truncates, unlinks, links, symlinks, renames,
 # each fsynced). The seed also picks the block size and the image size.
-mkfc_seeded() { # IMAGE SEED
+mkfc_seeded() { with_sync_lock -s mkfc_seeded_locked "$@"; }
+mkfc_seeded_locked() { # IMAGE SEED
 	local img=$1 seed=$2 bs size
 	[ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
 	[ -x "$E4R_SHUTDOWN" ] || fail "no $E4R_SHUTDOWN: build it with make check"

@@ -3,7 +3,7 @@
 
 kernel IMAGE SCRIPT   perform SCRIPT (e4recover write's format) on IMAGE with the kernel
                       (loop mount, on one CPU; `commit` writes the files dirtied since the
-                      last one back in order, then sync(2); contents from DESIGN.md's rule)
+                      last one back in order, then syncfs(2); contents from DESIGN.md's rule)
 tree DIR [--no-ino] [--no-links]
                       one line per entry under DIR: path, type, inode, links, size, sha256/target
 blocks DIR            one line per entry under DIR that has blocks: path and its physical
@@ -13,7 +13,18 @@ agree OURS KERNEL     compare two `blocks` outputs: print "SAME TOTAL" (blocks a
                       the first entries that differ go to stderr
 script NAME           print the allocation script NAME (see SCRIPTS)
 """
-import fcntl, hashlib, os, struct, subprocess, sys, tempfile
+import ctypes, fcntl, hashlib, os, struct, subprocess, sys, tempfile
+
+
+def syncfs(root):
+    """sync(2) for ROOT's filesystem only: a global sync would also commit the journals of
+    the filesystems that tests running at the same time have mounted."""
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        if ctypes.CDLL(None, use_errno=True).syncfs(fd) != 0:
+            raise OSError(ctypes.get_errno(), 'syncfs ' + root)
+    finally:
+        os.close(fd)
 
 
 def content(path, offset, length):
@@ -34,7 +45,7 @@ def written_back_early(full, start, end):
 
 
 def write_back(root, dirty):
-    """Write the dirtied files back from this process, oldest first, before sync(2).
+    """Write the dirtied files back from this process, oldest first, before syncfs(2).
 
     sync would leave it to the flusher threads, on whatever CPU they run: ext4 packs
     small files into a per-CPU preallocation, so the block numbers would depend on
@@ -55,7 +66,7 @@ def write_back(root, dirty):
         finally:
             os.close(fd)
     dirty.clear()
-    os.sync()
+    syncfs(root)
     return early
 
 

@@ -2,7 +2,7 @@
 # a directory: one line naming the image and the reason, exit 8, for every subcommand.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 1048576 /dev/urandom > random.img
+seeded_bytes random.img 1048576 > random.img
 : > empty.img
 mkimg good.img 8M
 cp good.img cut.img; truncate -s 3M cut.img

@@ -9,7 +9,7 @@ clean_case() { # NAME mke2fs-options...
 	local name=$1 ref; shift
 	case "${1:-}" in
 	ext2|ext3)	# mkimg makes ext4; these need mke2fs's own defaults for the type
-		mke2fs -q -F -t "$1" -E lazy_itable_init=0 "$name.img" 16M >/dev/null 2>&1 ||
+		mke2fs -q -F -t "$1" -U "$FIXED_UUID" -E "hash_seed=$FIXED_HASH_SEED,lazy_itable_init=0" "$name.img" 16M >/dev/null 2>&1 ||
 			fail "mke2fs -t $1" ;;
 	*)	mkimg "$name.img" 16M "$@" ;;
 	esac

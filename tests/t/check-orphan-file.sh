@@ -103,7 +103,7 @@ mkimg k.img 64M -O orphan_file
 mkdir mnt
 mount -o loop k.img mnt 2>/dev/null || skip "loop mount refused: the kernel's orphan file is not tested"
 (
-	cd mnt && seq 1 100000 > f1 && sync && exec 3<f1 && rm f1 && sync && "$E4R_SHUTDOWN" "$PWD"
+	cd mnt && seq 1 100000 > f1 && sync -f . && exec 3<f1 && rm f1 && sync -f . && "$E4R_SHUTDOWN" "$PWD"
 ) || { umount mnt; skip "shutdown ioctl refused"; }
 umount mnt || fail "umount"
 dumpe2fs -h k.img 2>/dev/null | grep -q "orphan_present" || skip "the kernel did not use the orphan file"

@@ -8,8 +8,8 @@ mkimg o.img 64M
 mkdir mnt
 mount -o loop o.img mnt 2>/dev/null || skip "loop mount refused: orphan test skipped"
 (
-	cd mnt && for i in 1 2 3; do seq 1 100000 > f$i; done && sync &&
-	exec 3<f1 4<f2 && rm f1 f2 && sync && "$E4R_SHUTDOWN" "$PWD"
+	cd mnt && for i in 1 2 3; do seq 1 100000 > f$i; done && sync -f . &&
+	exec 3<f1 4<f2 && rm f1 f2 && sync -f . && "$E4R_SHUTDOWN" "$PWD"
 ) || { umount mnt; skip "shutdown ioctl refused"; }
 umount mnt || fail "umount"
 orphan=$(dumpe2fs -h o.img 2>/dev/null | sed -n 's/^First orphan inode: *//p')

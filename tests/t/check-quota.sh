@@ -7,7 +7,8 @@
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
 rm -f base.img
-mke2fs -q -F -t ext4 -I 256 -O quota,project -E quotatype=usrquota:grpquota:prjquota \
+mke2fs -q -F -t ext4 -I 256 -O quota,project -U "$FIXED_UUID" \
+	-E "quotatype=usrquota:grpquota:prjquota,hash_seed=$FIXED_HASH_SEED" \
 	base.img 16M >/dev/null 2>&1 || skip "mke2fs cannot make quota images here"
 populate base.img
 # debugfs does not charge quota: e2fsck -fy writes the quota files the inodes call for.

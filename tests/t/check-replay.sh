@@ -5,7 +5,7 @@
 # check's undo file (replay and repairs in one file).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 16384 /dev/urandom > d
+seeded_bytes d 16384 > d
 mkimg base.img 16M -O metadata_csum
 jwrite base.img "jo -c" "jw -b 5000,5001 $PWD/d" "jw -b 5002 -r 5000 $PWD/d" "jc"
 cp base.img commit.img; flip commit.img $(( $(jblock_offset commit.img 4) + 700 )) 1

@@ -7,7 +7,7 @@
 [ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
 for v in v1 v1async v3 v3async; do
 	for seed in 21 22; do
-		python3 "$E4R_TESTS_TOOLS/mkcrash.py" "$v-$seed.img" "$seed" "$v" > "$v-$seed.log" 2>&1 || {
+		with_sync_lock -x python3 "$E4R_TESTS_TOOLS/mkcrash.py" "$v-$seed.img" "$seed" "$v" > "$v-$seed.log" 2>&1 || {
 			[ "$v" = v1 ] && [ "$seed" = 21 ] &&
 				skip "mkcrash.py could not loop-mount an image: $(tail -n 1 "$v-$seed.log")"
 			fail "mkcrash.py $v $seed: $(tail -n 3 "$v-$seed.log")"

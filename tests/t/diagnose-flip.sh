@@ -3,7 +3,7 @@
 # checksum; the oracle is the flip we made, and e2fsck confirms each journal is damaged.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 65536 /dev/urandom > data
+seeded_bytes data 65536 > data
 # Journal layout (1 KiB blocks): T1 = descriptor 1, data 2-4, commit 5;
 # T2 = descriptor 6, data 7-8, commit 9.
 build() { # IMAGE MKE2FS-OPTS JO-COMMAND

@@ -3,7 +3,7 @@
 # normal end of the log (exit 0), and e2fsck agrees: it replays the one before, silently.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 65536 /dev/urandom > data
+seeded_bytes data 65536 > data
 mkimg st.img 16M -O metadata_csum
 jwrite st.img "jo -c" "jw -b 100,101,102 $PWD/data" "jc" "jo -c" "jw -b 200,201 $PWD/data" "jc"
 debugfs -R "logdump" st.img 2>&1 | grep -q "type 2 (commit block) at block 9" ||

@@ -5,7 +5,7 @@
 # commit with that evidence and stops there; e2fsck confirms the journal is damaged.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 65536 /dev/urandom > data
+seeded_bytes data 65536 > data
 # T1 = descriptor 1, data 2-4, commit 5; T2 = descriptor 6, data 7-8, commit 9.
 mkimg v3.img 16M -O metadata_csum
 jwrite v3.img "jo -c" "jw -b 100,101,102 $PWD/data" "jc" "jo -c" "jw -b 200,201 $PWD/data" "jc"
@@ -14,7 +14,7 @@ debugfs -R "logdump" v3.img 2>&1 | grep -q "type 2 (commit block) at block 9" ||
 
 # overwrite IMAGE JBLK OFFSET COUNT: COUNT bytes of old-looking garbage at OFFSET of a journal block.
 overwrite() {
-	head -c "$4" /dev/urandom | dd of="$1" bs=1 seek=$(( $(jblock_offset "$1" "$2") + $3 )) conv=notrunc 2>/dev/null
+	seeded_bytes "overwrite-$2-$3-$4" "$4" | dd of="$1" bs=1 seek=$(( $(jblock_offset "$1" "$2") + $3 )) conv=notrunc 2>/dev/null
 }
 finding() { # JSON EXPR over f = the finding for transaction 2
 	python3 -c 'import json,sys

@@ -3,7 +3,7 @@
 # Also --transaction filtering.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-for n in A B C; do head -c 8192 /dev/urandom > data$n; done
+for n in A B C; do seeded_bytes data$n 8192 > data$n; done
 # T1 logs 100 101 102, T2 logs 101 200, T3 logs 300 and revokes 100 (which T1 logged).
 mkimg j.img 16M -O metadata_csum
 jwrite j.img "jo -c" "jw -b 100,101,102 $PWD/dataA" "jw -b 101,200 $PWD/dataB" "jw -b 300 -r 100 $PWD/dataC" "jc"

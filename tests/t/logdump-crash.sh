@@ -6,7 +6,7 @@
 [ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
 VARIANTS="v3 v1 v1async v3async nocsum djournal fc ext3"
 for v in $VARIANTS; do
-	python3 "$E4R_TESTS_TOOLS/mkcrash.py" "$v.img" 7 "$v" > "$v.log" 2>&1 || {
+	with_sync_lock -x python3 "$E4R_TESTS_TOOLS/mkcrash.py" "$v.img" 7 "$v" > "$v.log" 2>&1 || {
 		[ "$v" = v3 ] && skip "mkcrash.py could not loop-mount an image: $(tail -n 1 "$v.log")"
 		fail "mkcrash.py $v: $(tail -n 3 "$v.log")"
 	}

@@ -2,9 +2,9 @@
 # and with dumpe2fs (journal superblock) on journals written by debugfs's journal writer.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 65536 /dev/urandom > data
+seeded_bytes data 65536 > data
 # A block that starts with the JBD2 magic: debugfs must escape it in the log.
-printf '\300\073\071\230' > magic; head -c 4092 /dev/urandom >> magic
+printf '\300\073\071\230' > magic; seeded_bytes magic 4092 >> magic
 
 # debugfs 1.47 loses the commit block of a transaction with revokes when another
 # transaction follows it, so the revoking transaction comes last.

@@ -3,8 +3,8 @@
 # directories, extent and indirect blocks, xattr blocks, file data, free blocks.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 262144 /dev/urandom > data
-head -c 20480 /dev/urandom > file
+seeded_bytes data 262144 > data
+seeded_bytes file 20480 > file
 head -c 600 /dev/zero | tr '\0' v > val
 # A sparse file: one extent per written block, more than the inode holds (a leaf block).
 python3 -c '
@@ -147,7 +147,7 @@ check_image e4.img 1 2 3 8193 8194 8200 \
 
 # ext3 layout: block-mapped files with indirect blocks, no flex_bg, 4 KiB blocks.
 mkimg e3.img 160M -b 4096 -O ^extent,^flex_bg,^64bit,^metadata_csum,^huge_file,^dir_nlink,^extra_isize
-head -c 409600 /dev/urandom > file
+seeded_bytes file-e3 409600 > file
 populate e3.img
 check_image e3.img 0 1 2 32768 32769 \
 	$(dumpe2fs e3.img 2>/dev/null | sed -n 's/^  Block bitmap at \([0-9]*\).*/\1/p') \

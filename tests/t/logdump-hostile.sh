@@ -4,7 +4,7 @@
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 mkimg base.img 8M -O metadata_csum
-head -c 1024 /dev/urandom > d
+seeded_bytes d 1024 > d
 jwrite base.img "jo -c" "jw -b 5000 $PWD/d" "jc"
 "$E4R" logdump base.img | grep -q "descriptor block 1:" || fail "unexpected journal layout"
 extents=$(debugfs -R "stat <8>" base.img 2>/dev/null | grep -A1 "^EXTENTS:" | tail -n 1)

@@ -4,7 +4,7 @@
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 mkimg j.img 16M -O metadata_csum
-head -c 8192 /dev/urandom > data
+seeded_bytes data 8192 > data
 jwrite j.img "jo -c" "jw -b 100,101 $PWD/data" "jc"
 
 for bad in "--transaction=abc" "--transaction=-1" "--transaction=4294967296" "--transaction=" \

@@ -6,7 +6,7 @@
 [ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
 trials=0 skipped=0 ambiguous=0
 for v in v1 v1async v3 v3async; do
-	python3 "$E4R_TESTS_TOOLS/mkcrash.py" $v.img 21 $v > $v.log 2>&1 || {
+	with_sync_lock -x python3 "$E4R_TESTS_TOOLS/mkcrash.py" $v.img 21 $v > $v.log 2>&1 || {
 		[ $v = v1 ] && skip "mkcrash.py could not loop-mount an image: $(tail -n 1 $v.log)"
 		fail "mkcrash.py $v: $(tail -n 3 $v.log)"
 	}

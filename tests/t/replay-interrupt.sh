@@ -7,7 +7,7 @@
 cuts=$E4R_TOP_BUILDDIR/tests/unit/replay_cuts
 [ -x "$cuts" ] || fail "no $cuts: build with make check"
 
-head -c 16384 /dev/urandom > data
+seeded_bytes data 16384 > data
 mkimg base.img 8M -O metadata_csum
 dd if=base.img of=sb bs=1024 skip=1 count=1 2>/dev/null
 cat sb data > t1

@@ -3,8 +3,8 @@
 # and against e2fsck for the state it leaves (journal emptied, needs_recovery, error flags).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-head -c 8192 /dev/urandom > d1
-head -c 8192 /dev/urandom > d2
+seeded_bytes d1 8192 > d1
+seeded_bytes d2 8192 > d2
 # T1 = descriptor 1, data 2-4 (fs 100, 101, 102 <- d1 blocks 0-2), commit 5;
 # T2 = descriptor 6, data 7-8 (fs 200, 101 <- d2 blocks 0-1), revoke 9 (revokes fs 100), commit 10.
 mkimg base.img 16M -O metadata_csum
@@ -102,7 +102,7 @@ expect_recovered c-auto.img
 
 # auto with nothing provable (64 random bytes in a logged block) is stop, byte for byte.
 cp base.img garbage.img
-head -c 64 /dev/urandom | dd of=garbage.img bs=1 seek=$(( $(jblock_offset garbage.img 4) + 200 )) conv=notrunc 2>/dev/null
+seeded_bytes garbage 64 | dd of=garbage.img bs=1 seek=$(( $(jblock_offset garbage.img 4) + 200 )) conv=notrunc 2>/dev/null
 policy stop garbage.img g-stop.img
 policy auto garbage.img g-auto.img
 expect_out "block_checksum|checksum does not match" "auto saw the failure"

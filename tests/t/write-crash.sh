@@ -51,7 +51,7 @@ while IFS='|' read -r name bs opts wopts; do
 	for k in $(seq 0 $COMMITS); do
 		awk -v k=$k 'k == 0 { exit } { print } /^commit/ { if (++n == k) exit }' s.txt > p$k.txt
 		cp base.img k.img
-		"$PY" -S "$W" kernel k.img p$k.txt || fail "kernel run of the first $k commits"
+		with_sync_lock -s "$PY" -S "$W" kernel k.img p$k.txt || fail "kernel run of the first $k commits"
 		tree_of k.img > k$k.tree
 	done
 	cp base.img full.img

@@ -32,7 +32,7 @@ while read -r name size bs opts; do
 	cp ours.img kernel.img
 	run "$E4R" write --script=s.txt ours.img; expect_rc 0 "$name ($size, $bs, $opts): write"
 	run e2fsck -fn ours.img; expect_rc 0 "$name ($size, $bs, $opts): e2fsck -fn"
-	"$PY" -S "$W" kernel kernel.img s.txt || fail "$name: the kernel could not run the script"
+	with_sync_lock -s "$PY" -S "$W" kernel kernel.img s.txt || fail "$name: the kernel could not run the script"
 	listing ours.img ours.tree ours.blocks && listing kernel.img kernel.tree kernel.blocks || fail "mount"
 	set -- $("$PY" -S "$W" agree ours.blocks kernel.blocks 2>blocks.diff)
 	blk_same=$((blk_same + $1)) blk_total=$((blk_total + $2))
