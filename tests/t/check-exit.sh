@@ -40,7 +40,7 @@ same_rc 4 unsafe.img "-fp" "-p -f" "a disconnected directory"
 
 # A journal replay alone is no fix: 0.
 mkimg j.img 16M -O metadata_csum
-head -c 8192 /dev/urandom > d
+seeded_bytes d 8192 > d
 jwrite j.img "jo -c" "jw -b 5000,5001 $PWD/d" "jc"
 same_rc 0 j.img "-y" "-y --policy=stop" "a journal that needs recovery"
 
