@@ -74,6 +74,16 @@ static errcode_t rebuild_inode_group(struct check_ctx *c, dgrp_t g, unsigned cha
 	return 0;
 }
 
+/*
+ * libext2fs notes a bitmap block whose bits past the group's end are not set
+ * when it loads the bitmaps, and keeps the note on the handle; the checker
+ * reads it each round. A whole write sets those bits, so the note is stale.
+ */
+void repair_bitmaps_written(ext2_filsys fs)
+{
+	fs->flags &= ~(EXT2_FLAG_IBITMAP_TAIL_PROBLEM | EXT2_FLAG_BBITMAP_TAIL_PROBLEM);
+}
+
 errcode_t repair_summaries(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
@@ -123,6 +133,8 @@ errcode_t repair_summaries(struct check_ctx *c)
 	ext2fs_mark_bb_dirty(fs);
 	ext2fs_mark_ib_dirty(fs);
 	err = ext2fs_write_bitmaps(fs);
+	if (!err)
+		repair_bitmaps_written(fs);
 	ext2fs_mark_super_dirty(fs);
 out:
 	free(ours);

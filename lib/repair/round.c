@@ -234,6 +234,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			ext2fs_mark_bb_dirty(c->fs);
 			ext2fs_mark_ib_dirty(c->fs);
 			err = ext2fs_write_bitmaps(c->fs);
+			if (!err)
+				repair_bitmaps_written(c->fs);
 		}
 		ext2fs_superblock_csum_set(c->fs, c->fs->super);
 	}
