@@ -75,13 +75,22 @@ static errcode_t rebuild_inode_group(struct check_ctx *c, dgrp_t g, unsigned cha
 }
 
 /*
- * libext2fs notes a bitmap block whose bits past the group's end are not set
- * when it loads the bitmaps, and keeps the note on the handle; the checker
- * reads it each round. A whole write sets those bits, so the note is stale.
+ * Write both bitmaps whole: padding bits, bitmap checksums and descriptor
+ * checksums come with them. libext2fs notes, when it loads the bitmaps, a
+ * block whose bits past the group's end are not set, and keeps the note on
+ * the handle the next round checks; a whole write sets those bits, so the
+ * note goes too.
  */
-void repair_bitmaps_written(ext2_filsys fs)
+errcode_t repair_write_bitmaps(ext2_filsys fs)
 {
-	fs->flags &= ~(EXT2_FLAG_IBITMAP_TAIL_PROBLEM | EXT2_FLAG_BBITMAP_TAIL_PROBLEM);
+	errcode_t err;
+
+	ext2fs_mark_bb_dirty(fs);
+	ext2fs_mark_ib_dirty(fs);
+	err = ext2fs_write_bitmaps(fs);
+	if (!err)
+		fs->flags &= ~(EXT2_FLAG_IBITMAP_TAIL_PROBLEM | EXT2_FLAG_BBITMAP_TAIL_PROBLEM);
+	return err;
 }
 
 errcode_t repair_summaries(struct check_ctx *c)
@@ -125,16 +134,8 @@ errcode_t repair_summaries(struct check_ctx *c)
 	err = ext2fs_set_gdt_csum(fs);
 	if (err)
 		goto out;
-	/*
-	 * Both bitmaps are written whole now, not at close: padding bits, bitmap
-	 * checksums and descriptor checksums come with them, and the next
-	 * round checks what is on disk.
-	 */
-	ext2fs_mark_bb_dirty(fs);
-	ext2fs_mark_ib_dirty(fs);
-	err = ext2fs_write_bitmaps(fs);
-	if (!err)
-		repair_bitmaps_written(fs);
+	/* Written now, not at close: the next round checks what is on disk. */
+	err = repair_write_bitmaps(fs);
 	ext2fs_mark_super_dirty(fs);
 out:
 	free(ours);

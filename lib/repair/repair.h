@@ -30,8 +30,8 @@ errcode_t repair_root(struct check_ctx *c);
 errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_bad_blocks_inode(struct check_ctx *c);
 errcode_t repair_resize_inode_off(struct check_ctx *c);
-/* After a whole write of both bitmaps: the load-time padding notes are stale. */
-void repair_bitmaps_written(ext2_filsys fs);
+/* Both bitmaps written whole (the next round reads them from disk). */
+errcode_t repair_write_bitmaps(ext2_filsys fs);
 errcode_t repair_summaries(struct check_ctx *c);
 errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t n,
 		   unsigned *cloned);

@@ -230,13 +230,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		 * bitmaps changed by allocations are written (their checksums go
 		 * into the descriptors), and the superblock's checksum follows.
 		 */
-		if (c->fs->block_map && c->fs->inode_map && !plan.summaries_declined) {
-			ext2fs_mark_bb_dirty(c->fs);
-			ext2fs_mark_ib_dirty(c->fs);
-			err = ext2fs_write_bitmaps(c->fs);
-			if (!err)
-				repair_bitmaps_written(c->fs);
-		}
+		if (c->fs->block_map && c->fs->inode_map && !plan.summaries_declined)
+			err = repair_write_bitmaps(c->fs);
 		ext2fs_superblock_csum_set(c->fs, c->fs->super);
 	}
 out:
