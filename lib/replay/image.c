@@ -153,23 +153,23 @@ static errcode_t scan_fast_commits(struct replay_result *r)
 	return err == E4R_FC_NOT_ENABLED ? 0 : err;
 }
 
-/*
- * Apply the committed fast-commit tags on the filesystem as the full
- * commits left it. A damaged area before its first complete fast commit
- * makes the kernel refuse the mount: we apply nothing and ask for a check.
- */
 /* Whether step 1 is followed by a fast-commit replay (or its failure to record). */
 static int replay_has_fast_commits(const struct replay_result *r)
 {
 	return r->fc && (r->fc->ncommitted || r->fc->stop_error);
 }
 
+/*
+ * Apply the committed fast-commit tags on the filesystem as the full
+ * commits left it. A damaged area before its first complete fast commit
+ * makes the kernel refuse the mount: we apply nothing and ask for a check.
+ */
 static errcode_t replay_fast_commits(const char *image, io_manager io, struct replay_result *r)
 {
 	ext2_filsys fs = NULL;
 	errcode_t err;
 
-	if (!r->fc || (!r->fc->ncommitted && !r->fc->stop_error))
+	if (!replay_has_fast_commits(r))
 		return 0;
 	if (r->fc->stop_error) {
 		r->fc_failed = 1;
