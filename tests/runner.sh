@@ -91,8 +91,8 @@ run_one() { # NAME LOG COMMAND
 	unit/*) exec "$t" >"$log" 2>&1 ;;
 	esac
 	work=$(mktemp -d "${TMPDIR:-/tmp}/e4r-test-$name.XXXXXX") || exit 99
-	# TMPDIR too: tools that make temporary files (mkcrash.py builds its shutdown helper
-	# under a fixed name there) then share nothing with other tests.
+	# TMPDIR too: whatever a test's tools put in temporary files (the comparison
+	# helpers' scratch images) stays in its own directory and goes with it.
 	(cd "$work" && E4R_WORK="$work" TMPDIR="$work" exec bash "$t") >"$log" 2>&1
 	rc=$?
 	{ [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]; } && rm -rf "$work"
