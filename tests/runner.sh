@@ -19,7 +19,8 @@ mkdir -p "$logdir"
 export E4R="$top_build/recover/e4recover"
 export E4R_TOP_BUILDDIR="$top_build"
 export E4R_TESTS_SRCDIR="$srcdir"
-export E4R_TESTS_TOOLS="$srcdir/tools" E4R_SHUTDOWN="$top_build/tests/tools/shutdown"
+export E4R_TESTS_TOOLS="$srcdir/tools" E4R_SHUTDOWN="$top_build/tests/tools/shutdown" \
+	E4R_FSMETA="$top_build/tests/tools/fsmeta"
 export PATH="/sbin:/usr/sbin:$PATH"
 # The tests call python3 hundreds of times: call the interpreter itself, not a version
 # manager's shim in front of it (pyenv's costs several times the interpreter's own start).
