@@ -29,6 +29,7 @@ FLAVOURS = {
                  {"extent", "ext_attr"}, []),
     "ext3-1k": (["-t", "ext3", "-b", "1024"], "32M", {"ext_attr"}, []),
     "ext2-4k": (["-t", "ext2", "-b", "4096"], "32M", {"ext_attr"}, []),
+    "hurd-4k": (["-t", "ext2", "-o", "hurd", "-b", "4096"], "32M", set(), []),
     "crypt-casefold": (["-t", "ext4", "-b", "4096", "-O", "encrypt"], "32M",
                        {"extent", "ext_attr", "encrypt"}, ["casefold"]),
 }

@@ -9,6 +9,11 @@
  *	directory blocks told apart as htree root, htree node or leaf, xattr
  *	blocks), and the journal superblock. The tester picks its targets there.
  *
+ *   fsmeta reach IMAGE
+ *	every inode reachable from the root, once: inode number, mode, size, a
+ *	CRC32C of its content (a file's data, a symlink's target) and one path.
+ *	Comparing two repairs of one image shows which inodes each kept.
+ *
  *   fsmeta reseal IMAGE OBJECT...
  *	recompute the checksum of each OBJECT after its bytes were changed, so
  *	that a damage tests the checker's structural checks rather than only its
@@ -234,6 +239,101 @@ static int map_image(const char *path)
 	return 0;
 }
 
+/* ---- reach ---- */
+
+struct reach {
+	ext2_filsys fs;
+	char *seen;		/* one byte per inode: listed already */
+	char path[4096];
+};
+
+static uint32_t content_crc(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *inode)
+{
+	ext2_file_t f;
+	char buf[65536];
+	unsigned got;
+	uint32_t crc = 0;
+	uint64_t left = EXT2_I_SIZE(inode);
+
+	if (LINUX_S_ISLNK(inode->i_mode) && ext2fs_is_fast_symlink(inode))
+		return ext2fs_crc32c_le(0, (unsigned char *)inode->i_block,
+					left < sizeof(inode->i_block) ? left : sizeof(inode->i_block));
+	if (ext2fs_file_open2(fs, ino, inode, 0, &f))
+		return 0xffffffff;
+	/* A huge sparse file: its first megabytes say enough. */
+	if (left > (64u << 20))
+		left = 64u << 20;
+	while (left && !ext2fs_file_read(f, buf, sizeof(buf), &got) && got) {
+		crc = ext2fs_crc32c_le(crc, (unsigned char *)buf, got);
+		left -= got < left ? got : left;
+	}
+	ext2fs_file_close(f);
+	return crc;
+}
+
+static void reach_dir(struct reach *r, ext2_ino_t dir);
+
+static int reach_entry(struct ext2_dir_entry *de, int off, int bs, char *buf, void *arg)
+{
+	struct reach *r = arg;
+	ext2_ino_t ino = de->inode;
+	int len = ext2fs_dirent_name_len(de);
+	struct ext2_inode_large inode;
+	size_t at = strlen(r->path);
+
+	(void)off; (void)bs; (void)buf;
+	if (!ino || ino > r->fs->super->s_inodes_count || r->seen[ino] ||
+	    (len == 1 && de->name[0] == '.') || (len == 2 && !memcmp(de->name, "..", 2)))
+		return 0;
+	r->seen[ino] = 1;
+	if (at + len + 2 >= sizeof(r->path))
+		return 0;
+	r->path[at] = '/';
+	memcpy(r->path + at + 1, de->name, len);
+	r->path[at + 1 + len] = 0;
+	memset(&inode, 0, sizeof(inode));
+	if (!ext2fs_read_inode_full(r->fs, ino, (struct ext2_inode *)&inode, sizeof(inode))) {
+		printf("%u %o %llu %08x ", ino, inode.i_mode,
+		       (unsigned long long)EXT2_I_SIZE(&inode),
+		       LINUX_S_ISREG(inode.i_mode) || LINUX_S_ISLNK(inode.i_mode) ?
+		       content_crc(r->fs, ino, (struct ext2_inode *)&inode) : 0);
+		/* Names may hold any byte but '/' and NUL: print them escaped. */
+		for (const unsigned char *p = (unsigned char *)r->path; *p; p++)
+			printf(*p > ' ' && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
+		printf("\n");
+		if (LINUX_S_ISDIR(inode.i_mode))
+			reach_dir(r, ino);
+	}
+	r->path[at] = 0;
+	return 0;
+}
+
+static void reach_dir(struct reach *r, ext2_ino_t dir)
+{
+	ext2fs_dir_iterate(r->fs, dir, 0, NULL, reach_entry, r);
+}
+
+static int reach_image(const char *path)
+{
+	struct reach r = { 0 };
+	errcode_t err = open_fs(path, 0, &r.fs);
+
+	if (err) {
+		fprintf(stderr, "fsmeta: %s: %s\n", path, error_message(err));
+		return 1;
+	}
+	r.seen = calloc((size_t)r.fs->super->s_inodes_count + 1, 1);
+	if (!r.seen) {
+		ext2fs_close_free(&r.fs);
+		return 1;
+	}
+	r.seen[EXT2_ROOT_INO] = 1;
+	reach_dir(&r, EXT2_ROOT_INO);
+	free(r.seen);
+	ext2fs_close_free(&r.fs);
+	return 0;
+}
+
 /* ---- reseal ---- */
 
 static int reseal_sb(void)
@@ -375,17 +475,20 @@ static int reseal(const char *path, int nobj, char **objs)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3 || (strcmp(argv[1], "map") && strcmp(argv[1], "reseal"))) {
-		fprintf(stderr, "usage: fsmeta map IMAGE | fsmeta reseal IMAGE OBJECT...\n");
+	if (argc < 3 || (strcmp(argv[1], "map") && strcmp(argv[1], "reach") &&
+			 strcmp(argv[1], "reseal"))) {
+		fprintf(stderr, "usage: fsmeta map|reach IMAGE | fsmeta reseal IMAGE OBJECT...\n");
 		return 2;
 	}
 	add_error_table(&et_ext2_error_table);
-	img_fd = open(argv[2], !strcmp(argv[1], "map") ? O_RDONLY : O_RDWR);
+	img_fd = open(argv[2], strcmp(argv[1], "reseal") ? O_RDONLY : O_RDWR);
 	if (img_fd < 0) {
 		fprintf(stderr, "fsmeta: %s: %s\n", argv[2], strerror(errno));
 		return 2;
 	}
 	if (!strcmp(argv[1], "map"))
 		return map_image(argv[2]);
+	if (!strcmp(argv[1], "reach"))
+		return reach_image(argv[2]);
 	return reseal(argv[2], argc - 3, argv + 3);
 }
