@@ -113,7 +113,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(INODE_CLEAR), PH(NOW),
 	    N_("inode %i has a corrupt extent header")),
 	ROW(E4R_PR_EXTENT_NODE, "extent_node", P1, ERR, E4R_ANS_CLEAR, 0,
-	    FIX(INODE_CLEAR), PH(NOW),
+	    FIX(BLOCK_MAP), PH(NOW),
 	    N_("inode %i has a corrupt extent tree node below block %b")),
 	ROW(E4R_PR_EXTENT_CSUM, "extent_csum", P1, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(EXTENT_CSUM), PH(NOW),

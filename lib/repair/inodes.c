@@ -184,8 +184,9 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 
 /*
  * An extent tree: remove leaf extents outside the filesystem, over its
- * metadata, of length 0 or behind the one before; and index entries that
- * point outside the filesystem.
+ * metadata, of length 0 or behind the one before; index entries that point
+ * outside the filesystem; and index entries whose node cannot be read as one
+ * (a bad header: e2fsck too cuts that subtree and keeps the rest of the file).
  */
 static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 {
@@ -193,7 +194,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
 	uint64_t next_lblk = 0, steps = 0, max_steps = 1u << 22;
-	int op = EXT2_EXTENT_ROOT;
+	int op = EXT2_EXTENT_ROOT, at_index = 0;
 	errcode_t err = ext2fs_extent_open(fs, ino, &h);
 
 	if (err)
@@ -207,14 +208,23 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 			err = 0;
 			break;
 		}
-		if (err)
+		/*
+		 * Going down from an index entry failed: its node is not one.
+		 * libext2fs leaves the handle on that entry, which goes.
+		 */
+		if (err && at_index && (err == EXT2_ET_EXTENT_HEADER_BAD || err == EXT2_ET_EXTENT_CSUM_INVALID))
+			drop = 1;
+		else if (err)
 			break;
-		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+		else if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT) {
+			at_index = 0;
 			continue;
-		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF))
 			drop = check_out_of_fs(fs, e.e_pblk, 1);
 		else
 			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk;
+		at_index = !err && !(e.e_flags & EXT2_EXTENT_FLAGS_LEAF);
+		err = 0;
 		if (!drop) {
 			if (e.e_flags & EXT2_EXTENT_FLAGS_LEAF)
 				next_lblk = e.e_lblk + e.e_len;
@@ -232,6 +242,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		/* the handle's place after a delete is awkward to follow: walk again from the root */
 		op = EXT2_EXTENT_ROOT;
 		next_lblk = 0;
+		at_index = 0;
 	}
 	ext2fs_extent_free(h);
 	return err;

@@ -90,6 +90,31 @@ cp base.img base-deep.img
 debugfs -w -R "sif f1 block[1] 0x7fff0004" base-deep.img >/dev/null 2>&1
 run e2fsck -fn base-deep.img
 expect_out "could be more shallow \(32767; could be <= $deep_limit\)" "e2fsck names the same limit"
+# A file whose extent tree has a leaf block that is not one (zeroed): e2fsck cuts that
+# subtree and keeps the file with the rest of its blocks; so must we (same size, the
+# same blocks listed afterwards as e2fsck leaves).
+mkimg frag.img 16M -b 1024
+seeded_bytes frag 1024 > chunk
+# A block at every other offset: an extent each, more than the inode's four.
+python3 -c '
+import os, sys
+fd = os.open("fragsrc", os.O_WRONLY | os.O_CREAT, 0o644)
+block = open("chunk", "rb").read()
+for i in range(0, 200, 2):
+    os.pwrite(fd, block, i * 1024)
+os.close(fd)' || fail "sparse source"
+debugfs -w -R "write fragsrc frag" frag.img >/dev/null 2>&1 || fail "debugfs write frag"
+# The root's first index entry ("0/ 1 1/ N lblk - lblk PHYS LEN") names a leaf block.
+leaf=$(debugfs -R "ex frag" frag.img 2>/dev/null | awk '$1 == "0/" && $2 == "1" {print $8; exit}')
+[ -n "$leaf" ] || skip "debugfs made no extent tree of depth 1"
+dd if=/dev/zero of=frag.img bs=1024 seek="$leaf" count=1 conv=notrunc 2>/dev/null
+cp frag.img frag-e2fsck.img
+e2fsck -fy frag-e2fsck.img >/dev/null 2>&1
+repaired_image frag.img "a zeroed extent leaf"
+for img in frag-e2fsck.img frag.img; do
+	debugfs -R "stat frag" "$img" 2>/dev/null | grep -E "^Inode:|Size:" > "$img.stat" || fail "frag gone from $img"
+done
+cmp -s frag-e2fsck.img.stat frag.img.stat || fail "frag differs from what e2fsck keeps: $(cat frag-e2fsck.img.stat frag.img.stat)"
 # A doubly claimed block: f2's first extent moved onto f1's blocks; f2 gets copies.
 repaired "sif f2 block[5] $blk"
 OUT=$YOUT expect_out "multiply-claimed" "the shared block is explained"
