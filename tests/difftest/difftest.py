@@ -23,7 +23,8 @@ by check -y -f (on copies), and fails when:
 
 A damage is already minimal (one field of one object), so a failing case is
 printed as the line to add to regress.txt, which this tester also replays
-(--regress): each line is "FLAVOUR SPEC", rebuilt and rechecked every run.
+(--regress): each line is "FLAVOUR SPEC", rebuilt and rechecked every run;
+a line ending in "repair" is also repaired and compared as --repair does.
 Exit status 1 when anything failed; the last line is "N passed, N failed".
 """
 import argparse
@@ -114,7 +115,8 @@ def check_case(item):
         o_rc, o_out = run([ARGS.e4recover, "check", "-n", "-f", copy])
         wrote = os.stat(copy).st_mtime_ns != before
         repair = None
-        if ARGS.repair and verdict(e_rc) == "damaged" and verdict(o_rc) == "damaged":
+        with_repair = ARGS.repair or spec.split()[-1] == "repair"
+        if with_repair and verdict(e_rc) == "damaged" and verdict(o_rc) == "damaged":
             repair = compare_repairs(copy)
     finally:
         dmg.restore(copy, damager, d)
