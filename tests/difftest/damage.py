@@ -10,7 +10,8 @@ xattr, ixattr, bbitmap, ibitmap, jsb, block); OBJECT names it by something
 that survives a rebuild of the base: a path (/small/tiny), a reserved inode
 (#8), a group (g3), an index within its parent (/big@2 is the third htree
 node of /big). FIELD is a field name, a byte offset (+0x1c) or "bit:N";
-OP is =VALUE, flip:N (bit N of the field), zero, swap:OTHER. "raw" leaves the
+OP is =VALUE, flip:N (bit N of the field), zero, copy:OTHER (the block
+replaced by another of its kind) or swap:OTHER (the two exchanged). "raw" leaves the
 object's checksum stale; without it the checksum is recomputed (by
 fsmeta reseal) so that only the structural checks can see the damage.
 """
@@ -145,9 +146,10 @@ class FsMap:
 class Damage:
     """One applied damage: the spec, the bytes to restore, the objects to reseal."""
 
-    def __init__(self, spec, offset, new, reseal, name_objects):
-        self.spec, self.offset, self.new, self.reseal = spec, offset, new, reseal
-        self.objects = name_objects  # inode numbers / groups a checker should name
+    def __init__(self, spec, offset, new, reseal, name_objects, also=()):
+        self.spec, self.reseal = spec, reseal
+        self.writes = [(offset, new)] + list(also)  # (byte offset, new bytes)
+        self.objects = name_objects  # inode numbers a checker should name
 
 
 def _value(rng, size, cur):
@@ -446,14 +448,17 @@ class Damager:
             ino, _, pblk, _ = rng.choice(cands)
             idx = [b[2] for b in self.m.blocks_of(ino, kind)].index(pblk)
             obj = "%s:%s@%d" % (kind, self.m.name(ino), idx)
-        if rng.random() < 0.5:
+        if rng.random() < 0.4:
             return "block %s - zero" % obj
         same = [b for b in self.m.blocks if b[1] == kind]
         if kind in ("itable", "bitmap", "gdt") or len(same) < 2:
             return "block %s - zero" % obj
         ino, _, pblk, _ = rng.choice(same)
         idx = [b[2] for b in self.m.blocks_of(ino, kind)].index(pblk)
-        return "block %s - copy:%s:%s@%d" % (obj, kind, self.m.name(ino), idx)
+        other = "%s:%s@%d" % (kind, self.m.name(ino), idx)
+        if other == obj:
+            return "block %s - zero" % obj
+        return "block %s - %s:%s" % (obj, rng.choice(["copy", "swap"]), other)
 
     # ---- resolving and applying ----
 
@@ -481,9 +486,12 @@ class Damager:
         if struct_ == "block":
             blk = self._block_of(obj)
             if op == "zero":
-                new = bytes(bs)
-            else:
-                new = self.read(self._block_of(op[5:]) * bs, bs)
+                return Damage(spec, blk * bs, bytes(bs), [], names)
+            other = self._block_of(op.split(":", 1)[1])
+            new = self.read(other * bs, bs)
+            if op.startswith("swap:"):
+                return Damage(spec, blk * bs, new, [], names,
+                              [(other * bs, self.read(blk * bs, bs))])
             return Damage(spec, blk * bs, new, [], names)
         if struct_ == "sb":
             name, foff, size = next(f for f in SB_FIELDS if f[0] == field)
@@ -585,8 +593,9 @@ class Damager:
 def apply(img, damage, fsmeta):
     """Write DAMAGE into IMG, then reseal the objects it changed."""
     with open(img, "r+b") as f:
-        f.seek(damage.offset)
-        f.write(damage.new)
+        for off, new in damage.writes:
+            f.seek(off)
+            f.write(new)
     if damage.reseal:
         subprocess.run([fsmeta, "reseal", img] + damage.reseal, capture_output=True)
 
@@ -594,7 +603,9 @@ def apply(img, damage, fsmeta):
 def restore(img, damager, damage):
     """Put back every block DAMAGE or its reseal can have written (from the base)."""
     bs = damager.m.bs
-    blocks = {damage.offset // bs, (damage.offset + len(damage.new) - 1) // bs}
+    blocks = set()
+    for off, new in damage.writes:
+        blocks |= {off // bs, (off + len(new) - 1) // bs}
     for obj in damage.reseal:
         kind, _, rest = obj.partition(":")
         arg = int(rest.split(":")[0]) if rest else 0
