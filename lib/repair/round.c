@@ -59,6 +59,30 @@ static int preen_allowed(struct check_ctx *c, size_t first)
 	return ok;
 }
 
+/* The same problem on the same object (what a person answered about). */
+static int same_finding(const struct check_finding *a, const struct check_finding *b)
+{
+	return a->code == b->code && a->group == b->group && a->ino == b->ino &&
+	       a->blk == b->blk && a->dir == b->dir && a->qid == b->qid &&
+	       (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
+}
+
+/*
+ * A fix the user declined stays declined for the whole run: a later round
+ * finds the same problem again (it is still there) and must neither ask again
+ * nor take a later "yes" or "all" as the answer to it.
+ */
+static int declined_before(struct check_ctx *c, const struct check_finding *f)
+{
+	const struct check_result *r = c->res;
+	size_t i;
+
+	for (i = 0; i < r->count && r->findings[i].round < f->round; i++)
+		if (r->findings[i].declined && same_finding(&r->findings[i], f))
+			return 1;
+	return 0;
+}
+
 static int decide(struct check_ctx *c, struct check_finding *f)
 {
 	const struct check_opts *o = c->opts;
@@ -75,7 +99,7 @@ static int decide(struct check_ctx *c, struct check_finding *f)
 		yes = (p->flags & E4R_PF_PREEN_OK) != 0;
 		break;
 	case E4R_REPAIR_ASK:
-		yes = o->ask ? o->ask(o->ask_arg, f) : 0;
+		yes = !declined_before(c, f) && o->ask ? o->ask(o->ask_arg, f) : 0;
 		break;
 	default:
 		break;

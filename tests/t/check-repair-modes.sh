@@ -68,6 +68,18 @@ if command -v script >/dev/null 2>&1; then
 	printf 'y\nall\n' | script -qec "$E4R check -f tty.img" /dev/null > tty.out 2>&1
 	run e2fsck -fn tty.img
 	expect_rc 0 "oracle: clean after yes and all on a terminal"
+	# A declined fix stays declined: f1's size answered no, then "all" for the rest;
+	# the round after the repairs finds f1's size again and must not take "all" for it.
+	damaged declined "sif f1 size 10;sif f2 size 10"
+	i1=$(debugfs -R "stat f1" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+	printf 'n\nall\n' | script -qec "$E4R check -f declined.img" /dev/null > tty.out 2>&1
+	[ "$(grep -c "inode $i1 i_size is 10" tty.out)" -eq 1 ] ||
+		fail "the declined fix was asked again: $(cat tty.out)"
+	run e2fsck -fn declined.img
+	expect_rc 4 "oracle: the declined problem is left"
+	expect_out "Inode $i1, i_size is 10" "oracle: f1's size is still 10"
+	OUT=$(printf '%s\n' "$OUT" | grep -v "Inode $i1,")
+	expect_no_out "i_size is 10" "oracle: f2's size was fixed (the answer all)"
 else
 	note "no script(1): the terminal questions are not tested"
 fi
