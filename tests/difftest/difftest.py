@@ -18,6 +18,7 @@ With --repair, each case both find damaged is also repaired by e2fsck -fy and
 by check -y -f (on copies), and fails when:
   unmended     e2fsck -fn is clean after e2fsck's repair but not after ours
   unstable     a second check -n -f after ours still finds something
+  refixed      a problem fixed in one repair round is found again in the next
   lost         an inode e2fsck keeps reachable (in place or in lost+found) is
                not reachable after ours (fsmeta reach walks both)
 
@@ -151,6 +152,21 @@ def reach(img):
     return out
 
 
+def refixed(json_out):
+    """A finding fixed in one round and found again in the next: a fix that did not hold."""
+    try:
+        doc = json.loads(json_out[json_out.index("{"):])
+    except ValueError:
+        return None
+    def key(f):
+        return tuple(f.get(k) for k in ("problem", "inode", "block", "group", "dir", "name"))
+    fixed = {(f.get("round", 0), key(f)) for f in doc.get("findings", []) if f.get("fixed")}
+    for f in doc.get("findings", []):
+        if (f.get("round", 0) - 1, key(f)) in fixed:
+            return f.get("message")
+    return None
+
+
 def compare_repairs(copy):
     """Repair the damaged copy with e2fsck -fy and with check -y -f; None when ours
     keeps every inode e2fsck keeps, leaves e2fsck -fn clean where e2fsck's does, and a
@@ -160,9 +176,12 @@ def compare_repairs(copy):
     shutil.copyfile(copy, theirs)
     try:
         run(["e2fsck", "-fy", theirs])
-        y_rc, y_out = run([ARGS.e4recover, "check", "-y", "-f", ours])
+        y_rc, y_out = run([ARGS.e4recover, "check", "-y", "-f", "--json", ours])
         if verdict(y_rc) == "crash":
             return "crashed", "\n--- check -y -f\n" + y_out[-3000:]
+        again = refixed(y_out)
+        if again:
+            return "refixed", "\n--- fixed, then found again the next round\n%s\n" % again
         t_rc, _ = run(["e2fsck", "-fn", theirs])
         u_rc, u_out = run(["e2fsck", "-fn", ours])
         if t_rc == 0 and u_rc != 0:
