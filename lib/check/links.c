@@ -119,14 +119,35 @@ errcode_t check_connectivity(struct check_ctx *c)
 	return 0;
 }
 
-/* An unattached inode with nothing in it (e2fsck offers to clear those). */
+/*
+ * An unattached inode that holds nothing worth keeping, which e2fsck offers
+ * to clear rather than reconnect: a regular file or directory with no blocks
+ * and no extended attributes in the inode (inline data lives there). Devices,
+ * FIFOs, sockets and symlinks have no blocks by nature: they go to lost+found.
+ */
 static int zero_length(struct check_ctx *c, ext2_ino_t ino)
 {
-	struct ext2_inode in;
+	struct ext2_inode_large in;
+	unsigned size = EXT2_INODE_SIZE(c->fs->super);
 
-	if (ext2fs_read_inode(c->fs, ino, &in))
+	memset(&in, 0, sizeof(in));
+	if (ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)&in,
+				   size < sizeof(in) ? size : sizeof(in)))
 		return 0;
-	return EXT2_I_SIZE(&in) == 0 && ext2fs_inode_i_blocks(c->fs, &in) == 0;
+	if (!LINUX_S_ISREG(in.i_mode) && !LINUX_S_ISDIR(in.i_mode))
+		return 0;
+	if (ext2fs_inode_i_blocks(c->fs, (struct ext2_inode *)&in))
+		return 0;
+	if (size > EXT2_GOOD_OLD_INODE_SIZE && in.i_extra_isize >= sizeof(in.i_extra_isize) &&
+	    EXT2_GOOD_OLD_INODE_SIZE + in.i_extra_isize + sizeof(uint32_t) <= size) {
+		uint32_t magic;
+
+		memcpy(&magic, (char *)&in + EXT2_GOOD_OLD_INODE_SIZE + in.i_extra_isize,
+		       sizeof(magic));
+		if (magic == EXT2_EXT_ATTR_MAGIC)
+			return 0;
+	}
+	return 1;
 }
 
 errcode_t check_links(struct check_ctx *c)

@@ -79,6 +79,29 @@ expect_out "#[0-9]+" "the directory is in lost+found"
 repaired "rmdir lost+found;unlink f2"
 run debugfs -R "ls -l /lost+found" t.img
 expect_out "#[0-9]+" "lost+found was made and holds the file"
+# Unattached special files and an empty file: e2fsck clears only the empty regular file
+# (and empty directories) and reconnects the rest to lost+found; so must we.
+cp base.img sp-base.img
+printf '%s\n' "mknod fifo p" "mknod chr c 4 1" "mknod blk b 7 0" "write /dev/null empty" |
+	debugfs -w -f - sp-base.img >/dev/null 2>&1 || fail "debugfs mknod"
+for name in fifo chr blk empty; do
+	ino=$(debugfs -R "stat $name" sp-base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+	[ -n "$ino" ] || fail "no inode for $name"
+	eval "ino_$name=$ino"
+done
+printf '%s\n' "unlink fifo" "unlink chr" "unlink blk" "unlink empty" |
+	debugfs -w -f - sp-base.img >/dev/null 2>&1 || fail "debugfs unlink"
+cp sp-base.img sp-e2fsck.img
+e2fsck -fy sp-e2fsck.img >/dev/null 2>&1
+repaired_image sp-base.img "unattached special files"
+for name in fifo chr blk empty; do
+	eval "ino=\$ino_$name"
+	want=$(debugfs -R "ls -l /lost+found" sp-e2fsck.img 2>/dev/null | grep -c "^ *$ino ")
+	got=$(debugfs -R "ls -l /lost+found" sp-base.img 2>/dev/null | grep -c "^ *$ino ")
+	[ "$got" = "$want" ] || fail "$name (inode $ino): in lost+found $got times after check -y, $want after e2fsck -fy"
+done
+[ "$(debugfs -R "ls -l /lost+found" sp-e2fsck.img 2>/dev/null | grep -c "^ *$ino_fifo ")" = 1 ] ||
+	fail "oracle: e2fsck -fy keeps the FIFO in lost+found"
 # A broken extent (its start outside the filesystem) is trimmed.
 repaired "sif f1 block[5] 9999999"
 # A root claiming 32767 levels (the kernel stops at 5): the inode is cleared,
