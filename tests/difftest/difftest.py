@@ -205,6 +205,8 @@ def compare_repairs(copy):
 def cases(seed, count, names):
     """Case k of seed S: the same flavour and damage whatever the job count."""
     out = []
+    if not names:
+        return out
     for k in range(count):
         rng = random.Random("%s/%d" % (seed, k))
         name = rng.choice(names)
