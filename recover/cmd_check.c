@@ -350,6 +350,9 @@ static void print_stop(const char *image, const char *undo, const struct fsck_se
 		cli_error(image, s->err, _("cannot write the repaired filesystem"));
 		break;
 	}
+	if (s->guard_tripped)
+		cli_error(image, 0, _("the refused write was to block %llu, %s; please report this"),
+			  (unsigned long long)s->guard_blk, _(s->guard_what));
 }
 
 /* Asking on the terminal: yes, no, or all (yes to this and every later question). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fs/image.h"
+#include "fs/guard_io.h"
 #include "fs/open.h"
 #include "fsck/fsck.h"
 #include "fsck/session.h"
@@ -64,6 +65,19 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 	return stage;
 }
 
+/* Where the write guard stopped the repair, for the front end to name. */
+static void guard_report(struct fsck_session *s)
+{
+	blk64_t blk;
+	const char *what;
+
+	if (fs_guard_tripped(&blk, &what)) {
+		s->guard_tripped = 1;
+		s->guard_blk = blk;
+		s->guard_what = what;
+	}
+}
+
 int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 {
 	int repair = o->check.repair != E4R_REPAIR_NONE;
@@ -87,6 +101,8 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		undo_made = o->undo_file && access(o->undo_file, F_OK) == 0;
 		if ((err = fs_undo_io(o->undo_file, undo_made, &io)))
 			return stop(s, FSCK_STAGE_UNDO, err);
+		/* every repair write passes the guard (fs/guard_io.h) */
+		io = fs_guard_io(io);
 		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
 	}
 	if (s->backup_sb) {
@@ -101,13 +117,25 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		err = fs_image_open(o->image, flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
 	if (err)
 		return stop(s, FSCK_STAGE_OPEN, err);
+	if (repair && (err = fs_guard_arm(fs))) {
+		ext2fs_close_free(&fs);
+		return stop(s, FSCK_STAGE_OPEN, err);
+	}
 	err = fsck_run(fs, &o->check, &s->result);
 	if (err) {
+		guard_report(s);
 		ext2fs_close_free(&fs);
-		return stop(s, FSCK_STAGE_CHECK, err);
+		fs_guard_disarm();
+		return stop(s, FSCK_STAGE_CHECK, s->guard_tripped ? E4R_WRITE_GUARD : err);
 	}
 	/* The repairs are in memory and in the io cache: writing them is part of the check. */
-	if ((err = ext2fs_close_free(&fs)))
+	fs_guard_bitmaps(1);
+	err = ext2fs_close_free(&fs);
+	guard_report(s);
+	fs_guard_disarm();
+	if (s->guard_tripped)
+		err = E4R_WRITE_GUARD;	/* libext2fs reports a refused write as its own failure */
+	if (err)
 		return stop(s, FSCK_STAGE_CLOSE, err);
 	s->exit_code = fsck_exit_code(s);
 	return s->exit_code;

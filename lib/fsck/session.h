@@ -46,6 +46,10 @@ struct fsck_session {
 	blk64_t			backup_sb;	/* the backup superblock read instead of the primary; 0: the primary */
 	struct check_result	*result;	/* the findings; NULL unless the check ran */
 	int			exit_code;	/* fsck_exit_code of all the above */
+	/* The write guard refused a repair's write (err is E4R_WRITE_GUARD): where. */
+	int			guard_tripped;
+	blk64_t			guard_blk;
+	const char		*guard_what;	/* "a superblock", "an inode table block", ... */
 };
 
 /* The moments a front-end tells the user about as they happen (before any finding). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/guard_io.h"
 #include "repair/repair.h"
 
 /* Group G's block bitmap becomes the computed one; returns its free clusters. */
@@ -87,7 +88,10 @@ errcode_t repair_write_bitmaps(ext2_filsys fs)
 
 	ext2fs_mark_bb_dirty(fs);
 	ext2fs_mark_ib_dirty(fs);
+	/* the write guard lets bitmap blocks be written now, and only now */
+	fs_guard_bitmaps(1);
 	err = ext2fs_write_bitmaps(fs);
+	fs_guard_bitmaps(0);
 	if (!err)
 		fs->flags &= ~(EXT2_FLAG_IBITMAP_TAIL_PROBLEM | EXT2_FLAG_BBITMAP_TAIL_PROBLEM);
 	return err;

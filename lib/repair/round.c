@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check/ctx.h"
+#include "fs/guard_io.h"
 #include "repair/repair.h"
 
 /* What the round makes after the per-finding repairs. */
@@ -138,6 +139,9 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	size_t i;
 
 	*fixed = 0;
+	/* the last round's repairs may have moved metadata (a relocated bitmap) */
+	if ((err = fs_guard_arm(c->fs)))
+		return err;
 	if (c->opts->repair == E4R_REPAIR_PREEN && !preen_allowed(c, first)) {
 		r->preen_halt = 1;
 		return 0;

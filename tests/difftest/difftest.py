@@ -19,6 +19,7 @@ by check -y -f (on copies), and fails when:
   unmended     e2fsck -fn is clean after e2fsck's repair but not after ours
   unstable     a second check -n -f after ours still finds something
   refixed      a problem fixed in one repair round is found again in the next
+  guard        the write guard refused one of the repair's writes (lib/fs/guard_io.h)
   lost         an inode e2fsck keeps reachable (in place or in lost+found) is
                not reachable after ours (fsmeta reach walks both)
 
@@ -179,6 +180,8 @@ def compare_repairs(copy):
         y_rc, y_out = run([ARGS.e4recover, "check", "-y", "-f", "--json", ours])
         if verdict(y_rc) == "crash":
             return "crashed", "\n--- check -y -f\n" + y_out[-3000:]
+        if "write over filesystem metadata" in y_out:
+            return "guard", "\n--- check -y -f\n" + y_out[-3000:]
         again = refixed(y_out)
         if again:
             return "refixed", "\n--- fixed, then found again the next round\n%s\n" % again

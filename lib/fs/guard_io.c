@@ -1,0 +1,344 @@
+/* The repairs' write guard (see guard_io.h for the rules and why). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/guard_io.h"
+#include "util/e4r_err.h"
+
+enum guard_kind { GUARD_SB, GUARD_GDT, GUARD_BITMAP, GUARD_ITABLE };
+
+static const char *const kind_names[] = {
+	[GUARD_SB] = "a superblock",
+	[GUARD_GDT] = "a group descriptor block",
+	[GUARD_BITMAP] = "a bitmap block",
+	[GUARD_ITABLE] = "an inode table block",
+};
+
+/* A run of metadata blocks; for descriptor blocks, the table block its first one holds. */
+struct guard_range {
+	blk64_t		start;
+	blk64_t		len;
+	enum guard_kind	kind;
+	blk64_t		desc_index;
+};
+
+static struct struct_io_manager guard_manager;
+
+static struct {
+	io_manager		inner;
+	ext2_filsys		fs;		/* armed: the filesystem whose metadata is mapped */
+	struct guard_range	*ranges;	/* sorted by start */
+	size_t			count, cap;
+	int			bitmaps_open;
+	int			tripped;
+	blk64_t			trip_blk;
+	enum guard_kind		trip_kind;
+} guard;
+
+static errcode_t add_range(blk64_t start, blk64_t len, enum guard_kind kind, blk64_t index)
+{
+	if (!len)
+		return 0;
+	if (guard.count == guard.cap) {
+		size_t cap = guard.cap ? 2 * guard.cap : 256;
+		struct guard_range *r = realloc(guard.ranges, cap * sizeof(*r));
+
+		if (!r)
+			return EXT2_ET_NO_MEMORY;
+		guard.ranges = r;
+		guard.cap = cap;
+	}
+	guard.ranges[guard.count++] = (struct guard_range){ start, len, kind, index };
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct guard_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+errcode_t fs_guard_arm(ext2_filsys fs)
+{
+	unsigned per_block = fs->blocksize / EXT2_DESC_SIZE(fs->super);
+	unsigned itable_blocks = fs->inode_blocks_per_group;
+	blk64_t first_meta = ext2fs_has_feature_meta_bg(fs->super) ?
+			     fs->super->s_first_meta_bg : fs->desc_blocks;
+	errcode_t err = 0;
+	dgrp_t g;
+
+	if (fs->io->manager != &guard_manager)
+		return 0;	/* not opened through the guard: nothing to watch */
+	guard.count = 0;
+	guard.fs = fs;
+	if (first_meta > fs->desc_blocks)
+		first_meta = fs->desc_blocks;
+	for (g = 0; g < fs->group_desc_count && !err; g++) {
+		blk64_t super = 0, old_desc = 0, new_desc = 0;
+
+		ext2fs_super_and_bgd_loc2(fs, g, &super, &old_desc, &new_desc, NULL);
+		if (g == 0 || super)
+			/* group 0's superblock is at byte 1024, in block 0 or 1 */
+			err = add_range(g == 0 ? 1024 / fs->blocksize : super, 1, GUARD_SB, 0);
+		if (!err && old_desc)
+			err = add_range(old_desc, first_meta, GUARD_GDT, 0);
+		if (!err && new_desc)
+			err = add_range(new_desc, 1, GUARD_GDT, g / per_block);
+		if (!err)
+			err = add_range(ext2fs_block_bitmap_loc(fs, g), 1, GUARD_BITMAP, 0);
+		if (!err)
+			err = add_range(ext2fs_inode_bitmap_loc(fs, g), 1, GUARD_BITMAP, 0);
+		if (!err)
+			err = add_range(ext2fs_inode_table_loc(fs, g), itable_blocks, GUARD_ITABLE, 0);
+	}
+	if (err) {
+		guard.fs = NULL;
+		return err;
+	}
+	qsort(guard.ranges, guard.count, sizeof(*guard.ranges), by_start);
+	return 0;
+}
+
+void fs_guard_disarm(void)
+{
+	guard.fs = NULL;
+	guard.count = 0;
+	guard.bitmaps_open = 0;
+	guard.tripped = 0;
+}
+
+void fs_guard_bitmaps(int open)
+{
+	guard.bitmaps_open = open;
+}
+
+int fs_guard_tripped(blk64_t *blk, const char **what)
+{
+	if (guard.tripped) {
+		*blk = guard.trip_blk;
+		*what = kind_names[guard.trip_kind];
+	}
+	return guard.tripped;
+}
+
+/* The metadata range holding BLK, or NULL. */
+static const struct guard_range *range_of(blk64_t blk)
+{
+	size_t lo = 0, hi = guard.count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct guard_range *r = &guard.ranges[mid];
+
+		if (blk < r->start)
+			hi = mid;
+		else if (blk >= r->start + r->len)
+			lo = mid + 1;
+		else
+			return r;
+	}
+	/* ranges may nest when metadata overlaps (a damaged layout): search near */
+	for (lo = 0; lo < guard.count && guard.ranges[lo].start <= blk; lo++)
+		if (blk < guard.ranges[lo].start + guard.ranges[lo].len)
+			return &guard.ranges[lo];
+	return NULL;
+}
+
+/* Does DATA, written over inode table block BLK, change at most one inode there? */
+static int one_inode_changed(io_channel inner, blk64_t blk, const char *data)
+{
+	ext2_filsys fs = guard.fs;
+	unsigned isize = EXT2_INODE_SIZE(fs->super), off, changed = 0;
+	char *now = malloc(fs->blocksize);
+	int ok = 0;
+
+	if (now && inner->block_size > 0 && fs->blocksize % inner->block_size == 0 &&
+	    !io_channel_read_blk64(inner, blk * (fs->blocksize / inner->block_size),
+				   fs->blocksize / inner->block_size, now)) {
+		for (off = 0; off + isize <= fs->blocksize; off += isize)
+			changed += memcmp(now + off, data + off, isize) != 0;
+		ok = changed <= 1;
+	}
+	free(now);
+	return ok;
+}
+
+/* May a write of COUNT blocks (or -COUNT bytes) at channel block BLOCK go through? */
+static int write_allowed(io_channel ch, unsigned long long block, int count, const char *data)
+{
+	ext2_filsys fs = guard.fs;
+	unsigned long long off, end, b;
+
+	if (!fs)
+		return 1;
+	off = block * (unsigned long long)ch->block_size;
+	end = off + (count < 0 ? (unsigned long long)-count : (unsigned long long)count * ch->block_size);
+	for (b = off / fs->blocksize; b * fs->blocksize < end; b++) {
+		const struct guard_range *r = range_of(b);
+		const char *at = data + (b * fs->blocksize > off ? b * fs->blocksize - off : 0);
+		int whole = count > 0 && b * fs->blocksize >= off &&
+			    (b + 1) * (unsigned long long)fs->blocksize <= end;
+		int ok = 1;
+
+		if (!r)
+			continue;
+		switch (r->kind) {
+		case GUARD_SB:
+			ok = count < 0;		/* the superblock record, never a block */
+			break;
+		case GUARD_GDT:
+			ok = whole && !memcmp(at, (char *)fs->group_desc +
+					      (r->desc_index + (b - r->start)) * fs->blocksize,
+					      fs->blocksize);
+			break;
+		case GUARD_BITMAP:
+			ok = guard.bitmaps_open;
+			break;
+		case GUARD_ITABLE:
+			ok = whole && one_inode_changed(ch->private_data, b, at);
+			break;
+		}
+		if (!ok) {
+			guard.tripped = 1;
+			guard.trip_blk = b;
+			guard.trip_kind = r->kind;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* ---- the io manager: everything but writes goes straight to the inner channel ---- */
+
+static io_channel inner(io_channel ch)
+{
+	return ch->private_data;
+}
+
+static errcode_t guard_open(const char *name, int flags, io_channel *out)
+{
+	io_channel ch, in;
+	errcode_t err;
+
+	if (!guard.inner)
+		return EXT2_ET_INVALID_ARGUMENT;
+	if ((err = guard.inner->open(name, flags, &in)))
+		return err;
+	ch = calloc(1, sizeof(*ch));
+	if (!ch || !(ch->name = strdup(name))) {
+		free(ch);
+		io_channel_close(in);
+		return EXT2_ET_NO_MEMORY;
+	}
+	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
+	ch->manager = &guard_manager;
+	ch->block_size = in->block_size;
+	ch->refcount = 1;
+	ch->flags = in->flags;
+	ch->private_data = in;
+	*out = ch;
+	return 0;
+}
+
+static errcode_t guard_close(io_channel ch)
+{
+	errcode_t err;
+
+	if (--ch->refcount > 0)
+		return 0;
+	err = io_channel_close(inner(ch));
+	free(ch->name);
+	free(ch);
+	return err;
+}
+
+static errcode_t guard_set_blksize(io_channel ch, int blksize)
+{
+	errcode_t err = io_channel_set_blksize(inner(ch), blksize);
+
+	if (!err)
+		ch->block_size = blksize;
+	return err;
+}
+
+static errcode_t guard_read_blk64(io_channel ch, unsigned long long block, int count, void *data)
+{
+	return io_channel_read_blk64(inner(ch), block, count, data);
+}
+
+static errcode_t guard_read_blk(io_channel ch, unsigned long block, int count, void *data)
+{
+	return guard_read_blk64(ch, block, count, data);
+}
+
+static errcode_t guard_write_blk64(io_channel ch, unsigned long long block, int count,
+				   const void *data)
+{
+	if (guard.tripped || !write_allowed(ch, block, count, data))
+		return E4R_WRITE_GUARD;
+	return io_channel_write_blk64(inner(ch), block, count, data);
+}
+
+static errcode_t guard_write_blk(io_channel ch, unsigned long block, int count, const void *data)
+{
+	return guard_write_blk64(ch, block, count, data);
+}
+
+static errcode_t guard_write_byte(io_channel ch, unsigned long offset, int size, const void *data)
+{
+	io_channel in = inner(ch);
+
+	/* bytes: the superblock record (libext2fs's only user); refused once tripped */
+	if (guard.tripped)
+		return E4R_WRITE_GUARD;
+	if (!in->manager->write_byte)
+		return EXT2_ET_UNIMPLEMENTED;
+	return in->manager->write_byte(in, offset, size, data);
+}
+
+static errcode_t guard_flush(io_channel ch)
+{
+	return io_channel_flush(inner(ch));
+}
+
+static errcode_t guard_set_option(io_channel ch, const char *option, const char *arg)
+{
+	io_channel in = inner(ch);
+
+	return in->manager->set_option ? in->manager->set_option(in, option, arg) :
+	       EXT2_ET_INVALID_ARGUMENT;
+}
+
+static errcode_t guard_get_stats(io_channel ch, io_stats *stats)
+{
+	io_channel in = inner(ch);
+
+	return in->manager->get_stats ? in->manager->get_stats(in, stats) :
+	       EXT2_ET_OP_NOT_SUPPORTED;
+}
+
+static struct struct_io_manager guard_manager = {
+	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
+	.name		= "e4recover write guard",
+	.open		= guard_open,
+	.close		= guard_close,
+	.set_blksize	= guard_set_blksize,
+	.read_blk	= guard_read_blk,
+	.write_blk	= guard_write_blk,
+	.flush		= guard_flush,
+	.write_byte	= guard_write_byte,
+	.set_option	= guard_set_option,
+	.get_stats	= guard_get_stats,
+	.read_blk64	= guard_read_blk64,
+	.write_blk64	= guard_write_blk64,
+};
+
+io_manager fs_guard_io(io_manager in)
+{
+	if (in && in != &guard_manager)
+		guard.inner = in;
+	return &guard_manager;
+}
