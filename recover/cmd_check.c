@@ -402,8 +402,8 @@ int cmd_check(int argc, const char **argv)
 		{ NULL, 'y', POPT_ARG_NONE, &yes, 0, N_("answer yes to every question: fix everything"), NULL },
 		{ NULL, 'p', POPT_ARG_NONE, &preen, 0, N_("fix what is safe without asking; stop (exit 4) on anything else"), NULL },
 		{ NULL, 'f', POPT_ARG_NONE, &force, 0, N_("check even a filesystem marked clean"), NULL },
-		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("journal checksum failure policy"), N_("P") },
-		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo"), N_("FILE") },
+		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("when the journal is replayed first (not with -n), what to do on a checksum failure: stop, skip-block, skip-transaction, all, auto (default), ask, none"), N_("P") },
+		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo (must not exist)"), N_("FILE") },
 		{ "json", 0, POPT_ARG_NONE, &json, 0, N_("print the findings as JSON"), NULL },
 		{ NULL, 'C', POPT_ARG_INT, &progress_fd, 0, N_("write progress to file descriptor FD (0: a bar on the terminal)"), N_("FD") },
 		POPT_TABLEEND
@@ -425,7 +425,7 @@ int cmd_check(int argc, const char **argv)
 		goto out;
 	}
 	if (policy && replay_policy_parse(policy, &so.policy)) {
-		cli_usage_error("check", _("unknown policy '%s'"), policy);
+		cli_usage_error("check", _("unknown policy '%s' (stop, skip-block, skip-transaction, all, auto, ask, none)"), policy);
 		goto out;
 	}
 	/* Without -n/-y/-p: ask on a terminal; off a terminal, like -n (e2fsck would refuse). */

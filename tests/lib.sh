@@ -38,6 +38,38 @@ expect_no_out() { # REGEX DESCRIPTION
 	return 0
 }
 
+# help_options SUBCOMMAND: the options SUBCOMMAND's --help lists (-x and --long), one a
+# line, sorted. An option line starts at most 6 columns in with a dash; its description
+# follows after two spaces or more, and wrapped lines are indented past that.
+# (No {m,n} in the awk programs: mawk, Debian's default awk, may lack it.)
+help_options() {
+	"$E4R" "$1" --help | awk 'match($0, /^ +-/) && RLENGTH <= 7 {
+		spec = $0; sub(/^ +/, "", spec); sub(/  .*/, "", spec)
+		n = split(spec, w, /[ ,=]+/)
+		for (i = 1; i <= n; i++) if (w[i] ~ /^--?[A-Za-z0-9]/) print w[i] }' | sort -u
+}
+
+# help_describe SUBCOMMAND OPTION: OPTION's description in SUBCOMMAND's --help, wrapped
+# lines joined.
+help_describe() {
+	"$E4R" "$1" --help | awk -v opt="$2" '
+		match($0, /^ +-/) && RLENGTH <= 7 {
+			on = 0; spec = $0; sub(/^ +/, "", spec); sub(/  .*/, "", spec)
+			n = split(spec, w, /[ ,=]+/); for (i = 1; i <= n; i++) if (w[i] == opt) on = 1
+			if (on) { d = $0; sub(/^ +[^ ]+([ ,=][^ ]+)*  +/, "", d); out = d }
+			next }
+		on && match($0, /^ +[^ ]/) && RLENGTH > 8 { d = $0; sub(/^ +/, "", d); out = out " " d; next }
+		{ on = 0 }
+		END { print out }'
+}
+
+# help_values SUBCOMMAND OPTION: the values OPTION's description lists after its last
+# colon ("...: a, b (default), c"), one a line.
+help_values() {
+	help_describe "$1" "$2" | sed 's/ *([^)]*)//g; s/.*: //; s/ or /, /g' | tr ',' '\n' |
+		sed 's/^ *//; s/ *$//' | grep -v '^$'
+}
+
 # The UUID and directory hash seed of every image a test makes (mke2fs picks random ones).
 FIXED_UUID=11111111-2222-3333-4444-555555555555
 FIXED_HASH_SEED=00000000-0000-0000-0000-000000000001

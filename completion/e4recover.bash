@@ -1,0 +1,71 @@
+# bash completion for e4recover: subcommands, each subcommand's options, and the values
+# of --policy, --csum and --reproduce; file names elsewhere.
+# tests/t/completion.sh checks these lists against each subcommand's --help.
+
+_e4recover_options() {
+	case $1 in
+	check)    echo "-h --help -n -y -p -f --policy= --undo= --json -C" ;;
+	logdump)  echo "-h --help --json --all --decode --diagnose --transaction= --block= --journal=" ;;
+	replay)   echo "-h --help --policy= --dry-run --undo= --json --journal=" ;;
+	diagnose) echo "-h --help --json --journal=" ;;
+	write)    echo "-h --help --script= --ops= --seed= --csum= --async-commit --crash-after= --torn= --reproduce= --dump-script=" ;;
+	esac
+}
+
+# The values an option takes, or nothing when it takes a file name or a number.
+_e4recover_values() {
+	case $1 in
+	--policy)    echo "stop skip-block skip-transaction all auto ask none" ;;
+	--csum)      echo "none v1 v2 v3" ;;
+	--reproduce) echo "ialloc-3.4" ;;
+	esac
+}
+
+_e4recover() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev= opt= sub= i
+	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+
+	if [ "$COMP_CWORD" -eq 1 ]; then
+		COMPREPLY=($(compgen -W "check logdump replay diagnose write --help --version" -- "$cur"))
+		return 0
+	fi
+	sub=${COMP_WORDS[1]}
+
+	# "--opt=value": bash splits it at '=' (COMP_WORDBREAKS), into "--opt" "=" "value".
+	if [ "$cur" = "=" ]; then
+		opt=$prev cur=
+	elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -gt 1 ]; then
+		opt=${COMP_WORDS[COMP_CWORD-2]}
+	elif [[ $cur == --*=* ]]; then	# '=' is not a word break here
+		opt=${cur%%=*} cur=${cur#*=}
+	elif [[ " $(_e4recover_options "$sub") " == *" $prev= "* ]]; then
+		opt=$prev	# "--opt value"
+	elif [ "$prev" = -C ]; then
+		return 0	# a file descriptor
+	fi
+
+	if [ -n "$opt" ]; then
+		local values
+		values=$(_e4recover_values "$opt")
+		if [ -n "$values" ]; then
+			COMPREPLY=($(compgen -W "$values" -- "$cur"))
+		else
+			case $opt in
+			--undo | --script | --journal | --dump-script)
+				COMPREPLY=($(compgen -f -- "$cur")) ;;
+			esac
+		fi
+		return 0
+	fi
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_e4recover_options "$sub")" -- "$cur"))
+		# an option that takes a value: no space after its '='
+		[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2> /dev/null
+		return 0
+	fi
+	COMPREPLY=($(compgen -f -- "$cur"))	# IMAGE
+	return 0
+}
+complete -F _e4recover e4recover
