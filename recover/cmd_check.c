@@ -151,6 +151,10 @@ static void print_answer(const struct check_finding *f)
 {
 	const char *q = check_problem_question(f->code);
 
+	if (f->deferred) {
+		printf("%s\n\n", _("(counted again after this round's repairs)"));
+		return;
+	}
 	if (!q || (!f->fixed && !f->declined))
 		return;
 	printf("%s? %s\n\n", _(q), f->fixed ? _("yes") : _("no"));

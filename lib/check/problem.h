@@ -252,6 +252,7 @@ struct check_finding {
 	uint64_t		qid;		/* quota id (user, group, project) */
 	uint8_t			fixed;		/* a repair was made (check -y/-p) */
 	uint8_t			declined;	/* fixable, but not fixed: -p unsafe, or answered no */
+	uint8_t			deferred;	/* left for the next round, which counts it again */
 	uint16_t		round;		/* which check found it (0: the first) */
 };
 

@@ -110,6 +110,14 @@ static int decide(struct check_ctx *c, struct check_finding *f)
 	return yes;
 }
 
+/* Does repairing F add, remove or redirect directory entries (passes 2 and 3)? */
+static int changes_entries(const struct check_finding *f)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+
+	return p && (p->pass == E4R_PASS_DIRS || p->pass == E4R_PASS_CONNECT);
+}
+
 static errcode_t plan_add(size_t **v, size_t *n, size_t i)
 {
 	size_t *m = realloc(*v, (*n + 1) * sizeof(**v));
@@ -136,6 +144,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	struct check_result *r = c->res;
 	struct repair_plan plan = { 0 };
 	errcode_t err = 0;
+	int entries_change = 0;
 	size_t i;
 
 	*fixed = 0;
@@ -170,8 +179,10 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	for (i = first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
-		if (phase_of(f) == E4R_PHASE_FIRST && decide(c, f) && fix_one(c, first, i) == 0)
+		if (phase_of(f) == E4R_PHASE_FIRST && decide(c, f) && fix_one(c, first, i) == 0) {
+			entries_change |= changes_entries(f);
 			count_fixed(c, f, fixed);
+		}
 	}
 	for (i = first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
@@ -179,11 +190,24 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 
 		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST)
 			continue;	/* answered above */
+		/*
+		 * Pass 4 counted the links this round's entries give; a pass 2 or 3
+		 * repair that adds, removes or redirects entries makes those counts
+		 * stale (a '..' put back is one more link to its parent). The next
+		 * round counts again and mends them then, once.
+		 */
+		if (entries_change && check_problem_info(f->code)->pass == E4R_PASS_LINKS) {
+			f->deferred = 1;
+			continue;
+		}
 		if (!decide(c, f)) {
 			if (phase == E4R_PHASE_SUMMARY)
 				plan.summaries_declined = 1;
 			continue;
 		}
+		/* reconnections (late) are made after this loop: they count when chosen */
+		if (phase == E4R_PHASE_LATE)
+			entries_change |= changes_entries(f);
 		switch (phase) {
 		case E4R_PHASE_SUMMARY:
 			plan.summaries = 1;
@@ -206,8 +230,10 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		default:
 			break;
 		}
-		if (fix_one(c, first, i) == 0)
+		if (fix_one(c, first, i) == 0) {
+			entries_change |= changes_entries(f);
 			count_fixed(c, f, fixed);
+		}
 	}
 	if (plan.summaries && !plan.summaries_declined) {
 		err = repair_summaries(c);
