@@ -1,9 +1,10 @@
 #!/bin/sh
 # Install the Debian packages e4recover builds and tests with, only the missing ones
 # (time: bench/ reads peak memory from /usr/bin/time -v; clang and its runtime
-# libraries: the libFuzzer targets, make check-fuzz).
+# libraries: the libFuzzer targets, make check-fuzz; python3-jsonschema: the test runner
+# validates every --json document against doc/schema/).
 set -e
-PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev comerr-dev libpopt-dev e2fsprogs python3 time clang libclang-rt-14-dev"
+PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev comerr-dev libpopt-dev e2fsprogs python3 python3-jsonschema time clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
