@@ -73,8 +73,17 @@ void cli_usage_error(const char *subcommand, const char *fmt, ...)
 	keep_error(NULL, text);
 }
 
+/* Whether the subcommand's options (OPTS, ended by POPT_TABLEEND) include --json. */
+static int has_json_option(const struct poptOption *opts)
+{
+	for (; opts && (opts->longName || opts->shortName || opts->argInfo); opts++)
+		if (opts->longName && !strcmp(opts->longName, "json"))
+			return 1;
+	return 0;
+}
+
 /* A new subcommand begins: forget the last one's, and see whether --json is among its arguments. */
-static void begin_run(const char *subcommand, int argc, const char **argv)
+static void begin_run(const char *subcommand, const struct poptOption *opts, int argc, const char **argv)
 {
 	int i;
 
@@ -83,6 +92,8 @@ static void begin_run(const char *subcommand, int argc, const char **argv)
 	memset(&run, 0, sizeof(run));
 	run.subcommand = subcommand;
 	run.documents = json_stdout_documents();
+	if (!has_json_option(opts))
+		return;		/* write: --json is an unknown option there, reported as text */
 	/* Looked for before popt parses, so that an error in an earlier option is reported as JSON too. */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
@@ -119,7 +130,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 
 	const char **args;
 
-	begin_run(subcommand, argc, argv);
+	begin_run(subcommand, opts, argc, argv);
 	/* popt's usage line takes the program name from argv[0]: make it "e4recover SUB". */
 	snprintf(name, sizeof(name), "%s %s", progname, subcommand);
 	args = calloc(argc + 1, sizeof(*args));
