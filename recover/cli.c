@@ -8,37 +8,108 @@
 #include <et/com_err.h>
 
 #include "cli.h"
+#include "json_doc.h"
 #include "fs/image.h"
 #include "util/e4r_err.h"
 
+/*
+ * The running subcommand, for its error document under --json: whether
+ * --json was asked, the image, and the first error reported (the cause;
+ * later ones tend to be its consequences).
+ */
+static struct {
+	int		json;
+	const char	*subcommand;
+	char		*image;
+	int		have_error;
+	char		*error_image;
+	char		message[1024];
+	unsigned	documents;	/* json_stdout_documents() when the subcommand began */
+} run;
+
+static void keep_error(const char *image, const char *text)
+{
+	if (!run.json || run.have_error)
+		return;
+	run.have_error = 1;
+	run.error_image = image ? strdup(image) : NULL;
+	snprintf(run.message, sizeof(run.message), "%s", text);
+}
+
 void cli_error(const char *image, errcode_t err, const char *what, ...)
 {
+	char text[sizeof(run.message)];
+	size_t n = 0;
 	va_list ap;
 
+	text[0] = '\0';
+	if (what) {
+		va_start(ap, what);
+		vsnprintf(text, sizeof(text), what, ap);
+		va_end(ap);
+		n = strlen(text);
+		if (err)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, ": ");
+	}
+	if (err && n < sizeof(text))
+		snprintf(text + n, sizeof(text) - n, "%s", error_message(err));
 	fprintf(stderr, "%s: ", progname);
 	if (image)
 		fprintf(stderr, "%s: ", image);
-	if (what) {
-		va_start(ap, what);
-		vfprintf(stderr, what, ap);
-		va_end(ap);
-		if (err)
-			fputs(": ", stderr);
-	}
-	if (err)
-		fputs(error_message(err), stderr);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", text);
+	keep_error(image, text);
 }
 
 void cli_usage_error(const char *subcommand, const char *fmt, ...)
 {
+	char text[sizeof(run.message)];
 	va_list ap;
 
-	fprintf(stderr, "%s %s: ", progname, subcommand);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "%s %s: %s", progname, subcommand, text);
 	fprintf(stderr, _("\nTry '%s %s --help' for more information.\n"), progname, subcommand);
+	keep_error(NULL, text);
+}
+
+/* Whether the subcommand's options (OPTS, ended by POPT_TABLEEND) include --json. */
+static int has_json_option(const struct poptOption *opts)
+{
+	for (; opts && (opts->longName || opts->shortName || opts->argInfo); opts++)
+		if (opts->longName && !strcmp(opts->longName, "json"))
+			return 1;
+	return 0;
+}
+
+/* A new subcommand begins: forget the last one's, and see whether --json is among its arguments. */
+static void begin_run(const char *subcommand, const struct poptOption *opts, int argc, const char **argv)
+{
+	int i;
+
+	free(run.image);
+	free(run.error_image);
+	memset(&run, 0, sizeof(run));
+	run.subcommand = subcommand;
+	run.documents = json_stdout_documents();
+	if (!has_json_option(opts))
+		return;		/* write: --json is an unknown option there, reported as text */
+	/* Looked for before popt parses, so that an error in an earlier option is reported as JSON too. */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			run.json = 1;
+}
+
+int cli_finish(int rc)
+{
+	if (run.json && rc >= EXIT_OPERATIONAL && json_stdout_documents() == run.documents)
+		json_error_document(stdout, run.subcommand, run.image,
+				    run.have_error ? run.message : _("operational error"),
+				    run.error_image, rc);
+	free(run.image);
+	free(run.error_image);
+	memset(&run, 0, sizeof(run));
+	return rc;
 }
 
 #define OPT_HELP	0x7fff0001
@@ -59,6 +130,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 
 	const char **args;
 
+	begin_run(subcommand, opts, argc, argv);
 	/* popt's usage line takes the program name from argv[0]: make it "e4recover SUB". */
 	snprintf(name, sizeof(name), "%s %s", progname, subcommand);
 	args = calloc(argc + 1, sizeof(*args));
@@ -100,6 +172,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	} else {
 		/* popt owns arg's storage only while ctx lives: keep a copy. */
 		*image = strdup(arg);
+		run.image = strdup(arg);
 	}
 out:
 	poptFreeContext(ctx);

@@ -36,13 +36,21 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	      int argc, const char **argv, const char **image,
 	      int (*handle)(int val, poptContext ctx));
 
-/* "e4recover: IMAGE: WHAT: reason" on stderr. WHAT may be NULL. */
+/* "e4recover: IMAGE: WHAT: reason" on stderr. WHAT may be NULL. Under --json, kept for cli_finish. */
 void cli_error(const char *image, errcode_t err, const char *what, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* "e4recover SUBCOMMAND: message" on stderr, for usage errors. */
 void cli_usage_error(const char *subcommand, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * After the subcommand returns RC: under --json, a command that failed
+ * (RC 8 or more) without printing its document prints the error document
+ * on stdout (json_doc.h), from the first error cli_error or
+ * cli_usage_error reported. Returns RC.
+ */
+int cli_finish(int rc);
 
 /* For subcommands whose issue has not landed: say so, exit 8. */
 int cli_not_built(const char *subcommand);

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
+#include "json_doc.h"
 
 #define BAR_WIDTH	40
 
@@ -271,14 +272,16 @@ static int print_json(const char *image, const struct check_result *r)
 	struct json j;
 	size_t i;
 
-	json_init(&j, stdout, 0);
-	json_begin_object(&j, NULL);
-	json_string(&j, "image", image);
+	json_begin_document(&j, stdout, "check", image);
 	json_bool(&j, "clean", r->left == 0 && !r->preen_halt && !r->aborted);
 	json_bool(&j, "full_check", r->reason != E4R_REASON_CLEAN_SKIPPED);
 	json_string(&j, "reason", reason_names[r->reason]);
 	json_bool(&j, "journal_skipped", r->journal_skipped);
 	json_bool(&j, "aborted", r->aborted);
+	/* problems*: the one vocabulary (e4recover-json(5)); errors, fixed, errors_left: deprecated aliases. */
+	json_uint(&j, "problems", r->errors);
+	json_uint(&j, "problems_fixed", r->fixed);
+	json_uint(&j, "problems_left", r->left);
 	json_uint(&j, "errors", r->errors);
 	json_uint(&j, "fixed", r->fixed);
 	json_uint(&j, "errors_left", r->left);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag_print.h"
+#include "json_doc.h"
 
 struct diagnose {
 	const char		*image;
@@ -34,9 +35,9 @@ static void json_output(const struct diagnose *dg)
 	static const char *const csum_names[] = { "none", "v1", "v2", "v3" };
 	struct json js;
 
-	json_init(&js, stdout, 0);
-	json_begin_object(&js, NULL);
-	json_string(&js, "image", dg->image);
+	json_begin_document(&js, stdout, "diagnose", dg->image);
+	json_journal_checksum(&js, dg->j);
+	/* deprecated alias of checksum_version, as "v3" */
 	json_string(&js, "checksum", csum_names[dg->j->csum]);
 	diag_print_json(&js, "findings", dg->d);
 	json_uint(&js, "problems", dg->d->problems);

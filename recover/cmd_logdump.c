@@ -16,6 +16,7 @@
 #include "replay/plan.h"
 #include "replay/view.h"
 #include "json.h"
+#include "json_doc.h"
 #include "describe.h"
 #include "diag_print.h"
 #include "logdump_fc.h"
@@ -196,19 +197,6 @@ static errcode_t build_decoder(struct logdump *ld)
 
 /* ---- the journal superblock ---- */
 
-static const char *checksum_type_name(const struct jbd_journal *j)
-{
-	switch (j->csum) {
-	case JBD_CSUM_V1:
-		return "crc32";
-	case JBD_CSUM_V2:
-	case JBD_CSUM_V3:
-		return "crc32c";
-	default:
-		return "none";
-	}
-}
-
 static uint32_t feature_word(const struct jbd_journal *j, int word)
 {
 	return word == 0 ? j->compat : word == 1 ? j->incompat : j->ro_compat;
@@ -262,7 +250,7 @@ static void text_super(const struct logdump *ld)
 	printf(_("  features:"));
 	for_each_feature(j, feature_text, &n);
 	printf("%s\n", n ? "" : _(" (none)"));
-	printf(_("  checksums: %s"), checksum_type_name(j));
+	printf(_("  checksums: %s"), json_checksum_type(j));
 	if (j->csum != JBD_CSUM_NONE)
 		printf(" (v%d)", (int)j->csum);
 	if (j->sb_csum_ok < 0)
@@ -290,9 +278,12 @@ static void json_super(struct json *js, const struct logdump *ld)
 	json_begin_array(js, "features");
 	for_each_feature(j, feature_json, js);
 	json_end_array(js);
-	json_string(js, "checksum_type", checksum_type_name(j));
-	json_uint(js, "checksum_version", j->csum);
+	json_journal_checksum(js, j);
 	json_tristate(js, "superblock_csum_ok", j->sb_csum_ok);
+	if (j->sb_csum_ok >= 0) {
+		json_checksum(js, "superblock_csum_stored", j->sb_csum_stored);
+		json_checksum(js, "superblock_csum_computed", j->sb_csum_computed);
+	}
 	json_end_object(js);
 }
 
@@ -507,8 +498,8 @@ static void json_block(struct json *js, const struct logdump *ld, const struct j
 	json_bool(js, "escaped", !!(b->flags & JBD_FLAG_ESCAPE));
 	json_tristate(js, "csum_ok", b->csum.state);
 	if (b->csum.state != JBD_CSUM_NA) {
-		json_uint(js, "csum_stored", b->csum.stored);
-		json_uint(js, "csum_computed", b->csum.computed);
+		json_checksum(js, "csum_stored", b->csum.stored);
+		json_checksum(js, "csum_computed", b->csum.computed);
 	}
 	json_string(js, "fate", replay_view_fate_name(v->fate));
 	if (v->fate == REPLAY_VIEW_REVOKED)
@@ -527,9 +518,9 @@ static void json_csum(struct json *js, const char *prefix, const struct jbd_csum
 	if (c->state == JBD_CSUM_NA)
 		return;
 	snprintf(key, sizeof(key), "%s_csum_stored", prefix);
-	json_uint(js, key, c->stored);
+	json_checksum(js, key, c->stored);
 	snprintf(key, sizeof(key), "%s_csum_computed", prefix);
-	json_uint(js, key, c->computed);
+	json_checksum(js, key, c->computed);
 }
 
 static void json_revokes(struct json *js, const struct logdump *ld, const struct jbd_scan_txn *t)
@@ -667,9 +658,7 @@ static void json_output(struct logdump *ld)
 	struct json js;
 	unsigned t;
 
-	json_init(&js, stdout, 0);
-	json_begin_object(&js, NULL);
-	json_string(&js, "image", ld->image);
+	json_begin_document(&js, stdout, "logdump", ld->image);
 	json_super(&js, ld);
 	json_begin_array(&js, "transactions");
 	for (t = 0; t < ld->s->ntxns; t++) {

@@ -13,6 +13,7 @@
 #include "describe.h"
 #include "util/e4r_err.h"
 #include "json.h"
+#include "json_doc.h"
 #include "replay/image.h"
 
 struct replay_cli {
@@ -313,9 +314,7 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	const struct replay_result *r = c->r;
 	struct json js;
 
-	json_init(&js, stdout, 0);
-	json_begin_object(&js, NULL);
-	json_string(&js, "image", c->image);
+	json_begin_document(&js, stdout, "replay", c->image);
 	json_string(&js, "policy", replay_policy_name(c->o.policy));
 	json_bool(&js, "dry_run", c->o.dry_run);
 	json_bool(&js, "nothing_to_do", r->nothing_to_do);
@@ -350,6 +349,12 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	json_bool(&js, "fs_marked_error", r->fs_marked_error);
 	if (!c->o.dry_run && (r->p || r->resumed) && !err)
 		json_uint(&js, "journal_sequence_after", r->sequence_after);
+	/*
+	 * A replay that fails part way still reports what it did: the reason is
+	 * replay_error, and error its deprecated alias (a string here, not the
+	 * error object of a command that failed before it could report).
+	 */
+	json_string(&js, "replay_error", err ? error_message(err) : NULL);
 	json_string(&js, "error", err ? error_message(err) : NULL);
 	json_end_object(&js);
 	json_finish(&js);

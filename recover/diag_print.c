@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "diag_print.h"
+#include "json_doc.h"
 #include "i18n.h"
 
 static const char *const cause_texts[] = {
@@ -188,6 +189,10 @@ static void json_finding(struct json *js, const struct diag_finding *f)
 		json_null(js, "fs_block");
 		json_null(js, "kind");
 	}
+	json_checksum(js, "csum_stored", f->csum.stored);
+	json_checksum(js, "csum_computed", f->csum.computed);
+	json_uint(js, "csum_bits", f->csum_bits);
+	/* stored, computed, checksum_bits: deprecated aliases of csum_* */
 	json_uint(js, "stored", f->csum.stored);
 	json_uint(js, "computed", f->csum.computed);
 	json_uint(js, "checksum_bits", f->csum_bits);

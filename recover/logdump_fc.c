@@ -7,6 +7,7 @@
 
 #include "i18n.h"
 #include "logdump_fc.h"
+#include "json_doc.h"
 
 /* Tag names as debugfs prints them, so the two listings read alike. */
 static const char *tag_upper(unsigned tag)
@@ -132,6 +133,10 @@ static void json_tag_fields(struct json *js, const struct jbd_fc_tag *t)
 		break;
 	case JBD_FC_TAG_TAIL:
 		json_uint(js, "tid", t->tid);
+		json_bool(js, "csum_ok", t->crc_ok);
+		json_checksum(js, "csum_stored", t->crc_stored);
+		json_checksum(js, "csum_computed", t->crc_computed);
+		/* crc_*: deprecated aliases of csum_* */
 		json_bool(js, "crc_ok", t->crc_ok);
 		json_uint(js, "crc_stored", t->crc_stored);
 		json_uint(js, "crc_computed", t->crc_computed);

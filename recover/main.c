@@ -73,7 +73,7 @@ int main(int argc, const char **argv)
 	}
 	for (c = subcommands; c->name; c++)
 		if (!strcmp(argv[1], c->name))
-			return c->run(argc - 1, argv + 1);
+			return cli_finish(c->run(argc - 1, argv + 1));
 
 	fprintf(stderr, _("%s: '%s' is not a subcommand\n"), progname, argv[1]);
 	usage(stderr);

@@ -11,6 +11,11 @@
 # Every test runs in its own scratch directory (E4R_WORK) and writes its own log, so tests
 # share no file. The slowest tests of the previous run (tests/logs/durations) start first,
 # so that no long test is left running alone at the end.
+# Every --json document a test makes e4recover print is checked against doc/schema/: $E4R is
+# tests/tools/json_shim.sh, which keeps each such run's stdout for tests/tools/json_validate.py
+# to read when the test ends; a violation fails the test, with the reasons in its log. Without
+# python3's jsonschema (build-aux/install-deps.sh installs it), $E4R is the program itself
+# and a line says that nothing is validated.
 set -u
 top_build=$1
 srcdir=$2
@@ -35,6 +40,14 @@ export E4R_SYNC_LOCK=$logdir/.sync.lock
 export E4R_TEST_SEED="${E4R_TEST_SEED:-1}"
 
 cpus=$(nproc 2>/dev/null || echo 2)
+
+json_spool=""
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	json_spool=$logdir/json-spool
+	export E4R_JSON_REAL=$E4R E4R="$srcdir/tools/json_shim.sh"
+else
+	echo "note: no python3 jsonschema module: --json output is not validated (build-aux/install-deps.sh)"
+fi
 
 # The -j of the make that runs us: "-jN" (N jobs), "-j" alone (no limit), none (plain make).
 make_jobs() {
@@ -84,18 +97,42 @@ order_tests() {
 }
 [ -f "$durations" ] || : >"$durations"
 
+# The --json documents of a test's runs (SPOOL) against the schemas. A violation appends the
+# reasons to LOG and returns 1; otherwise a note of how many were checked, unless the test
+# skipped (the skip reason stays its log's last line).
+check_json() { # SPOOL LOG RC
+	local out
+	if ls "$1"/*.args >/dev/null 2>&1; then
+		if ! out=$(python3 "$srcdir/tools/json_validate.py" "$srcdir/../doc/schema" --spool "$1" 2>&1); then
+			printf '%s\nFAIL: --json output does not match doc/schema (e4recover-json(5))\n' "$out" >>"$2"
+			return 1
+		fi
+		[ "$3" -ne 77 ] && echo "# --json output: $out" >>"$2"
+	fi
+	rm -rf "$1"
+	return 0
+}
+
 # One test, in the background: a unit test as it is, an image test in a fresh scratch
 # directory that is removed unless the test failed.
 run_one() { # NAME LOG COMMAND
-	local name=$1 log=$2 t=$3 work rc
+	local name=$1 log=$2 t=$3 work rc spool
 	case $name in
 	unit/*) exec "$t" >"$log" 2>&1 ;;
 	esac
 	work=$(mktemp -d "${TMPDIR:-/tmp}/e4r-test-$name.XXXXXX") || exit 99
+	spool=""
+	if [ -n "$json_spool" ]; then
+		spool=$json_spool/$name
+		rm -rf "$spool" && mkdir -p "$spool" || exit 99
+	fi
 	# TMPDIR too: whatever a test's tools put in temporary files (the comparison
 	# helpers' scratch images) stays in its own directory and goes with it.
-	(cd "$work" && E4R_WORK="$work" TMPDIR="$work" exec bash "$t") >"$log" 2>&1
+	(cd "$work" && E4R_WORK="$work" TMPDIR="$work" E4R_JSON_SPOOL="$spool" exec bash "$t") >"$log" 2>&1
 	rc=$?
+	if [ -n "$spool" ] && ! check_json "$spool" "$log" "$rc"; then
+		rc=1
+	fi
 	{ [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]; } && rm -rf "$work"
 	exit "$rc"
 }

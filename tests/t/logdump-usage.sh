@@ -41,10 +41,17 @@ expect_out "^e4recover: nojournal.img: .*no journal" "no journal: names the imag
 cp j.img nomagic.img
 off=$(jblock_offset nomagic.img 0)
 printf '\0\0\0\0' | dd of=nomagic.img bs=1 seek="$off" conv=notrunc 2>/dev/null
-run "$E4R" logdump --json nomagic.img
+"$E4R" logdump --json nomagic.img > nomagic.json 2> nomagic.err; RC=$?
+OUT=$(cat nomagic.err)
 expect_rc 8 "journal superblock without magic"
-[ "$(printf '%s\n' "$OUT" | wc -l)" -eq 1 ] || fail "bad journal superblock: one line expected"
+# One line on stderr; stdout is the JSON error document (e4recover-json(5)), with the same reason.
+[ "$(wc -l < nomagic.err)" -eq 1 ] || fail "bad journal superblock: one line expected on stderr"
 expect_out "^e4recover: nomagic.img: .*magic" "bad journal superblock: names the image and the reason"
+python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))["error"]
+line = open(sys.argv[2]).read().strip()
+sys.exit(0 if e["code"] == 8 and e["image"] == "nomagic.img" and line.endswith(e["message"]) else 1)' \
+	nomagic.json nomagic.err || fail "bad journal superblock: the JSON error document says what stderr says"
 debugfs -R "logdump" nomagic.img 2>&1 | grep -qi "magic" || fail "debugfs agrees the journal magic is gone"
 
 # Random bytes over the log (superblock kept): whatever is found, the JSON parses and
