@@ -21,12 +21,21 @@ comp=$(grep '/bash-completion/completions/e4recover$' files.txt) || fail "no bas
 bash -c '. "$1"; complete -p e4recover' x "$dest$comp" | grep -q -- '-F _e4recover' ||
 	fail "the installed completion does not complete e4recover"
 
+json=$(grep '/man/man5/e4recover-json\.5$' files.txt) || fail "no man5/e4recover-json.5 installed"
+for schema in check logdump replay diagnose; do
+	grep -q "/doc/e4recover/schema/$schema\.schema\.json$" files.txt ||
+		fail "no $schema schema installed"
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dest$(grep "/$schema\.schema\.json$" files.txt)" ||
+		fail "the installed $schema schema is not JSON"
+done
+
 for lang in $(sed 's/#.*//' "$E4R_TESTS_SRCDIR/../po/LINGUAS"); do
 	grep -q "/locale/$lang/LC_MESSAGES/e4recover\.mo$" files.txt || fail "no catalog installed for $lang"
 done
 
 # Nothing but these (and the catalogs): an installed file nobody listed is a packaging surprise.
 grep -v -e '/bin/e4recover$' -e '/man8/e4recover\.8$' -e '/completions/e4recover$' \
-	-e '/LC_MESSAGES/e4recover\.mo$' files.txt > other.txt
+	-e '/LC_MESSAGES/e4recover\.mo$' -e '/man5/e4recover-json\.5$' \
+	-e '/doc/e4recover/schema/[a-z]*\.schema\.json$' files.txt > other.txt
 [ -s other.txt ] && { cat other.txt; fail "make install installs files not listed here"; }
 exit 0
