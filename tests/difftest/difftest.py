@@ -342,6 +342,8 @@ def main():
           ", ".join("%s %d/%d" % (k, v[0], v[1]) for k, v in sorted(tally.items())))
     for g in gaps:
         print("# known gap, line %d (%s): %d cases" % (g[0], g[5], gap_hits.get(g[0], 0)))
+    print("# cases run: %d (known gaps: %d)" % (passed + failed - failed_bases + sum(gap_hits.values()),
+                                              sum(gap_hits.values())))
     print("# cases where e2fsck names the damaged inode and check does not: %d" % objects_missed)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
