@@ -1,0 +1,196 @@
+/* Proving that a failed transaction is wholly superseded by later committed ones. */
+#include "config.h"
+
+#include "replay/supersede.h"
+#include "jbd/failure.h"
+#include "jbd/revoke.h"
+
+/*
+ * Why leaving a superseded transaction T out writes exactly what replaying
+ * an intact T would.
+ *
+ * A replay writes, for every home block, the newest logged version that no
+ * revoke record of an equal or newer transaction covers; nothing else of a
+ * transaction reaches the filesystem. So T's part in the result is (a) the
+ * versions it logs and (b) its revoke records. Take the transactions after T
+ * up to, not including, the next one with a failure of its own at the
+ * transaction level (a policy may stop there; these are all replayed when T
+ * is skipped, and none of them depends on T's checksum).
+ *
+ * (a) If one of them logs home block B again, with a copy whose own
+ * checksum holds, that copy is newer than T's and wins over it whether T is
+ * replayed or not; if a revoke in one of them covers B, it covers T's older
+ * copy too. Either way T's copy of B never reaches the disk.
+ *
+ * (b) A revoke record of T for block Y only ever hides versions of Y from T
+ * and earlier transactions. Leaving it out changes the result only when an
+ * earlier transaction logs Y and nothing later logs Y again or revokes it:
+ * then that earlier copy would come back. We require that not to happen.
+ *
+ * Ordering. JBD2 makes no promise about blocks outside the journal beyond
+ * this: with data=ordered, a transaction's file data reaches its home
+ * before the transaction commits, and only metadata is logged; with
+ * data=journal the data is logged like metadata; with data=writeback there
+ * is no order at all. The data T's metadata points to is therefore already
+ * home (ordered) or logged (journal) whether we replay T or not, and the
+ * later copies of T's metadata blocks are whole blocks: each one holds T's
+ * changes to that block plus whatever came after (a transaction logs the
+ * block as it is at its commit, never a delta). Metadata blocks T does not
+ * log are not touched by T's replay at all. So no block's final content
+ * depends on T's replay once (a) and (b) hold: there is no ordering left
+ * to satisfy.
+ *
+ * Which blocks T logs and revokes comes from its descriptor and revoke
+ * blocks, so those must be trustworthy: in v2/v3 each carries its own
+ * checksum, which must hold. A v1 checksum covers the descriptors and the
+ * data together, and a failure does not say which one is damaged: the home
+ * block numbers are then unverified and nothing can be proven.
+ */
+
+static int txn_level_failure(const struct jbd_scan *s, unsigned t)
+{
+	return jbd_txn_failures(s, t, JBD_FAILS_TXN) != 0;
+}
+
+/* The first committed live transaction after T with a transaction-level failure, or nlive. */
+static unsigned counted_limit(const struct jbd_scan *s, unsigned t)
+{
+	for (unsigned u = t + 1; u < s->nlive; u++)
+		if (s->txns[u].committed && txn_level_failure(s, u))
+			return u;
+	return s->nlive;
+}
+
+/* Does a counted later transaction log BLK with a copy whose checksum holds? Its sequence in *SEQ. */
+static int relogged(const struct jbd_scan *s, unsigned t, unsigned limit, uint64_t blk, uint32_t *seq)
+{
+	for (unsigned u = t + 1; u < limit; u++) {
+		const struct jbd_scan_txn *x = &s->txns[u];
+		if (!x->committed)
+			continue;
+		for (unsigned b = 0; b < x->nblocks; b++)
+			if (x->blocks[b].fs_block == blk && !jbd_csum_bad(&x->blocks[b].csum)) {
+				*seq = x->sequence;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/* Does a revoke in transaction FIRST .. LIMIT-1 (committed) cover BLK? Its sequence in *SEQ. */
+static int revoked_in(const struct jbd_scan *s, unsigned first, unsigned limit, uint64_t blk, uint32_t *seq)
+{
+	for (unsigned u = first; u < limit; u++) {
+		const struct jbd_scan_txn *x = &s->txns[u];
+		if (!x->committed)
+			continue;
+		for (unsigned r = 0; r < x->nrevokes; r++) {
+			const struct jbd_scan_revoke *rv = &x->revokes[r];
+			if (rv->count_bad)
+				continue;
+			for (unsigned i = rv->first; i < rv->first + rv->count && i < x->nrevoked; i++)
+				if (x->revoked[i] == blk) {
+					*seq = x->sequence;
+					return 1;
+				}
+		}
+	}
+	return 0;
+}
+
+static int logged_before(const struct jbd_scan *s, unsigned t, uint64_t blk)
+{
+	for (unsigned u = 0; u < t; u++) {
+		const struct jbd_scan_txn *x = &s->txns[u];
+		if (!x->committed)
+			continue;
+		for (unsigned b = 0; b < x->nblocks; b++)
+			if (x->blocks[b].fs_block == blk)
+				return 1;
+	}
+	return 0;
+}
+
+static void note_seq(struct replay_supersede *out, uint32_t seq)
+{
+	if (!out->last_sequence || jbd_tid_lt(out->last_sequence, seq))
+		out->last_sequence = seq;
+}
+
+static int records_trusted(const struct jbd_scan_txn *x, struct replay_supersede *out)
+{
+	for (unsigned d = 0; d < x->ndescs; d++)
+		if (x->descs[d].tail.state != JBD_CSUM_OK) {
+			out->why = REPLAY_SUP_TAGS;
+			return 0;
+		}
+	for (unsigned r = 0; r < x->nrevokes; r++)
+		if (x->revokes[r].tail.state != JBD_CSUM_OK || x->revokes[r].count_bad) {
+			out->why = REPLAY_SUP_REVOKE_RECORDS;
+			return 0;
+		}
+	return 1;
+}
+
+void replay_supersede_check(const struct jbd_journal *j, const struct jbd_scan *s, unsigned txn,
+			    uint64_t fs_blocks, struct replay_supersede *out)
+{
+	const struct jbd_scan_txn *x = &s->txns[txn];
+	unsigned limit;
+	uint32_t seq;
+
+	*out = (struct replay_supersede){ .why = REPLAY_SUPERSEDED };
+	if (j->csum == JBD_CSUM_NONE) {
+		out->why = REPLAY_SUP_NO_CHECKSUMS;
+		return;
+	}
+	if (j->csum == JBD_CSUM_V1) {
+		out->why = REPLAY_SUP_V1_TAGS;
+		return;
+	}
+	if (!records_trusted(x, out))
+		return;
+	limit = counted_limit(s, txn);
+	if (limit < s->nlive) {
+		out->has_limit = 1;
+		out->limit_sequence = s->txns[limit].sequence;
+	}
+	for (unsigned b = 0; b < x->nblocks; b++) {
+		uint64_t blk = x->blocks[b].fs_block;
+		if (blk >= fs_blocks)
+			continue;	/* never written by any replay */
+		if (relogged(s, txn, limit, blk, &seq) || revoked_in(s, txn, limit, blk, &seq)) {
+			note_seq(out, seq);
+			continue;
+		}
+		out->why = REPLAY_SUP_BLOCK;
+		out->fs_block = blk;
+		return;
+	}
+	for (unsigned i = 0; i < x->nrevoked; i++) {
+		uint64_t blk = x->revoked[i];
+		if (!logged_before(s, txn, blk))
+			continue;	/* the record hides nothing */
+		if (relogged(s, txn, limit, blk, &seq) || revoked_in(s, txn + 1, limit, blk, &seq)) {
+			note_seq(out, seq);
+			continue;
+		}
+		out->why = REPLAY_SUP_REVOKE;
+		out->fs_block = blk;
+		return;
+	}
+}
+
+const char *replay_supersede_name(enum replay_supersede_why w)
+{
+	switch (w) {
+	case REPLAY_SUPERSEDED:		return "superseded";
+	case REPLAY_SUP_V1_TAGS:	return "v1_tags_unverified";
+	case REPLAY_SUP_TAGS:		return "descriptor_checksum_bad";
+	case REPLAY_SUP_REVOKE_RECORDS:	return "revoke_block_bad";
+	case REPLAY_SUP_BLOCK:		return "block_not_relogged";
+	case REPLAY_SUP_REVOKE:		return "revoke_would_be_lost";
+	case REPLAY_SUP_NO_CHECKSUMS:	return "no_checksums";
+	}
+	return "?";
+}
