@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "alt_print.h"
 #include "describe.h"
 #include "util/e4r_err.h"
 #include "json.h"
@@ -53,6 +54,7 @@ static const char *decision_name(enum replay_decision d)
 	case JBD_DECIDE_REFUSE:		return "refused";
 	case JBD_DECIDE_AS_IS:		return "replayed_as_is";
 	case JBD_DECIDE_CORRECTED:	return "replayed_corrected";
+	case JBD_DECIDE_SKIP:		return "skipped_superseded";
 	}
 	return "?";
 }
@@ -202,6 +204,8 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
 	text_transactions(c);
 	text_decisions(c);
+	if (r->autop)
+		supersede_print_text(r->autop, r->s);
 	if (r->p->recovery_error)
 		printf(_("journal recovery fails as a whole: %s\n"), error_message(r->p->recovery_error));
 	if (r->p->has_failed_commit)
@@ -212,6 +216,8 @@ static void text_output(struct replay_cli *c, errcode_t err)
 		text_writes(c);
 	}
 	for_each_left_out(c, text_one_left_out, NULL);
+	if (r->alts)
+		alt_print_text(r->alts, replay_policy_name(c->o.policy));
 	if (r->fc) {
 		printf(_("fast commits: %u committed tags"), r->fc->ncommitted);
 		if (r->fc->stop_error)
@@ -323,6 +329,8 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	if (r->p) {
 		json_transactions(c, &js);
 		json_decisions(c, &js);
+		supersede_print_json(&js, "supersede", r->autop, r->s);
+		alt_print_json(&js, "alternatives", r->alts);
 		if (c->o.dry_run)
 			json_writes(c, &js);
 		json_begin_array(&js, "left_out");
