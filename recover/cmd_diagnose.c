@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag_print.h"
+#include "alt_print.h"
 
 struct diagnose {
 	const char		*image;
@@ -17,14 +18,20 @@ struct diagnose {
 	const char		*journal;
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
-	struct diag_report	*d;
+	struct diag_report	*d;	/* auto.diag */
+	struct replay_auto	autop;
+	struct replay_plan	*plan;	/* what auto does */
+	struct replay_alts	*alts;	/* when auto falls back: what the other policies write differently */
 };
 
 static void text_output(const struct diagnose *dg)
 {
 	if (!dg->d->nfindings)
 		printf(_("%s: every journal checksum matches\n"), dg->image);
-	diag_print_text(dg->d);
+	diag_print_text(dg->d, dg->autop.sup);
+	supersede_print_text(&dg->autop, dg->s);
+	if (dg->alts)
+		alt_print_text(dg->alts, replay_policy_name(JBD_POLICY_AUTO));
 	if (dg->d->nfindings)
 		printf(_("%u finding(s), %u problem(s)\n"), dg->d->nfindings, dg->d->problems);
 }
@@ -38,7 +45,9 @@ static void json_output(const struct diagnose *dg)
 	json_begin_object(&js, NULL);
 	json_string(&js, "image", dg->image);
 	json_string(&js, "checksum", csum_names[dg->j->csum]);
-	diag_print_json(&js, "findings", dg->d);
+	diag_print_json(&js, "findings", dg->d, dg->autop.sup);
+	supersede_print_json(&js, "supersede", &dg->autop, dg->s);
+	alt_print_json(&js, "alternatives", dg->alts);
 	json_uint(&js, "problems", dg->d->problems);
 	json_end_object(&js);
 	json_finish(&js);
@@ -60,10 +69,22 @@ static int run(struct diagnose *dg, ext2_filsys fs)
 		cli_error(dg->image, err, _("cannot scan the journal"));
 		return EXIT_OPERATIONAL;
 	}
-	err = diag_journal(dg->j, dg->s, &dg->d);
+	err = replay_auto_setup(dg->j, dg->s, &dg->autop);
 	if (err) {
 		cli_error(dg->image, err, _("cannot diagnose the journal's checksums"));
 		return EXIT_OPERATIONAL;
+	}
+	dg->d = dg->autop.diag;
+	if (replay_log_has_failures(dg->s)) {
+		/* What auto makes of it, and what the other policies would write instead. */
+		err = replay_plan_build(dg->j, dg->s, JBD_POLICY_AUTO, ext2fs_blocks_count(fs->super),
+					&dg->autop.hooks, &dg->plan);
+		if (!err && replay_plan_fell_back(dg->plan))
+			err = replay_alternatives(dg->j, dg->s, dg->plan, &dg->alts);
+		if (err) {
+			cli_error(dg->image, err, _("cannot plan the replay"));
+			return EXIT_OPERATIONAL;
+		}
 	}
 	if (dg->json)
 		json_output(dg);
@@ -102,7 +123,9 @@ int cmd_diagnose(int argc, const char **argv)
 	}
 	rc = run(&dg, fs);
 out:
-	diag_free(dg.d);
+	replay_alternatives_free(dg.alts);
+	replay_plan_free(dg.plan);
+	replay_auto_free(&dg.autop);
 	if (dg.s)
 		jbd_scan_free(dg.s);
 	if (dg.j)

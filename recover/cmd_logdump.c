@@ -487,7 +487,7 @@ static void text_output(struct logdump *ld)
 		text_versions(ld);
 	if (ld->diag) {
 		printf(_("Diagnosis of the checksum failures:\n"));
-		diag_print_text(ld->diag);
+		diag_print_text(ld->diag, NULL);
 	}
 }
 
@@ -685,7 +685,7 @@ static void json_output(struct logdump *ld)
 	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, ld->view->fc_replays);
 	json_bool(&js, "decode_partial", ld->dec && fs_decode_partial(ld->dec));
 	if (ld->diag)
-		diag_print_json(&js, "diagnosis", ld->diag);
+		diag_print_json(&js, "diagnosis", ld->diag, NULL);
 	json_uint(&js, "problems", ld->problems);
 	json_end_object(&js);
 	json_finish(&js);
