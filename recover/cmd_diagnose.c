@@ -22,13 +22,49 @@ struct diagnose {
 	struct replay_auto	autop;
 	struct replay_plan	*plan;	/* what auto does */
 	struct replay_alts	*alts;	/* when auto falls back: what the other policies write differently */
+	ext2_filsys		fs;
 };
+
+/* Tags of the live log whose home lies past the end of the filesystem: damage no policy writes. */
+static void for_each_outside(const struct diagnose *dg, ext2_filsys fs,
+			     void (*fn)(const struct jbd_scan_txn *, const struct jbd_scan_block *, uint64_t, void *),
+			     void *arg)
+{
+	uint64_t n = ext2fs_blocks_count(fs->super);
+
+	for (unsigned t = 0; t < dg->s->nlive; t++)
+		for (unsigned b = 0; b < dg->s->txns[t].nblocks; b++)
+			if (dg->s->txns[t].blocks[b].fs_block >= n)
+				fn(&dg->s->txns[t], &dg->s->txns[t].blocks[b], n, arg);
+}
+
+static void text_outside(const struct jbd_scan_txn *t, const struct jbd_scan_block *b, uint64_t n, void *arg)
+{
+	(void)arg;
+	printf(_("transaction %" PRIu32 "%s, journal block %" PRIu32 ": its tag names fs block %" PRIu64
+		 ", OUTSIDE THE FILESYSTEM (%" PRIu64 " blocks): no policy writes it\n"),
+	       t->sequence, t->committed ? "" : _(" (uncommitted)"), b->jblk, b->fs_block, n);
+}
+
+static void json_outside(const struct jbd_scan_txn *t, const struct jbd_scan_block *b, uint64_t n, void *arg)
+{
+	struct json *js = arg;
+
+	(void)n;
+	json_begin_object(js, NULL);
+	json_uint(js, "sequence", t->sequence);
+	json_bool(js, "committed", t->committed);
+	json_uint(js, "journal_block", b->jblk);
+	json_uint(js, "fs_block", b->fs_block);
+	json_end_object(js);
+}
 
 static void text_output(const struct diagnose *dg)
 {
 	if (!dg->d->nfindings)
 		printf(_("%s: every journal checksum matches\n"), dg->image);
 	diag_print_text(dg->d, dg->autop.sup);
+	for_each_outside(dg, dg->fs, text_outside, NULL);
 	supersede_print_text(&dg->autop, dg->s);
 	if (dg->alts)
 		alt_print_text(dg->alts, replay_policy_name(JBD_POLICY_AUTO));
@@ -47,6 +83,9 @@ static void json_output(const struct diagnose *dg)
 	json_string(&js, "checksum", csum_names[dg->j->csum]);
 	diag_print_json(&js, "findings", dg->d, dg->autop.sup);
 	supersede_print_json(&js, "supersede", &dg->autop, dg->s);
+	json_begin_array(&js, "outside_filesystem");
+	for_each_outside(dg, dg->fs, json_outside, &js);
+	json_end_array(&js);
 	alt_print_json(&js, "alternatives", dg->alts);
 	json_uint(&js, "problems", dg->d->problems);
 	json_end_object(&js);
@@ -121,6 +160,7 @@ int cmd_diagnose(int argc, const char **argv)
 		rc = EXIT_OPERATIONAL;
 		goto out;
 	}
+	dg.fs = fs;
 	rc = run(&dg, fs);
 out:
 	replay_alternatives_free(dg.alts);

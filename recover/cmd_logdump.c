@@ -70,6 +70,12 @@ static const struct feature_name feature_names[] = {
 };
 
 
+/* The tag names a home block at or past the end of the filesystem. */
+static int home_outside(const struct logdump *ld, const struct jbd_scan_block *b)
+{
+	return b->fs_block >= ext2fs_blocks_count(ld->j->fs->super);
+}
+
 static const char *csum_text(const struct jbd_csum *c)
 {
 	if (c->state == JBD_CSUM_OK)
@@ -331,6 +337,10 @@ static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 		printf(_("; revoked by transaction %u"), v->revoker);
 	else if (v->fate != REPLAY_VIEW_REPLAYED && v->fate != REPLAY_VIEW_OLD && v->fate != REPLAY_VIEW_PAST_END)
 		printf("; %s", _(fate_texts[v->fate]));
+	/* Whatever its fate, a home past the end is damage worth seeing (a flipped tag, garbage). */
+	if (home_outside(ld, b) && v->fate != REPLAY_VIEW_OUT_OF_FS)
+		printf(_("; HOME OUTSIDE THE FILESYSTEM (%llu blocks)"),
+		       (unsigned long long)ext2fs_blocks_count(ld->j->fs->super));
 	putchar('\n');
 }
 
@@ -513,6 +523,7 @@ static void json_block(struct json *js, const struct logdump *ld, const struct j
 	json_string(js, "fate", replay_view_fate_name(v->fate));
 	if (v->fate == REPLAY_VIEW_REVOKED)
 		json_uint(js, "revoked_by", v->revoker);
+	json_bool(js, "outside_filesystem", home_outside(ld, b));
 	if (ld->dec && !fs_decode_lookup(ld->dec, b->fs_block, &bi))
 		json_block_info(js, &bi);
 	json_end_object(js);
