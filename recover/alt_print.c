@@ -33,6 +33,8 @@ const char *supersede_text(enum replay_supersede_why w)
 		return _("not superseded: a block it revokes would come back from an earlier transaction");
 	case REPLAY_SUP_NO_CHECKSUMS:
 		return _("the journal has no checksums");
+	case REPLAY_SUP_UNCHECKED:
+		return _("not checked");
 	}
 	return "?";
 }

@@ -37,6 +37,7 @@ struct logdump {
 	struct replay_plan	*plan;		/* what the stop policy does with each block */
 	struct replay_view	*view;		/* the fates and problems shown, from the scan and the plan */
 	struct diag_report	*diag;		/* --diagnose */
+	struct replay_supersede	*sup;		/* --diagnose: auto's supersede verdicts, by transaction */
 	struct jbd_fc		*fc;		/* the fast-commit area, when the journal has one */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
@@ -497,7 +498,7 @@ static void text_output(struct logdump *ld)
 		text_versions(ld);
 	if (ld->diag) {
 		printf(_("Diagnosis of the checksum failures:\n"));
-		diag_print_text(ld->diag, NULL);
+		diag_print_text(ld->diag, ld->sup);
 	}
 }
 
@@ -696,7 +697,7 @@ static void json_output(struct logdump *ld)
 	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, ld->view->fc_replays);
 	json_bool(&js, "decode_partial", ld->dec && fs_decode_partial(ld->dec));
 	if (ld->diag)
-		diag_print_json(&js, "diagnosis", ld->diag, NULL);
+		diag_print_json(&js, "diagnosis", ld->diag, ld->sup);
 	json_uint(&js, "problems", ld->problems);
 	json_end_object(&js);
 	json_finish(&js);
@@ -741,6 +742,15 @@ static int load(struct logdump *ld, ext2_filsys fs)
 			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
 			return EXIT_OPERATIONAL;
 		}
+		/* auto leaves out, rather than stops at, a failed transaction proven superseded. */
+		ld->sup = calloc(ld->s->ntxns ? ld->s->ntxns : 1, sizeof(*ld->sup));
+		if (!ld->sup) {
+			cli_error(ld->image, ENOMEM, _("cannot diagnose the journal's checksums"));
+			return EXIT_OPERATIONAL;
+		}
+		for (unsigned t = 0; t < ld->s->nlive; t++)
+			if (ld->s->txns[t].committed && jbd_txn_failures(ld->s, t, JBD_FAILS_TXN))
+				replay_supersede_check(ld->j, ld->s, t, ext2fs_blocks_count(fs->super), &ld->sup[t]);
 	}
 	return -1;
 }
@@ -796,6 +806,7 @@ int cmd_logdump(int argc, const char **argv)
 		rc = dump(&ld);
 out:
 	diag_free(ld.diag);
+	free(ld.sup);
 	fs_decode_free(ld.dec);
 	replay_view_free(ld.view);
 	replay_plan_free(ld.plan);

@@ -93,7 +93,7 @@ static void text_cause(const struct diag_finding *f)
 /* A candidate is a verified correction only when the diagnosis proved it and took it as the cause. */
 static int proven_correction(const struct diag_finding *f, unsigned i)
 {
-	return f->cause == JBD_CAUSE_BIT_FLIP && f->proven && i == 0 && f->cand[0].verified;
+	return f->correction_proven && i == 0 && f->cand[0].verified;
 }
 
 static void text_search(const struct diag_finding *f)
@@ -106,7 +106,9 @@ static void text_search(const struct diag_finding *f)
 	}
 	printf(_("  %" PRIu64 " pattern(s) of weight %u fit%s (%g expected by chance); %s\n"), f->nfits, f->weight,
 	       f->burst ? _(" as a burst") : "", f->chance,
-	       f->proven ? _("proven: the only fit, and the checksum matches once corrected") : _("not proven"));
+	       f->correction_proven ? _("proven: the only fit, and the checksum matches once corrected") :
+	       f->proven ? _("the only fit, but fits this light are expected by chance: not proven") :
+	       _("not proven"));
 	for (unsigned i = 0; i < f->ncand; i++) {
 		printf(_("  candidate %u%s:"), i + 1,
 		       proven_correction(f, i) ? _(" (verified)") :

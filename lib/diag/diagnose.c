@@ -1043,8 +1043,11 @@ errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct d
 			err = diag_txn(&dg, ti);
 	if (!err)
 		resolve_leak_chains(&dg);
-	for (unsigned i = 0; !err && i < dg.d->nfindings; i++)
-		dg.d->findings[i].stop_reason = stop_reason(&dg, &dg.d->findings[i]);
+	for (unsigned i = 0; !err && i < dg.d->nfindings; i++) {
+		struct diag_finding *f = &dg.d->findings[i];
+		f->stop_reason = stop_reason(&dg, f);
+		f->correction_proven = f->cause == JBD_CAUSE_BIT_FLIP && f->proven && f->chance < AUTO_MAX_CHANCE;
+	}
 	for (unsigned i = 0; i < dg.d->nfindings; i++)
 		dg.d->problems += dg.d->findings[i].problem;
 out:

@@ -104,6 +104,8 @@ struct diag_finding {
 	uint64_t		nfits;		/* patterns that fit at that weight */
 	double			chance;		/* fits expected by chance (see crc_result) */
 	int			proven;		/* exactly one lightest fit, and it verifies */
+	int			correction_proven; /* proven, taken as the cause, and unlikely by chance:
+						      the fit is the intended content (auto's test) */
 	unsigned		ncand;
 	struct diag_candidate	cand[JBD_DIAG_MAX_CAND];
 

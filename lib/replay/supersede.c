@@ -184,6 +184,7 @@ void replay_supersede_check(const struct jbd_journal *j, const struct jbd_scan *
 const char *replay_supersede_name(enum replay_supersede_why w)
 {
 	switch (w) {
+	case REPLAY_SUP_UNCHECKED:	return "unchecked";
 	case REPLAY_SUPERSEDED:		return "superseded";
 	case REPLAY_SUP_V1_TAGS:	return "v1_tags_unverified";
 	case REPLAY_SUP_TAGS:		return "descriptor_checksum_bad";

@@ -6,7 +6,8 @@
 
 /* The verdict, or the first thing that keeps it from being proven. */
 enum replay_supersede_why {
-	REPLAY_SUPERSEDED = 0,		/* proven: replaying past it writes what an intact copy would */
+	REPLAY_SUP_UNCHECKED = 0,	/* no verdict (zeroed memory): the transaction was not asked about */
+	REPLAY_SUPERSEDED,		/* proven: replaying past it writes what an intact copy would */
 	REPLAY_SUP_V1_TAGS,		/* v1: its checksum covers the descriptors too: the tags are unverified */
 	REPLAY_SUP_TAGS,		/* a descriptor of it fails its own checksum: the tags are unverified */
 	REPLAY_SUP_REVOKE_RECORDS,	/* a revoke block of it fails its checksum or count */
