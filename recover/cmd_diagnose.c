@@ -118,8 +118,9 @@ static int run(struct diagnose *dg, ext2_filsys fs)
 		/* What auto makes of it, and what the other policies would write instead. */
 		err = replay_plan_build(dg->j, dg->s, JBD_POLICY_AUTO, ext2fs_blocks_count(fs->super),
 					&dg->autop.hooks, &dg->plan);
-		if (!err && replay_plan_fell_back(dg->plan))
-			err = replay_alternatives(dg->j, dg->s, dg->plan, &dg->alts);
+		/* The comparison is a report of its own: a filesystem too damaged for it still gets the rest. */
+		if (!err && replay_plan_fell_back(dg->plan) && replay_alternatives(dg->j, dg->s, dg->plan, &dg->alts))
+			dg->alts = NULL;
 		if (err) {
 			cli_error(dg->image, err, _("cannot plan the replay"));
 			return EXIT_OPERATIONAL;

@@ -748,9 +748,14 @@ static int load(struct logdump *ld, ext2_filsys fs)
 			cli_error(ld->image, ENOMEM, _("cannot diagnose the journal's checksums"));
 			return EXIT_OPERATIONAL;
 		}
-		for (unsigned t = 0; t < ld->s->nlive; t++)
+		for (unsigned t = 0; t < ld->s->nlive && !err; t++)
 			if (ld->s->txns[t].committed && jbd_txn_failures(ld->s, t, JBD_FAILS_TXN))
-				replay_supersede_check(ld->j, ld->s, t, ext2fs_blocks_count(fs->super), &ld->sup[t]);
+				err = replay_supersede_check(ld->j, ld->s, t, ext2fs_blocks_count(fs->super),
+							     &ld->sup[t]);
+		if (err) {
+			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
+			return EXIT_OPERATIONAL;
+		}
 	}
 	return -1;
 }

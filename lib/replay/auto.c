@@ -47,8 +47,11 @@ errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, str
 	if (!a->sup)
 		return EXT2_ET_NO_MEMORY;
 	for (unsigned t = 0; t < s->nlive; t++)
-		if (s->txns[t].committed && jbd_txn_failures(s, t, JBD_FAILS_TXN))
-			replay_supersede_check(j, s, t, ext2fs_blocks_count(j->fs->super), &a->sup[t]);
+		if (s->txns[t].committed && jbd_txn_failures(s, t, JBD_FAILS_TXN)) {
+			errcode_t err = replay_supersede_check(j, s, t, ext2fs_blocks_count(j->fs->super), &a->sup[t]);
+			if (err)
+				return err;
+		}
 	return diag_journal(j, s, &a->diag);
 }
 

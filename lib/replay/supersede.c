@@ -1,6 +1,8 @@
 /* Proving that a failed transaction is wholly superseded by later committed ones. */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "replay/supersede.h"
 #include "jbd/failure.h"
 #include "jbd/revoke.h"
@@ -61,54 +63,91 @@ static unsigned counted_limit(const struct jbd_scan *s, unsigned t)
 	return s->nlive;
 }
 
-/* Does a counted later transaction log BLK with a copy whose checksum holds? Its sequence in *SEQ. */
-static int relogged(const struct jbd_scan *s, unsigned t, unsigned limit, uint64_t blk, uint32_t *seq)
+/*
+ * A sorted set of home blocks, each with the newest transaction that
+ * contributes it: built once per question, so that a journal of many
+ * blocks and revoke records costs n log n, not n squared.
+ */
+struct blkset {
+	struct blkseq { uint64_t blk; uint32_t seq; } *e;
+	size_t n;
+};
+
+static int cmp_blkseq(const void *a, const void *b)
 {
-	for (unsigned u = t + 1; u < limit; u++) {
-		const struct jbd_scan_txn *x = &s->txns[u];
-		if (!x->committed)
-			continue;
-		for (unsigned b = 0; b < x->nblocks; b++)
-			if (x->blocks[b].fs_block == blk && !jbd_csum_bad(&x->blocks[b].csum)) {
-				*seq = x->sequence;
-				return 1;
-			}
+	const struct blkseq *x = a, *y = b;
+
+	return x->blk < y->blk ? -1 : x->blk > y->blk;
+}
+
+static errcode_t set_add(struct blkset *set, size_t *cap, uint64_t blk, uint32_t seq)
+{
+	if (set->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		void *p = realloc(set->e, ncap * sizeof(*set->e));
+		if (!p)
+			return EXT2_ET_NO_MEMORY;
+		set->e = p;
+		*cap = ncap;
 	}
+	set->e[set->n++] = (struct blkseq){ blk, seq };
 	return 0;
 }
 
-/* Does a revoke in transaction FIRST .. LIMIT-1 (committed) cover BLK? Its sequence in *SEQ. */
-static int revoked_in(const struct jbd_scan *s, unsigned first, unsigned limit, uint64_t blk, uint32_t *seq)
+/* What committed transactions FIRST .. LIMIT-1 contribute: logged blocks (good copies only, if
+ * GOOD), or revoked blocks (REVOKES). */
+enum { SET_LOGGED, SET_LOGGED_GOOD, SET_REVOKED };
+
+static errcode_t set_build(const struct jbd_scan *s, unsigned first, unsigned limit, int what,
+			   struct blkset *set)
 {
-	for (unsigned u = first; u < limit; u++) {
+	size_t cap = 0;
+	errcode_t err = 0;
+
+	set->e = NULL;
+	set->n = 0;
+	for (unsigned u = first; u < limit && !err; u++) {
 		const struct jbd_scan_txn *x = &s->txns[u];
 		if (!x->committed)
 			continue;
-		for (unsigned r = 0; r < x->nrevokes; r++) {
+		if (what != SET_REVOKED) {
+			for (unsigned b = 0; b < x->nblocks && !err; b++)
+				if (what == SET_LOGGED || !jbd_csum_bad(&x->blocks[b].csum))
+					err = set_add(set, &cap, x->blocks[b].fs_block, x->sequence);
+			continue;
+		}
+		for (unsigned r = 0; r < x->nrevokes && !err; r++) {
 			const struct jbd_scan_revoke *rv = &x->revokes[r];
 			if (rv->count_bad)
-				continue;
-			for (unsigned i = rv->first; i < rv->first + rv->count && i < x->nrevoked; i++)
-				if (x->revoked[i] == blk) {
-					*seq = x->sequence;
-					return 1;
-				}
+				continue;	/* contributes nothing to a replay either */
+			for (unsigned i = rv->first; i < rv->first + rv->count && i < x->nrevoked && !err; i++)
+				err = set_add(set, &cap, x->revoked[i], x->sequence);
 		}
 	}
-	return 0;
+	if (!err && set->n)
+		qsort(set->e, set->n, sizeof(*set->e), cmp_blkseq);
+	return err;
 }
 
-static int logged_before(const struct jbd_scan *s, unsigned t, uint64_t blk)
+/* 1 when BLK is in SET; *SEQ gets the newest transaction contributing it. */
+static int set_find(const struct blkset *set, uint64_t blk, uint32_t *seq)
 {
-	for (unsigned u = 0; u < t; u++) {
-		const struct jbd_scan_txn *x = &s->txns[u];
-		if (!x->committed)
-			continue;
-		for (unsigned b = 0; b < x->nblocks; b++)
-			if (x->blocks[b].fs_block == blk)
-				return 1;
+	size_t lo = 0, hi = set->n;
+	int found = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (set->e[mid].blk < blk)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return 0;
+	for (; lo < set->n && set->e[lo].blk == blk; lo++) {
+		if (!found || jbd_tid_lt(*seq, set->e[lo].seq))
+			*seq = set->e[lo].seq;
+		found = 1;
+	}
+	return found;
 }
 
 static void note_seq(struct replay_supersede *out, uint32_t seq)
@@ -132,53 +171,91 @@ static int records_trusted(const struct jbd_scan_txn *x, struct replay_supersede
 	return 1;
 }
 
-void replay_supersede_check(const struct jbd_journal *j, const struct jbd_scan *s, unsigned txn,
-			    uint64_t fs_blocks, struct replay_supersede *out)
+/*
+ * (a): every block of X that a replay could write is logged again (RELOGGED)
+ * or revoked by X itself or a later one (REVOKED_FROM_X).
+ */
+static int blocks_superseded(const struct jbd_scan_txn *x, uint64_t fs_blocks, const struct blkset *relogged,
+			     const struct blkset *revoked_from_x, struct replay_supersede *out)
 {
-	const struct jbd_scan_txn *x = &s->txns[txn];
-	unsigned limit;
 	uint32_t seq;
 
-	*out = (struct replay_supersede){ .why = REPLAY_SUPERSEDED };
-	if (j->csum == JBD_CSUM_NONE) {
-		out->why = REPLAY_SUP_NO_CHECKSUMS;
-		return;
-	}
-	if (j->csum == JBD_CSUM_V1) {
-		out->why = REPLAY_SUP_V1_TAGS;
-		return;
-	}
-	if (!records_trusted(x, out))
-		return;
-	limit = counted_limit(s, txn);
-	if (limit < s->nlive) {
-		out->has_limit = 1;
-		out->limit_sequence = s->txns[limit].sequence;
-	}
 	for (unsigned b = 0; b < x->nblocks; b++) {
 		uint64_t blk = x->blocks[b].fs_block;
 		if (blk >= fs_blocks)
 			continue;	/* never written by any replay */
-		if (relogged(s, txn, limit, blk, &seq) || revoked_in(s, txn, limit, blk, &seq)) {
+		if (set_find(relogged, blk, &seq) || set_find(revoked_from_x, blk, &seq)) {
 			note_seq(out, seq);
 			continue;
 		}
 		out->why = REPLAY_SUP_BLOCK;
 		out->fs_block = blk;
-		return;
+		return 0;
 	}
+	return 1;
+}
+
+/* (b): no revoke record of X hides an earlier copy that nothing later replaces or revokes. */
+static int revokes_kept(const struct jbd_scan_txn *x, const struct blkset *before, const struct blkset *relogged,
+			const struct blkset *revoked_later, struct replay_supersede *out)
+{
+	uint32_t seq;
+
 	for (unsigned i = 0; i < x->nrevoked; i++) {
 		uint64_t blk = x->revoked[i];
-		if (!logged_before(s, txn, blk))
+		if (!set_find(before, blk, &seq))
 			continue;	/* the record hides nothing */
-		if (relogged(s, txn, limit, blk, &seq) || revoked_in(s, txn + 1, limit, blk, &seq)) {
+		if (set_find(relogged, blk, &seq) || set_find(revoked_later, blk, &seq)) {
 			note_seq(out, seq);
 			continue;
 		}
 		out->why = REPLAY_SUP_REVOKE;
 		out->fs_block = blk;
-		return;
+		return 0;
 	}
+	return 1;
+}
+
+errcode_t replay_supersede_check(const struct jbd_journal *j, const struct jbd_scan *s, unsigned txn,
+				 uint64_t fs_blocks, struct replay_supersede *out)
+{
+	const struct jbd_scan_txn *x = &s->txns[txn];
+	struct blkset relogged = { 0 }, revoked_from_x = { 0 }, revoked_later = { 0 }, before = { 0 };
+	unsigned limit;
+	errcode_t err;
+
+	*out = (struct replay_supersede){ .why = REPLAY_SUPERSEDED };
+	if (j->csum == JBD_CSUM_NONE) {
+		out->why = REPLAY_SUP_NO_CHECKSUMS;
+		return 0;
+	}
+	if (j->csum == JBD_CSUM_V1) {
+		out->why = REPLAY_SUP_V1_TAGS;
+		return 0;
+	}
+	if (!records_trusted(x, out))
+		return 0;
+	limit = counted_limit(s, txn);
+	if (limit < s->nlive) {
+		out->has_limit = 1;
+		out->limit_sequence = s->txns[limit].sequence;
+	}
+	err = set_build(s, txn + 1, limit, SET_LOGGED_GOOD, &relogged);
+	if (!err)
+		err = set_build(s, txn, limit, SET_REVOKED, &revoked_from_x);
+	if (!err)
+		err = set_build(s, txn + 1, limit, SET_REVOKED, &revoked_later);
+	if (!err && x->nrevoked)
+		err = set_build(s, 0, txn, SET_LOGGED, &before);
+	if (!err && blocks_superseded(x, fs_blocks, &relogged, &revoked_from_x, out))
+		revokes_kept(x, &before, &relogged, &revoked_later, out);
+	free(relogged.e);
+	free(revoked_from_x.e);
+	free(revoked_later.e);
+	free(before.e);
+	if (err)
+		out->why = REPLAY_SUP_UNCHECKED;
+	return err;
 }
 
 const char *replay_supersede_name(enum replay_supersede_why w)

@@ -30,10 +30,11 @@ struct replay_supersede {
  * superseded? Later transactions count only up to the next one that has a
  * transaction-level failure of its own (a policy may stop there), and a
  * later copy counts only when its own checksum holds. FS_BLOCKS is the
- * filesystem's size: a home outside it is never written by anyone. Pure.
+ * filesystem's size: a home outside it is never written by anyone. Pure;
+ * errors: EXT2_ET_NO_MEMORY (then the verdict is REPLAY_SUP_UNCHECKED).
  */
-void replay_supersede_check(const struct jbd_journal *j, const struct jbd_scan *s, unsigned txn,
-			    uint64_t fs_blocks, struct replay_supersede *out);
+errcode_t replay_supersede_check(const struct jbd_journal *j, const struct jbd_scan *s, unsigned txn,
+				 uint64_t fs_blocks, struct replay_supersede *out);
 
 /* A short name for JSON: "superseded", "block_not_relogged", ... */
 const char *replay_supersede_name(enum replay_supersede_why w);
