@@ -38,9 +38,12 @@
  * later copies of T's metadata blocks are whole blocks: each one holds T's
  * changes to that block plus whatever came after (a transaction logs the
  * block as it is at its commit, never a delta). Metadata blocks T does not
- * log are not touched by T's replay at all. So no block's final content
- * depends on T's replay once (a) and (b) hold: there is no ordering left
- * to satisfy.
+ * log are not touched by T's replay at all. The one ordering JBD2 does
+ * carry in the log is the revoke: a metadata block freed in T and reused
+ * for file data (written in place, unlogged, under ordered mode) must not
+ * get an older logged copy back over that data; that is exactly (b). So no
+ * block's final content depends on T's replay once (a) and (b) hold: there
+ * is no ordering left to satisfy.
  *
  * Which blocks T logs and revokes comes from its descriptor and revoke
  * blocks, so those must be trustworthy: in v2/v3 each carries its own
