@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "alt_print.h"
+#include "diag_print.h"
 #include "describe.h"
 #include "util/e4r_err.h"
 #include "json.h"
@@ -174,14 +175,34 @@ static void text_writes(struct replay_cli *c)
 	}
 }
 
+/* Auto refused: the diagnosis's finding, with its reason, for the failure's transaction (or block). */
+static const struct diag_finding *refusal_finding(const struct replay_cli *c, const struct jbd_failure *f)
+{
+	const struct diag_report *d = c->r->autop ? c->r->autop->diag : NULL;
+
+	for (unsigned i = 0; d && i < d->nfindings; i++) {
+		const struct diag_finding *g = &d->findings[i];
+		if (g->txn != f->txn || g->action != JBD_AUTO_STOP)
+			continue;
+		if (f->kind == JBD_FAIL_BLOCK && g->object == JBD_OBJ_DATA && g->block != (int)f->index)
+			continue;
+		return g;
+	}
+	return NULL;
+}
+
 static void text_decisions(struct replay_cli *c)
 {
 	const struct replay_plan *p = c->r->p;
 
 	for (unsigned i = 0; i < p->ndecisions; i++) {
 		const struct replay_txn_decision *d = &p->decisions[i];
+		const struct diag_finding *why = d->decision == JBD_DECIDE_REFUSE ?
+						 refusal_finding(c, &d->failure) : NULL;
 		printf(_("transaction %" PRIu32 ": %s: %s\n"), c->r->s->txns[d->failure.txn].sequence,
 		       failure_text(d->failure.kind), decision_name(d->decision));
+		if (why)
+			printf(_("  why: %s\n"), diag_stop_text(why->stop_reason));
 	}
 }
 
@@ -309,6 +330,8 @@ static void json_decisions(struct replay_cli *c, struct json *js)
 		if (d->failure.kind == JBD_FAIL_BLOCK)
 			json_uint(js, "fs_block", c->r->s->txns[d->failure.txn].blocks[d->failure.index].fs_block);
 		json_string(js, "decision", decision_name(d->decision));
+		if (d->decision == JBD_DECIDE_REFUSE && refusal_finding(c, &d->failure))
+			json_string(js, "reason", diag_stop_reason_name(refusal_finding(c, &d->failure)->stop_reason));
 		json_end_object(js);
 	}
 	json_end_array(js);

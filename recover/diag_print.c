@@ -55,6 +55,11 @@ static const char *const place_texts[] = {
 	[JBD_FLIP_SEQUENCE]	= N_("sequence"),
 };
 
+const char *diag_stop_text(enum diag_stop_reason r)
+{
+	return (unsigned)r < sizeof(stop_texts) / sizeof(*stop_texts) ? _(stop_texts[r]) : "?";
+}
+
 /* ---- text ---- */
 
 static void text_flips(const struct diag_candidate *c)

@@ -13,6 +13,9 @@
  */
 void diag_print_text(const struct diag_report *d, const struct replay_supersede *sup);
 
+/* Why auto stops at a finding, in words. */
+const char *diag_stop_text(enum diag_stop_reason r);
+
 /* The findings as an array member KEY (NULL inside an array) of the document. */
 void diag_print_json(struct json *js, const char *key, const struct diag_report *d,
 		     const struct replay_supersede *sup);

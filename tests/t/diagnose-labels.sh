@@ -66,6 +66,8 @@ expect_out "transaction $seq, journal block $data: its tag names fs block $home,
 	"diagnose flags the tag"
 [ "$(q tag.json '[(x["sequence"], x["journal_block"], x["fs_block"]) for x in d["outside_filesystem"]]')" = "[($seq, $data, $home)]" ] ||
 	fail "diagnose JSON outside_filesystem: $(q tag.json 'd["outside_filesystem"]')"
+run "$E4R" replay --dry-run --policy=auto tag.img
+expect_out "^  why: the flip is in the descriptor's tags" "replay says why auto refuses the transaction"
 run "$E4R" logdump tag.img
 expect_out "fs block $home -> journal block $data, .*HOME OUTSIDE THE FILESYSTEM \($nblocks blocks\)" "logdump flags the tag"
 "$E4R" logdump --json tag.img > tagld.json

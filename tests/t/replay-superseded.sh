@@ -100,6 +100,8 @@ for c in "v3 21" "v3 22" "djournal 21"; do
 		"$E4R" replay --policy=$p ns-$p.img > ns-$p.out 2>&1
 	done
 	grep -q "transaction $seq: not superseded" ns-auto.out || fail "$n: auto does not say $seq is not superseded"
+	grep -A1 "transaction $seq: commit checksum does not match: refused" ns-auto.out | grep -q "^  why: [a-z]" ||
+		fail "$n: the refusal does not say why"
 	grep -q "what the other policies would write differently from auto" ns-auto.out ||
 		fail "$n: auto does not print the alternatives"
 	run python3 "$E4R_TESTS_TOOLS/imgdiff.py" ns-stop.img ns-auto.img
