@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag_print.h"
+#include "alt_print.h"
 #include "json_doc.h"
 
 struct diagnose {
@@ -18,14 +19,56 @@ struct diagnose {
 	const char		*journal;
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
-	struct diag_report	*d;
+	struct diag_report	*d;	/* auto.diag */
+	struct replay_auto	autop;
+	struct replay_plan	*plan;	/* what auto does */
+	struct replay_alts	*alts;	/* when auto falls back: what the other policies write differently */
+	ext2_filsys		fs;
 };
+
+/* Tags of the live log whose home lies past the end of the filesystem: damage no policy writes. */
+static void for_each_outside(const struct diagnose *dg, ext2_filsys fs,
+			     void (*fn)(const struct jbd_scan_txn *, const struct jbd_scan_block *, uint64_t, void *),
+			     void *arg)
+{
+	uint64_t n = ext2fs_blocks_count(fs->super);
+
+	for (unsigned t = 0; t < dg->s->nlive; t++)
+		for (unsigned b = 0; b < dg->s->txns[t].nblocks; b++)
+			if (dg->s->txns[t].blocks[b].fs_block >= n)
+				fn(&dg->s->txns[t], &dg->s->txns[t].blocks[b], n, arg);
+}
+
+static void text_outside(const struct jbd_scan_txn *t, const struct jbd_scan_block *b, uint64_t n, void *arg)
+{
+	(void)arg;
+	printf(_("transaction %" PRIu32 "%s, journal block %" PRIu32 ": its tag names fs block %" PRIu64
+		 ", OUTSIDE THE FILESYSTEM (%" PRIu64 " blocks): no policy writes it\n"),
+	       t->sequence, t->committed ? "" : _(" (uncommitted)"), b->jblk, b->fs_block, n);
+}
+
+static void json_outside(const struct jbd_scan_txn *t, const struct jbd_scan_block *b, uint64_t n, void *arg)
+{
+	struct json *js = arg;
+
+	(void)n;
+	json_begin_object(js, NULL);
+	json_uint(js, "sequence", t->sequence);
+	json_bool(js, "committed", t->committed);
+	json_uint(js, "journal_block", b->jblk);
+	json_uint(js, "fs_block", b->fs_block);
+	json_end_object(js);
+}
 
 static void text_output(const struct diagnose *dg)
 {
 	if (!dg->d->nfindings)
 		printf(_("%s: every journal checksum matches\n"), dg->image);
-	diag_print_text(dg->d);
+	diag_print_text(dg->d, dg->autop.sup);
+	for_each_outside(dg, dg->fs, text_outside, NULL);
+	supersede_print_text(&dg->autop, dg->s);
+	if (dg->alts)
+		alt_print_text(dg->alts, replay_policy_name(JBD_POLICY_AUTO));
 	if (dg->d->nfindings)
 		printf(_("%u finding(s), %u problem(s)\n"), dg->d->nfindings, dg->d->problems);
 }
@@ -39,7 +82,12 @@ static void json_output(const struct diagnose *dg)
 	json_journal_checksum(&js, dg->j);
 	/* deprecated alias of checksum_version, as "v3" */
 	json_string(&js, "checksum", csum_names[dg->j->csum]);
-	diag_print_json(&js, "findings", dg->d);
+	diag_print_json(&js, "findings", dg->d, dg->autop.sup);
+	supersede_print_json(&js, "supersede", &dg->autop, dg->s);
+	json_begin_array(&js, "outside_filesystem");
+	for_each_outside(dg, dg->fs, json_outside, &js);
+	json_end_array(&js);
+	alt_print_json(&js, "alternatives", dg->alts);
 	json_uint(&js, "problems", dg->d->problems);
 	json_end_object(&js);
 	json_finish(&js);
@@ -61,10 +109,23 @@ static int run(struct diagnose *dg, ext2_filsys fs)
 		cli_error(dg->image, err, _("cannot scan the journal"));
 		return EXIT_OPERATIONAL;
 	}
-	err = diag_journal(dg->j, dg->s, &dg->d);
+	err = replay_auto_setup(dg->j, dg->s, &dg->autop);
 	if (err) {
 		cli_error(dg->image, err, _("cannot diagnose the journal's checksums"));
 		return EXIT_OPERATIONAL;
+	}
+	dg->d = dg->autop.diag;
+	if (replay_log_has_failures(dg->s)) {
+		/* What auto makes of it, and what the other policies would write instead. */
+		err = replay_plan_build(dg->j, dg->s, JBD_POLICY_AUTO, ext2fs_blocks_count(fs->super),
+					&dg->autop.hooks, &dg->plan);
+		/* The comparison is a report of its own: a filesystem too damaged for it still gets the rest. */
+		if (!err && replay_plan_fell_back(dg->plan) && replay_alternatives(dg->j, dg->s, dg->plan, &dg->alts))
+			dg->alts = NULL;
+		if (err) {
+			cli_error(dg->image, err, _("cannot plan the replay"));
+			return EXIT_OPERATIONAL;
+		}
 	}
 	if (dg->json)
 		json_output(dg);
@@ -101,9 +162,12 @@ int cmd_diagnose(int argc, const char **argv)
 		rc = EXIT_OPERATIONAL;
 		goto out;
 	}
+	dg.fs = fs;
 	rc = run(&dg, fs);
 out:
-	diag_free(dg.d);
+	replay_alternatives_free(dg.alts);
+	replay_plan_free(dg.plan);
+	replay_auto_free(&dg.autop);
 	if (dg.s)
 		jbd_scan_free(dg.s);
 	if (dg.j)

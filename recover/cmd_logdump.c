@@ -38,6 +38,7 @@ struct logdump {
 	struct replay_plan	*plan;		/* what the stop policy does with each block */
 	struct replay_view	*view;		/* the fates and problems shown, from the scan and the plan */
 	struct diag_report	*diag;		/* --diagnose */
+	struct replay_supersede	*sup;		/* --diagnose: auto's supersede verdicts, by transaction */
 	struct jbd_fc		*fc;		/* the fast-commit area, when the journal has one */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
@@ -70,6 +71,12 @@ static const struct feature_name feature_names[] = {
 	{ 1, JBD_FEATURE_INCOMPAT_FAST_COMMIT,	"fast_commit" },
 };
 
+
+/* The tag names a home block at or past the end of the filesystem. */
+static int home_outside(const struct logdump *ld, const struct jbd_scan_block *b)
+{
+	return b->fs_block >= ext2fs_blocks_count(ld->j->fs->super);
+}
 
 static const char *csum_text(const struct jbd_csum *c)
 {
@@ -322,6 +329,10 @@ static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 		printf(_("; revoked by transaction %u"), v->revoker);
 	else if (v->fate != REPLAY_VIEW_REPLAYED && v->fate != REPLAY_VIEW_OLD && v->fate != REPLAY_VIEW_PAST_END)
 		printf("; %s", _(fate_texts[v->fate]));
+	/* Whatever its fate, a home past the end is damage worth seeing (a flipped tag, garbage). */
+	if (home_outside(ld, b) && v->fate != REPLAY_VIEW_OUT_OF_FS)
+		printf(_("; HOME OUTSIDE THE FILESYSTEM (%llu blocks)"),
+		       (unsigned long long)ext2fs_blocks_count(ld->j->fs->super));
 	putchar('\n');
 }
 
@@ -478,7 +489,7 @@ static void text_output(struct logdump *ld)
 		text_versions(ld);
 	if (ld->diag) {
 		printf(_("Diagnosis of the checksum failures:\n"));
-		diag_print_text(ld->diag);
+		diag_print_text(ld->diag, ld->sup);
 	}
 }
 
@@ -504,6 +515,7 @@ static void json_block(struct json *js, const struct logdump *ld, const struct j
 	json_string(js, "fate", replay_view_fate_name(v->fate));
 	if (v->fate == REPLAY_VIEW_REVOKED)
 		json_uint(js, "revoked_by", v->revoker);
+	json_bool(js, "outside_filesystem", home_outside(ld, b));
 	if (ld->dec && !fs_decode_lookup(ld->dec, b->fs_block, &bi))
 		json_block_info(js, &bi);
 	json_end_object(js);
@@ -674,7 +686,7 @@ static void json_output(struct logdump *ld)
 	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, ld->view->fc_replays);
 	json_bool(&js, "decode_partial", ld->dec && fs_decode_partial(ld->dec));
 	if (ld->diag)
-		diag_print_json(&js, "diagnosis", ld->diag);
+		diag_print_json(&js, "diagnosis", ld->diag, ld->sup);
 	json_uint(&js, "problems", ld->problems);
 	json_end_object(&js);
 	json_finish(&js);
@@ -715,6 +727,20 @@ static int load(struct logdump *ld, ext2_filsys fs)
 	}
 	if (ld->o.diagnose) {
 		err = diag_journal(ld->j, ld->s, &ld->diag);
+		if (err) {
+			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
+			return EXIT_OPERATIONAL;
+		}
+		/* auto leaves out, rather than stops at, a failed transaction proven superseded. */
+		ld->sup = calloc(ld->s->ntxns ? ld->s->ntxns : 1, sizeof(*ld->sup));
+		if (!ld->sup) {
+			cli_error(ld->image, ENOMEM, _("cannot diagnose the journal's checksums"));
+			return EXIT_OPERATIONAL;
+		}
+		for (unsigned t = 0; t < ld->s->nlive && !err; t++)
+			if (ld->s->txns[t].committed && jbd_txn_failures(ld->s, t, JBD_FAILS_TXN))
+				err = replay_supersede_check(ld->j, ld->s, t, ext2fs_blocks_count(fs->super),
+							     &ld->sup[t]);
 		if (err) {
 			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
 			return EXIT_OPERATIONAL;
@@ -774,6 +800,7 @@ int cmd_logdump(int argc, const char **argv)
 		rc = dump(&ld);
 out:
 	diag_free(ld.diag);
+	free(ld.sup);
 	fs_decode_free(ld.dec);
 	replay_view_free(ld.view);
 	replay_plan_free(ld.plan);

@@ -10,6 +10,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "alt_print.h"
+#include "diag_print.h"
 #include "describe.h"
 #include "util/e4r_err.h"
 #include "json.h"
@@ -54,6 +56,7 @@ static const char *decision_name(enum replay_decision d)
 	case JBD_DECIDE_REFUSE:		return "refused";
 	case JBD_DECIDE_AS_IS:		return "replayed_as_is";
 	case JBD_DECIDE_CORRECTED:	return "replayed_corrected";
+	case JBD_DECIDE_SKIP:		return "skipped_superseded";
 	}
 	return "?";
 }
@@ -173,14 +176,34 @@ static void text_writes(struct replay_cli *c)
 	}
 }
 
+/* Auto refused: the diagnosis's finding, with its reason, for the failure's transaction (or block). */
+static const struct diag_finding *refusal_finding(const struct replay_cli *c, const struct jbd_failure *f)
+{
+	const struct diag_report *d = c->r->autop ? c->r->autop->diag : NULL;
+
+	for (unsigned i = 0; d && i < d->nfindings; i++) {
+		const struct diag_finding *g = &d->findings[i];
+		if (g->txn != f->txn || g->action != JBD_AUTO_STOP)
+			continue;
+		if (f->kind == JBD_FAIL_BLOCK && g->object == JBD_OBJ_DATA && g->block != (int)f->index)
+			continue;
+		return g;
+	}
+	return NULL;
+}
+
 static void text_decisions(struct replay_cli *c)
 {
 	const struct replay_plan *p = c->r->p;
 
 	for (unsigned i = 0; i < p->ndecisions; i++) {
 		const struct replay_txn_decision *d = &p->decisions[i];
+		const struct diag_finding *why = d->decision == JBD_DECIDE_REFUSE ?
+						 refusal_finding(c, &d->failure) : NULL;
 		printf(_("transaction %" PRIu32 ": %s: %s\n"), c->r->s->txns[d->failure.txn].sequence,
 		       failure_text(d->failure.kind), decision_name(d->decision));
+		if (why)
+			printf(_("  why: %s\n"), diag_stop_text(why->stop_reason));
 	}
 }
 
@@ -203,6 +226,8 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
 	text_transactions(c);
 	text_decisions(c);
+	if (r->autop)
+		supersede_print_text(r->autop, r->s);
 	if (r->p->recovery_error)
 		printf(_("journal recovery fails as a whole: %s\n"), error_message(r->p->recovery_error));
 	if (r->p->has_failed_commit)
@@ -213,6 +238,8 @@ static void text_output(struct replay_cli *c, errcode_t err)
 		text_writes(c);
 	}
 	for_each_left_out(c, text_one_left_out, NULL);
+	if (r->alts)
+		alt_print_text(r->alts, replay_policy_name(c->o.policy));
 	if (r->fc) {
 		printf(_("fast commits: %u committed tags"), r->fc->ncommitted);
 		if (r->fc->stop_error)
@@ -304,6 +331,8 @@ static void json_decisions(struct replay_cli *c, struct json *js)
 		if (d->failure.kind == JBD_FAIL_BLOCK)
 			json_uint(js, "fs_block", c->r->s->txns[d->failure.txn].blocks[d->failure.index].fs_block);
 		json_string(js, "decision", decision_name(d->decision));
+		if (d->decision == JBD_DECIDE_REFUSE && refusal_finding(c, &d->failure))
+			json_string(js, "reason", diag_stop_reason_name(refusal_finding(c, &d->failure)->stop_reason));
 		json_end_object(js);
 	}
 	json_end_array(js);
@@ -322,6 +351,8 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	if (r->p) {
 		json_transactions(c, &js);
 		json_decisions(c, &js);
+		supersede_print_json(&js, "supersede", r->autop, r->s);
+		alt_print_json(&js, "alternatives", r->alts);
 		if (c->o.dry_run)
 			json_writes(c, &js);
 		json_begin_array(&js, "left_out");

@@ -31,11 +31,35 @@ static const char *const action_texts[] = {
 	[JBD_AUTO_STOP]				= N_("stop here, as e2fsck does"),
 };
 
+static const char *const stop_texts[] = {
+	[JBD_STOP_NONE]			= "",
+	[JBD_STOP_UNEXPLAINED]		= N_("no cause explains the mismatch, so the intended content is not known"),
+	[JBD_STOP_NOT_PROVEN]		= N_("the flipped bits are not proven (no single fit that is unlikely by chance), "
+					     "so the intended content is not known for certain"),
+	[JBD_STOP_FLIP_IN_TAGS]		= N_("the flip is in the descriptor's tags, which say where each logged block "
+					     "goes home: the log was read with the damaged tags, so the home blocks it "
+					     "found cannot be trusted, and auto does not re-read the log corrected"),
+	[JBD_STOP_FLIP_IN_SEQUENCE]	= N_("the flip is in the descriptor's sequence, which every tag checksum of "
+					     "the transaction covers: the log was read with the damaged value, and auto "
+					     "does not re-read it corrected"),
+	[JBD_STOP_FLIP_SPANS_BLOCKS]	= N_("the proven flips lie in two journal blocks; auto corrects one block per "
+					     "finding"),
+	[JBD_STOP_STALE]		= N_("the block is left from an earlier use of the journal: the log ends here"),
+	[JBD_STOP_TORN]			= N_("the commit is not verified, so the transaction is not known to be "
+					     "complete"),
+	[JBD_STOP_LEAK_UNSOUND]		= N_("a transaction that sets the extra bits is not replayed itself"),
+};
+
 static const char *const place_texts[] = {
 	[JBD_FLIP_CONTENT]	= N_("content"),
 	[JBD_FLIP_STORED]	= N_("stored checksum"),
 	[JBD_FLIP_SEQUENCE]	= N_("sequence"),
 };
+
+const char *diag_stop_text(enum diag_stop_reason r)
+{
+	return (unsigned)r < sizeof(stop_texts) / sizeof(*stop_texts) ? _(stop_texts[r]) : "?";
+}
 
 /* ---- text ---- */
 
@@ -44,6 +68,38 @@ static void text_flips(const struct diag_candidate *c)
 	for (unsigned i = 0; i < c->nflips; i++)
 		printf(_("%s journal block %" PRIu32 ", byte %" PRIu32 ", bit %u (%s)"), i ? ";" : "",
 		       c->flip[i].jblk, c->flip[i].byte, c->flip[i].bit, _(place_texts[c->flip[i].place]));
+}
+
+/*
+ * What is known of a torn commit. In v2/v3 each logged block has its own
+ * checksum: when all of them hold, the blocks did reach the disk and only
+ * the commit block is in question. A v1 checksum covers the whole
+ * transaction and cannot say which block is missing.
+ */
+static void text_cause(const struct diag_finding *f)
+{
+	if (f->cause != JBD_CAUSE_TORN_COMMIT) {
+		printf(_("  cause: %s\n"), _(cause_texts[f->cause]));
+		return;
+	}
+	if (f->object == JBD_OBJ_TRANSACTION)
+		printf(_("  cause: torn commit: the transaction checksum fails at the last (async) commit; "
+			 "v1 cannot say which of its blocks did not reach the disk\n"));
+	else if (f->object == JBD_OBJ_COMMIT && !f->bad_tags && f->partial_commit)
+		printf(_("  cause: torn commit block: only the commit block's header checks out; every logged "
+			 "block of the transaction matches its own checksum, so those reached the disk\n"));
+	else if (f->object == JBD_OBJ_COMMIT && !f->bad_tags)
+		printf(_("  cause: torn commit: the last (async) commit block's checksum fails; every logged "
+			 "block of the transaction matches its own checksum, so those reached the disk\n"));
+	else
+		printf(_("  cause: %s (%u logged block(s) fail their checksums)\n"), _(cause_texts[f->cause]),
+		       f->bad_tags);
+}
+
+/* A candidate is a verified correction only when the diagnosis proved it and took it as the cause. */
+static int proven_correction(const struct diag_finding *f, unsigned i)
+{
+	return f->correction_proven && i == 0 && f->cand[0].verified;
 }
 
 static void text_search(const struct diag_finding *f)
@@ -56,9 +112,13 @@ static void text_search(const struct diag_finding *f)
 	}
 	printf(_("  %" PRIu64 " pattern(s) of weight %u fit%s (%g expected by chance); %s\n"), f->nfits, f->weight,
 	       f->burst ? _(" as a burst") : "", f->chance,
-	       f->proven ? _("proven: the only fit, and the checksum matches once corrected") : _("not proven"));
+	       f->correction_proven ? _("proven: the only fit, and the checksum matches once corrected") :
+	       f->proven ? _("the only fit, but fits this light are expected by chance: not proven") :
+	       _("not proven"));
 	for (unsigned i = 0; i < f->ncand; i++) {
-		printf(_("  candidate %u%s:"), i + 1, f->cand[i].verified ? _(" (verified)") : "");
+		printf(_("  candidate %u%s:"), i + 1,
+		       proven_correction(f, i) ? _(" (verified)") :
+		       f->cand[i].verified ? _(" (fits the checksum; not a proof)") : "");
 		text_flips(&f->cand[i]);
 		printf("\n");
 	}
@@ -85,29 +145,49 @@ static void text_evidence(const struct diag_finding *f)
 		       f->leak.object[i], f->leak.set_by[i]);
 }
 
-static void text_finding(const struct diag_finding *f)
+static int superseded(const struct diag_finding *f, const struct replay_supersede *sup)
+{
+	return sup && f->action == JBD_AUTO_STOP && f->object != JBD_OBJ_DATA &&
+	       sup[f->txn].why == REPLAY_SUPERSEDED;
+}
+
+static void text_auto(const struct diag_finding *f, const struct replay_supersede *sup)
+{
+	if (superseded(f, sup))
+		printf(_("  auto: leave the transaction out and replay past it, as it is wholly superseded by later "
+			 "transactions (it cannot be replayed itself: %s)\n"), _(stop_texts[f->stop_reason]));
+	else if (f->action == JBD_AUTO_STOP)
+		printf(_("  auto: %s: %s\n"), _(action_texts[f->action]), _(stop_texts[f->stop_reason]));
+	else
+		printf(_("  auto: %s\n"), _(action_texts[f->action]));
+}
+
+static void text_finding(const struct diag_finding *f, const struct replay_supersede *sup)
 {
 	printf(_("transaction %" PRIu32 ", journal block %" PRIu32 ": %s BAD (stored %#" PRIx32
 		 ", computed %#" PRIx32 ", %u bits)\n"),
 	       f->sequence, f->jblk, _(object_texts[f->object]), f->csum.stored, f->csum.computed, f->csum_bits);
 	if (f->block >= 0)
 		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, fs_block_kind_name(f->info.kind));
-	printf(_("  cause: %s\n"), _(cause_texts[f->cause]));
+	text_cause(f);
 	if (f->searched || f->weight)
 		text_search(f);
 	text_evidence(f);
-	printf(_("  auto: %s\n"), _(action_texts[f->action]));
+	text_auto(f, sup);
 }
 
 /* ---- JSON ---- */
 
-static void json_candidate(struct json *js, const struct diag_candidate *c)
+static void json_candidate(struct json *js, const struct diag_finding *f, unsigned i)
 {
+	const struct diag_candidate *c = &f->cand[i];
+
 	json_begin_object(js, NULL);
 	json_uint(js, "weight", c->weight);
 	if (c->span)
 		json_uint(js, "span", c->span);
 	json_bool(js, "verified", c->verified);
+	json_bool(js, "proven_correction", proven_correction(f, i));
 	json_begin_array(js, "flips");
 	for (unsigned i = 0; i < c->nflips; i++) {
 		json_begin_object(js, NULL);
@@ -134,7 +214,7 @@ static void json_search(struct json *js, const struct diag_finding *f)
 	json_bool(js, "proven", f->proven);
 	json_begin_array(js, "candidates");
 	for (unsigned i = 0; i < f->ncand; i++)
-		json_candidate(js, &f->cand[i]);
+		json_candidate(js, f, i);
 	json_end_array(js);
 	json_end_object(js);
 }
@@ -176,7 +256,7 @@ static void json_evidence(struct json *js, const struct diag_finding *f)
 	json_end_object(js);
 }
 
-static void json_finding(struct json *js, const struct diag_finding *f)
+static void json_finding(struct json *js, const struct diag_finding *f, const struct replay_supersede *sup)
 {
 	json_begin_object(js, NULL);
 	json_uint(js, "sequence", f->sequence);
@@ -199,6 +279,12 @@ static void json_finding(struct json *js, const struct diag_finding *f)
 	json_string(js, "cause", diag_cause_name(f->cause));
 	json_bool(js, "problem", f->problem);
 	json_string(js, "action", diag_action_name(f->action));
+	if (f->action == JBD_AUTO_STOP)
+		json_string(js, "stop_reason", diag_stop_reason_name(f->stop_reason));
+	else
+		json_null(js, "stop_reason");
+	json_bool(js, "transaction_superseded", superseded(f, sup));
+	json_bool(js, "logged_blocks_intact", f->object != JBD_OBJ_TRANSACTION && !f->bad_tags);
 	json_search(js, f);
 	json_evidence(js, f);
 	json_end_object(js);
@@ -206,16 +292,17 @@ static void json_finding(struct json *js, const struct diag_finding *f)
 
 /* ---- the whole diagnosis ---- */
 
-void diag_print_text(const struct diag_report *d)
+void diag_print_text(const struct diag_report *d, const struct replay_supersede *sup)
 {
 	for (unsigned i = 0; i < d->nfindings; i++)
-		text_finding(&d->findings[i]);
+		text_finding(&d->findings[i], sup);
 }
 
-void diag_print_json(struct json *js, const char *key, const struct diag_report *d)
+void diag_print_json(struct json *js, const char *key, const struct diag_report *d,
+		     const struct replay_supersede *sup)
 {
 	json_begin_array(js, key);
 	for (unsigned i = 0; i < d->nfindings; i++)
-		json_finding(js, &d->findings[i]);
+		json_finding(js, &d->findings[i], sup);
 	json_end_array(js);
 }

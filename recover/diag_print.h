@@ -4,11 +4,20 @@
 
 #include "diag/diagnose.h"
 #include "json.h"
+#include "replay/supersede.h"
 
-/* Each finding: the failing object, the cause, the evidence, and what auto does. */
-void diag_print_text(const struct diag_report *d);
+/*
+ * Each finding: the failing object, the cause, the evidence, and what auto
+ * does. SUP (indexed by transaction, may be NULL) holds auto's supersede
+ * verdicts: a transaction proven superseded is left out, not stopped at.
+ */
+void diag_print_text(const struct diag_report *d, const struct replay_supersede *sup);
+
+/* Why auto stops at a finding, in words. */
+const char *diag_stop_text(enum diag_stop_reason r);
 
 /* The findings as an array member KEY (NULL inside an array) of the document. */
-void diag_print_json(struct json *js, const char *key, const struct diag_report *d);
+void diag_print_json(struct json *js, const char *key, const struct diag_report *d,
+		     const struct replay_supersede *sup);
 
 #endif

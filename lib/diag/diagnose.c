@@ -592,30 +592,74 @@ static void resolve_leak_chains(struct diag *dg)
 
 /* ---- deciding ---- */
 
-/* A located flip in a descriptor's tags changed what the scan parsed: the replay cannot use it. */
-static int correction_safe(struct diag *dg, const struct diag_finding *f)
+/*
+ * A located flip in a descriptor's tags changed what the scan parsed: the
+ * replay cannot use it. Returns JBD_STOP_NONE when the correction is safe,
+ * else why not.
+ */
+static enum diag_stop_reason correction_unsafe(struct diag *dg, const struct diag_finding *f)
 {
 	const struct jbd_scan_txn *t = &dg->s->txns[f->txn];
 	const struct diag_candidate *c = &f->cand[0];
 
 	for (unsigned i = 0; i < c->nflips; i++) {
 		if (c->flip[i].place == JBD_FLIP_SEQUENCE)
-			return 0;
+			return JBD_STOP_FLIP_IN_SEQUENCE;
 		if (c->flip[i].place != JBD_FLIP_CONTENT)
 			continue;
 		for (unsigned d = 0; d < t->ndescs; d++)
 			if (t->descs[d].jblk == c->flip[i].jblk &&
 			    c->flip[i].byte < JBD_HEADER_SIZE + (t->descs[d].ntags + 1) * dg->j->tag_bytes +
 					      JBD_UUID_SIZE)
-				return 0;
+				return JBD_STOP_FLIP_IN_TAGS;
 	}
-	return 1;
+	return JBD_STOP_NONE;
+}
+
+/* Flips of the proven fit in more than one journal block (keep_correction then stops). */
+static int flips_span_blocks(const struct diag_finding *f)
+{
+	const struct diag_candidate *c = &f->cand[0];
+	uint32_t jblk = 0;
+	int have = 0;
+
+	for (unsigned i = 0; i < c->nflips; i++) {
+		if (c->flip[i].place != JBD_FLIP_CONTENT)
+			continue;
+		if (have && c->flip[i].jblk != jblk)
+			return 1;
+		jblk = c->flip[i].jblk;
+		have = 1;
+	}
+	return 0;
+}
+
+/* Why auto stops at F, from what the tests above found (once every action is final). */
+static enum diag_stop_reason stop_reason(struct diag *dg, const struct diag_finding *f)
+{
+	enum diag_stop_reason r;
+
+	if (f->action != JBD_AUTO_STOP)
+		return JBD_STOP_NONE;
+	switch (f->cause) {
+	case JBD_CAUSE_STALE:		return JBD_STOP_STALE;
+	case JBD_CAUSE_TORN_COMMIT:	return JBD_STOP_TORN;
+	case JBD_CAUSE_UNJOURNALED:	return JBD_STOP_LEAK_UNSOUND;
+	case JBD_CAUSE_UNEXPLAINED:	return JBD_STOP_UNEXPLAINED;
+	case JBD_CAUSE_BIT_FLIP:	break;
+	}
+	if (!f->proven || f->chance >= AUTO_MAX_CHANCE || !f->ncand)
+		return JBD_STOP_NOT_PROVEN;
+	r = correction_unsafe(dg, f);
+	if (r != JBD_STOP_NONE)
+		return r;
+	return flips_span_blocks(f) ? JBD_STOP_FLIP_SPANS_BLOCKS : JBD_STOP_NOT_PROVEN;
 }
 
 static void decide_flip(struct diag *dg, struct diag_finding *f)
 {
 	f->cause = JBD_CAUSE_BIT_FLIP;
-	if (f->proven && f->chance < AUTO_MAX_CHANCE && correction_safe(dg, f))
+	if (f->proven && f->chance < AUTO_MAX_CHANCE && correction_unsafe(dg, f) == JBD_STOP_NONE)
 		f->action = JBD_AUTO_REPLAY_CORRECTED;
 	else
 		f->action = JBD_AUTO_STOP;
@@ -999,6 +1043,11 @@ errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct d
 			err = diag_txn(&dg, ti);
 	if (!err)
 		resolve_leak_chains(&dg);
+	for (unsigned i = 0; !err && i < dg.d->nfindings; i++) {
+		struct diag_finding *f = &dg.d->findings[i];
+		f->stop_reason = stop_reason(&dg, f);
+		f->correction_proven = f->cause == JBD_CAUSE_BIT_FLIP && f->proven && f->chance < AUTO_MAX_CHANCE;
+	}
 	for (unsigned i = 0; i < dg.d->nfindings; i++)
 		dg.d->problems += dg.d->findings[i].problem;
 out:
@@ -1078,6 +1127,22 @@ const char *diag_action_name(enum diag_action a)
 	case JBD_AUTO_REPLAY_CORRECTED:		return "replay_corrected";
 	case JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK:	return "replay_as_is_benign_leak";
 	case JBD_AUTO_STOP:			return "stop";
+	}
+	return "unknown";
+}
+
+const char *diag_stop_reason_name(enum diag_stop_reason r)
+{
+	switch (r) {
+	case JBD_STOP_NONE:			return "none";
+	case JBD_STOP_UNEXPLAINED:		return "unexplained";
+	case JBD_STOP_NOT_PROVEN:		return "flip_not_proven";
+	case JBD_STOP_FLIP_IN_TAGS:		return "flip_in_descriptor_tags";
+	case JBD_STOP_FLIP_IN_SEQUENCE:		return "flip_in_sequence";
+	case JBD_STOP_FLIP_SPANS_BLOCKS:	return "flips_span_blocks";
+	case JBD_STOP_STALE:			return "stale";
+	case JBD_STOP_TORN:			return "torn_commit";
+	case JBD_STOP_LEAK_UNSOUND:		return "leak_setter_not_replayed";
 	}
 	return "unknown";
 }

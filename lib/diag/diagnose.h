@@ -31,6 +31,19 @@ enum diag_action {
 	JBD_AUTO_STOP,				/* act as the stop policy (e2fsck) does */
 };
 
+/* Why auto acts as stop for a finding (action JBD_AUTO_STOP); the code's actual reasons. */
+enum diag_stop_reason {
+	JBD_STOP_NONE = 0,		/* the action is not stop */
+	JBD_STOP_UNEXPLAINED,		/* no cause found: the intended content is unknown */
+	JBD_STOP_NOT_PROVEN,		/* flips fit, but not one unique verified fit unlikely by chance */
+	JBD_STOP_FLIP_IN_TAGS,		/* a proven flip in a descriptor's tags: the scan parsed the damaged tags */
+	JBD_STOP_FLIP_IN_SEQUENCE,	/* a proven flip in the sequence the tag checksums cover */
+	JBD_STOP_FLIP_SPANS_BLOCKS,	/* a proven fit with flips in two journal blocks */
+	JBD_STOP_STALE,			/* left from an earlier use of the journal: the log ends here */
+	JBD_STOP_TORN,			/* a torn commit: the transaction is not known to be complete */
+	JBD_STOP_LEAK_UNSOUND,		/* leaked bits, but a transaction that sets them is not replayed */
+};
+
 /* Where a flipped bit is. */
 enum diag_flip_place {
 	JBD_FLIP_CONTENT = 0,	/* in the bytes the checksum covers */
@@ -81,6 +94,7 @@ struct diag_finding {
 
 	enum diag_cause		cause;
 	enum diag_action	action;
+	enum diag_stop_reason	stop_reason;	/* why, when action is JBD_AUTO_STOP */
 	int			problem;	/* 0: normal log end (a stale transaction) */
 
 	/* The bit-flip search (always run when the checksum allows it). */
@@ -90,6 +104,8 @@ struct diag_finding {
 	uint64_t		nfits;		/* patterns that fit at that weight */
 	double			chance;		/* fits expected by chance (see crc_result) */
 	int			proven;		/* exactly one lightest fit, and it verifies */
+	int			correction_proven; /* proven, taken as the cause, and unlikely by chance:
+						      the fit is the intended content (auto's test) */
 	unsigned		ncand;
 	struct diag_candidate	cand[JBD_DIAG_MAX_CAND];
 
@@ -148,6 +164,7 @@ const char *diag_cause_name(enum diag_cause c);
 const char *diag_object_name(enum diag_object o);
 const char *diag_action_name(enum diag_action a);
 const char *diag_flip_place_name(enum diag_flip_place p);
+const char *diag_stop_reason_name(enum diag_stop_reason r);
 
 /*
  * The leak detector, on its own (pure: no I/O). LOGGED is the failing copy

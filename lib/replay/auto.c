@@ -1,7 +1,10 @@
 /* The auto policy: the diagnosis answers the replay plan's questions. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "jbd/failure.h"
 
 #include "replay/auto.h"
 
@@ -18,8 +21,11 @@ static enum replay_decision auto_decide(void *arg, const struct jbd_failure *f)
 	switch (act) {
 	case JBD_AUTO_REPLAY_CORRECTED:		return JBD_DECIDE_CORRECTED;
 	case JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK:	return JBD_DECIDE_AS_IS;
-	/* No finding for a failure the scan saw is not a proof: refuse. */
-	default:				return JBD_DECIDE_REFUSE;
+	/* No finding for a failure the scan saw is not a proof: refuse, unless nothing of it is needed. */
+	default:
+		if (a->sup && a->sup[f->txn].why == REPLAY_SUPERSEDED)
+			return JBD_DECIDE_SKIP;
+		return JBD_DECIDE_REFUSE;
 	}
 }
 
@@ -37,6 +43,15 @@ errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, str
 	a->hooks.decide = auto_decide;
 	a->hooks.content = auto_content;
 	a->hooks.arg = a;
+	a->sup = calloc(s->ntxns ? s->ntxns : 1, sizeof(*a->sup));
+	if (!a->sup)
+		return EXT2_ET_NO_MEMORY;
+	for (unsigned t = 0; t < s->nlive; t++)
+		if (s->txns[t].committed && jbd_txn_failures(s, t, JBD_FAILS_TXN)) {
+			errcode_t err = replay_supersede_check(j, s, t, ext2fs_blocks_count(j->fs->super), &a->sup[t]);
+			if (err)
+				return err;
+		}
 	return diag_journal(j, s, &a->diag);
 }
 
@@ -44,6 +59,8 @@ void replay_auto_free(struct replay_auto *a)
 {
 	diag_free(a->diag);
 	a->diag = NULL;
+	free(a->sup);
+	a->sup = NULL;
 }
 
 errcode_t replay_auto_repair_journal(const struct replay_auto *a, struct jbd_journal *j)

@@ -4,17 +4,22 @@
 
 #include "replay/plan.h"
 #include "diag/diagnose.h"
+#include "replay/supersede.h"
 
 struct replay_auto {
 	struct diag_report	*diag;
 	const struct jbd_scan	*s;
 	struct replay_hooks	hooks;
+	/* [s->ntxns]: for each committed live transaction with a transaction-level failure */
+	struct replay_supersede	*sup;
 };
 
 /*
  * Diagnose the failures of S and fill A->hooks: a transaction-level failure
  * is replayed when the diagnosis proves a correction or a benign leak and
- * refused otherwise (the plan then acts as stop); a failing block is replayed
+ * else left out when it is wholly superseded by later committed transactions
+ * (replay/supersede.c proves it loses nothing), and refused otherwise (the
+ * plan then acts as stop); a failing block is replayed
  * with its proven content, as is for a benign leak, and left out otherwise.
  */
 errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct replay_auto *a);

@@ -254,6 +254,9 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 	}
 	if (!err)
 		err = replay_plan_build(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
+	/* Only a report: a filesystem too damaged to compare or name blocks in still gets its replay. */
+	if (!err && replay_plan_fell_back(r->p) && replay_alternatives(r->j, r->s, r->p, &r->alts))
+		r->alts = NULL;
 	if (!err)
 		err = scan_fast_commits(r);
 	if (err || !writing)
@@ -305,6 +308,7 @@ void replay_free(struct replay_result *r)
 {
 	if (!r)
 		return;
+	replay_alternatives_free(r->alts);
 	replay_plan_free(r->p);
 	jbd_fc_free(r->fc);
 	if (r->autop) {

@@ -4,6 +4,7 @@
 
 #include "replay/plan.h"
 #include "replay/auto.h"
+#include "replay/alternatives.h"
 #include "jbd/fc.h"
 #include "replay/fc.h"
 
@@ -27,6 +28,8 @@ struct replay_result {
 	int			fc_replayed;
 	int			fc_failed;	/* a damaged area or refused tags: the fs needs a check */
 	struct replay_auto		*autop;		/* auto with failures: the diagnosis behind its decisions */
+	struct replay_alts		*alts;		/* auto that left something out: what the other policies
+							   would write differently (replay_plan_fell_back) */
 	int			nothing_to_do;	/* the journal was clean and needs_recovery clear */
 	int			resumed;	/* an interrupted replay's last steps were finished */
 	int			needs_recovery;	/* the fs flag as found */

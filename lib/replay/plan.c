@@ -102,7 +102,8 @@ static enum replay_decision ask(struct planner *pl, const struct jbd_failure *f,
 	if (pl->hooks && pl->hooks->decide)
 		d = pl->hooks->decide(pl->hooks->arg, f);
 	*err = record_decision(pl->p, &pl->decision_cap, f, d);
-	if (d != JBD_DECIDE_CORRECTED && !(d == JBD_DECIDE_AS_IS && pl->p->policy == JBD_POLICY_AUTO))
+	if (d != JBD_DECIDE_CORRECTED && !(d == JBD_DECIDE_AS_IS && pl->p->policy == JBD_POLICY_AUTO) &&
+	    !(d == JBD_DECIDE_SKIP && pl->p->policy == JBD_POLICY_AUTO))
 		pl->unresolved = 1;
 	else
 		pl->resolved = 1;
@@ -165,6 +166,11 @@ static int fates_decided(struct planner *pl, errcode_t *err)
 				break;
 			}
 			resolved = 1;
+			if (d == JBD_DECIDE_SKIP) {
+				/* Wholly superseded: nothing of it is needed, so its other failures do not matter. */
+				pl->p->txn_fate[t] = JBD_TXN_SKIPPED;
+				break;
+			}
 		}
 		/* More failures than we ask about: treat the rest as refused. */
 		if (!ended && n > MAX_ASKED) {
@@ -484,6 +490,22 @@ static int cmp_by_jblk(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+errcode_t replay_write_content(struct jbd_journal *j, const struct replay_write *w, unsigned char *buf)
+{
+	if (w->content) {
+		memcpy(buf, w->content, j->blocksize);
+	} else {
+		errcode_t err = jbd_journal_read(j, w->jblk, 1, buf);
+		if (err)
+			return err;
+	}
+	if (w->escaped) {
+		jbd_be32_t magic = jbd_to_be32(JBD_MAGIC);
+		memcpy(buf, &magic, sizeof(magic));
+	}
+	return 0;
+}
+
 /* Read the journal copies of writes[0..n) into buf (slot i for write i), in journal order. */
 static errcode_t read_batch(struct jbd_journal *j, const struct replay_write *w, size_t n,
 			    size_t *order, unsigned char *buf)
@@ -495,18 +517,9 @@ static errcode_t read_batch(struct jbd_journal *j, const struct replay_write *w,
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), cmp_by_jblk, (void *)w);
 	for (size_t i = 0; i < n; i++) {
-		const struct replay_write *x = &w[order[i]];
-		if (x->content) {
-			memcpy(buf + order[i] * bs, x->content, bs);
-		} else {
-			err = jbd_journal_read(j, x->jblk, 1, buf + order[i] * bs);
-			if (err)
-				return err;
-		}
-		if (x->escaped) {
-			jbd_be32_t magic = jbd_to_be32(JBD_MAGIC);
-			memcpy(buf + order[i] * bs, &magic, sizeof(magic));
-		}
+		err = replay_write_content(j, &w[order[i]], buf + order[i] * bs);
+		if (err)
+			return err;
 	}
 	return 0;
 }

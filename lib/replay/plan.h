@@ -54,6 +54,8 @@ enum replay_decision {
 	JBD_DECIDE_REFUSE = 0,	/* transaction-level: stop replaying here; block: leave it out */
 	JBD_DECIDE_AS_IS,	/* replay as logged */
 	JBD_DECIDE_CORRECTED,	/* replay, with corrected journal blocks from hooks->content */
+	JBD_DECIDE_SKIP,	/* transaction-level, auto: leave the transaction out and go on
+				   (proven to lose nothing: see replay/supersede.c) */
 };
 
 struct replay_hooks {
@@ -140,6 +142,9 @@ unsigned replay_plan_txn_replayed(const struct replay_plan *p, unsigned txn);
 
 /* 1 when the plan's result should mark the filesystem not valid (a full check is needed). */
 int replay_plan_fs_invalid(const struct replay_plan *p);
+
+/* The bytes write W puts home (corrected, unescaped): one block into BUF. */
+errcode_t replay_write_content(struct jbd_journal *j, const struct replay_write *w, unsigned char *buf);
 
 /*
  * Write the plan's blocks home through FS_IO, in runs of consecutive
