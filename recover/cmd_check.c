@@ -335,7 +335,7 @@ static void print_stop(const char *image, const char *undo, const struct fsck_se
 		cli_error(image, s->err, _("undo file %s"), undo);
 		break;
 	case FSCK_STAGE_MOUNTED:
-		cli_error(image, s->err, NULL);
+		cli_mounted_error(image, s->err);
 		break;
 	case FSCK_STAGE_REPLAY:
 		cli_error(image, s->err, _("journal recovery failed"));
@@ -447,6 +447,8 @@ int cmd_check(int argc, const char **argv)
 	teller.out = json ? stderr : stdout;
 	so.event = event_cb;
 	so.event_arg = &teller;
+	if (so.check.repair == E4R_REPAIR_NONE)
+		cli_warn_if_mounted(image);
 	rc = fsck_session_run(&so, &s);
 	if (s.stopped != FSCK_STAGE_NONE) {
 		print_stop(image, undo, &s);

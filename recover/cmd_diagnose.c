@@ -95,6 +95,7 @@ int cmd_diagnose(int argc, const char **argv)
 		goto out;
 	dg.image = image;
 	dg.journal = journal;
+	cli_warn_if_mounted(image);
 	fs = cli_open_image(image, 0);
 	if (!fs) {
 		rc = EXIT_OPERATIONAL;

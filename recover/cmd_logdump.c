@@ -775,6 +775,7 @@ int cmd_logdump(int argc, const char **argv)
 		goto out;
 	ld.image = image;
 	ld.o.journal = journal;
+	cli_warn_if_mounted(image);
 	fs = cli_open_image(image, 0);
 	if (!fs) {
 		rc = EXIT_OPERATIONAL;

@@ -417,10 +417,14 @@ int cmd_replay(int argc, const char **argv)
 		hooks.arg = &c;
 		c.o.hooks = &hooks;
 	}
+	if (c.o.dry_run || c.o.policy == JBD_POLICY_NONE)
+		cli_warn_if_mounted(c.image);
 	err = replay_image(c.image, &c.o, &c.r);
 	if (err && (!c.r || !c.r->j)) {
 		/* Nothing was learnt about the journal: one line naming the image and the reason. */
-		if (err == E4R_UNDO_EXISTS)
+		if (err == E4R_FS_MOUNTED)
+			cli_mounted_error(c.image, err);
+		else if (err == E4R_UNDO_EXISTS)
 			cli_error(c.image, err, _("undo file %s"), undo);
 		else
 			cli_error(c.image, err, _("cannot replay the journal"));

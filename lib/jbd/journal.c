@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/crc.h"
 #include "util/e4r_err.h"
@@ -205,7 +206,13 @@ static errcode_t open_external(struct jbd_journal *j, const char *path)
 	uint64_t blocks, dev_bytes;
 	errcode_t err;
 
-	err = unix_io_manager->open(path, (fs->flags & EXT2_FLAG_RW) ? IO_FLAG_RW : 0, &j->io);
+	struct stat st;
+	int flags = (fs->flags & EXT2_FLAG_RW) ? IO_FLAG_RW : 0;
+
+	/* Writing to a device: O_EXCL, so the kernel refuses while a mounted filesystem uses it. */
+	if (flags && stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		flags |= IO_FLAG_EXCLUSIVE;
+	err = unix_io_manager->open(path, flags, &j->io);
 	if (err)
 		return err;
 	j->external = 1;

@@ -9,6 +9,7 @@
 
 #include "replay/image.h"
 #include "fs/image.h"
+#include "fs/open.h"
 #include "util/e4r_err.h"
 
 /*
@@ -220,6 +221,9 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 	*out = r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXT2_ET_NO_MEMORY;
+	/* Never under a live kernel: checked before anything is opened for writing. */
+	if (writing && (err = fs_mount_point(image, NULL, 0)))
+		return err;
 	/* Nothing to do means nothing opened for writing and no undo file created. */
 	if (writing) {
 		err = probe_idle(image, o, &r->nothing_to_do);
