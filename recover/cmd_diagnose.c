@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag_print.h"
+#include "json.h"
+#include "util/e4r_err.h"
 
 struct diagnose {
 	const char		*image;
@@ -37,6 +39,7 @@ static void json_output(const struct diagnose *dg)
 	json_init(&js, stdout, 0);
 	json_begin_object(&js, NULL);
 	json_string(&js, "image", dg->image);
+	json_bool(&js, "has_journal", 1);
 	json_string(&js, "checksum", csum_names[dg->j->csum]);
 	diag_print_json(&js, "findings", dg->d);
 	json_uint(&js, "problems", dg->d->problems);
@@ -46,11 +49,34 @@ static void json_output(const struct diagnose *dg)
 
 /* ---- the command ---- */
 
+/* A filesystem without a journal: one line (or a document) saying so; exit 0. */
+static int no_journal(const struct diagnose *dg)
+{
+	struct json js;
+
+	if (!dg->json) {
+		printf(_("%s: the filesystem has no journal: nothing to diagnose\n"), dg->image);
+		return EXIT_OK;
+	}
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", dg->image);
+	json_bool(&js, "has_journal", 0);
+	json_null(&js, "checksum");
+	json_begin_array(&js, "findings");
+	json_end_array(&js);
+	json_uint(&js, "problems", 0);
+	json_end_object(&js);
+	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
+}
+
 static int run(struct diagnose *dg, ext2_filsys fs)
 {
 	errcode_t err;
 
 	err = jbd_journal_open(fs, dg->journal, &dg->j);
+	if (err == E4R_NO_JOURNAL)
+		return no_journal(dg);
 	if (err) {
 		cli_error(dg->image, err, _("cannot load the journal"));
 		return EXIT_OPERATIONAL;

@@ -670,6 +670,7 @@ static void json_output(struct logdump *ld)
 	json_init(&js, stdout, 0);
 	json_begin_object(&js, NULL);
 	json_string(&js, "image", ld->image);
+	json_bool(&js, "has_journal", 1);
 	json_super(&js, ld);
 	json_begin_array(&js, "transactions");
 	for (t = 0; t < ld->s->ntxns; t++) {
@@ -693,11 +694,33 @@ static void json_output(struct logdump *ld)
 
 /* ---- the command ---- */
 
+/* A filesystem without a journal: one line (or a document) saying so; exit 0. */
+static int no_journal(const struct logdump *ld)
+{
+	struct json js;
+
+	if (!ld->o.json) {
+		printf(_("%s: the filesystem has no journal: nothing to show\n"), ld->image);
+		return EXIT_OK;
+	}
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", ld->image);
+	json_bool(&js, "has_journal", 0);
+	json_begin_array(&js, "transactions");
+	json_end_array(&js);
+	json_uint(&js, "problems", 0);
+	json_end_object(&js);
+	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
+}
+
 static int load(struct logdump *ld, ext2_filsys fs)
 {
 	errcode_t err;
 
 	err = jbd_journal_open(fs, ld->o.journal, &ld->j);
+	if (err == E4R_NO_JOURNAL)
+		return no_journal(ld);
 	if (err) {
 		cli_error(ld->image, err, _("cannot load the journal"));
 		return EXIT_OPERATIONAL;

@@ -318,6 +318,7 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	json_string(&js, "image", c->image);
 	json_string(&js, "policy", replay_policy_name(c->o.policy));
 	json_bool(&js, "dry_run", c->o.dry_run);
+	json_bool(&js, "has_journal", 1);
 	json_bool(&js, "nothing_to_do", r->nothing_to_do);
 	json_bool(&js, "resumed", r->resumed);
 	if (r->p) {
@@ -356,6 +357,28 @@ static void json_output(struct replay_cli *c, errcode_t err)
 }
 
 /* ---- the command ---- */
+
+/* A filesystem without a journal: one line (or a document) saying so; exit 0. */
+static int no_journal(struct replay_cli *c)
+{
+	struct json js;
+
+	if (!c->json) {
+		printf(_("%s: the filesystem has no journal: nothing to replay\n"), c->image);
+		return EXIT_OK;
+	}
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", c->image);
+	json_string(&js, "policy", replay_policy_name(c->o.policy));
+	json_bool(&js, "dry_run", c->o.dry_run);
+	json_bool(&js, "has_journal", 0);
+	json_bool(&js, "nothing_to_do", 1);
+	json_uint(&js, "blocks_written", 0);
+	json_null(&js, "error");
+	json_end_object(&js);
+	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
+}
 
 static errcode_t build_decoder(struct replay_cli *c)
 {
@@ -420,6 +443,11 @@ int cmd_replay(int argc, const char **argv)
 	if (c.o.dry_run || c.o.policy == JBD_POLICY_NONE)
 		cli_warn_if_mounted(c.image);
 	err = replay_image(c.image, &c.o, &c.r);
+	if (err == E4R_NO_JOURNAL) {
+		/* An ext2 (or a journal removed): nothing is wrong, there is nothing to do. */
+		rc = no_journal(&c);
+		goto out;
+	}
 	if (err && (!c.r || !c.r->j)) {
 		/* Nothing was learnt about the journal: one line naming the image and the reason. */
 		if (err == E4R_FS_MOUNTED)
