@@ -11,6 +11,7 @@
 
 #include "check/check.h"
 #include "fsck/session.h"
+#include "check_story.h"
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
@@ -222,7 +223,7 @@ static void print_text(const char *image, const struct check_result *r,
 			}
 		printf(_("Run check without -p (with -y to fix everything, or on a terminal to be asked).\n"));
 	}
-	if (r->fixed)
+	if (r->fixed || r->written)
 		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);
 	if (r->left || r->preen_halt)
 		printf(_("\n%s: ********** WARNING: Filesystem still has errors **********\n\n"), image);
@@ -262,8 +263,9 @@ static const char *const reason_names[] = {
 	[E4R_REASON_MOUNT_COUNT] = "mount_count", [E4R_REASON_INTERVAL] = "interval",
 };
 
-static int print_json(const char *image, const struct check_result *r)
+static int print_json(const char *image, const struct fsck_session *s)
 {
+	const struct check_result *r = s->result;
 	struct json j;
 	size_t i;
 
@@ -294,7 +296,10 @@ static int print_json(const char *image, const struct check_result *r)
 	json_uint(&j, "regular_files", r->regular);
 	json_uint(&j, "symlinks", r->symlinks);
 	json_uint(&j, "other_files", r->other_files);
+	json_bool(&j, "totals_set", r->totals_set);
 	json_end_object(&j);
+	check_story_json(&j, s);
+	check_orphans_json(&j, &s->orphans);
 	json_end_object(&j);
 	return json_finish(&j);
 }
@@ -303,6 +308,7 @@ static int print_json(const char *image, const struct check_result *r)
 struct teller {
 	const char	*image;
 	FILE		*out;
+	int		preen;		/* -p: orphans released without a line each, as e2fsck -p */
 };
 
 static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
@@ -317,6 +323,10 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 				s->journal.failed_seq);
 		if (s->journal.csum_error)
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
+		check_story_text(t->out, t->image, s);
+		break;
+	case FSCK_EVENT_ORPHANS:
+		check_orphans_text(t->out, t->image, &s->orphans, !t->preen);
 		break;
 	case FSCK_EVENT_BACKUP_SUPER:
 		fprintf(t->out, _("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
@@ -393,7 +403,7 @@ static int ask_cb(void *arg, const struct check_finding *f)
 int cmd_check(int argc, const char **argv)
 {
 	int no = 0, yes = 0, preen = 0, force = 0, json = 0, progress_fd = -1;
-	char *policy = NULL, *undo = NULL;
+	char *policy = NULL, *undo = NULL, *journal = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 'n', POPT_ARG_NONE, &no, 0, N_("open read-only, answer no to every question"), NULL },
 		{ NULL, 'y', POPT_ARG_NONE, &yes, 0, N_("answer yes to every question: fix everything"), NULL },
@@ -401,6 +411,7 @@ int cmd_check(int argc, const char **argv)
 		{ NULL, 'f', POPT_ARG_NONE, &force, 0, N_("check even a filesystem marked clean"), NULL },
 		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("journal checksum failure policy"), N_("P") },
 		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo"), N_("FILE") },
+		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device (default: found by its UUID)"), N_("PATH") },
 		{ "json", 0, POPT_ARG_NONE, &json, 0, N_("print the findings as JSON"), NULL },
 		{ NULL, 'C', POPT_ARG_INT, &progress_fd, 0, N_("write progress to file descriptor FD (0: a bar on the terminal)"), N_("FD") },
 		POPT_TABLEEND
@@ -411,7 +422,7 @@ int cmd_check(int argc, const char **argv)
 	struct teller teller = { 0 };
 	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
 	struct fsck_session s = { 0 };
-	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
+	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--journal=PATH] [--json] [-C FD] IMAGE",
 			   opts, argc, argv, &image, NULL);
 
 	if (rc >= 0)
@@ -443,7 +454,9 @@ int cmd_check(int argc, const char **argv)
 	}
 	so.image = image;
 	so.undo_file = undo;
+	so.journal_path = journal;
 	teller.image = image;
+	teller.preen = so.check.repair == E4R_REPAIR_PREEN;
 	teller.out = json ? stderr : stdout;
 	so.event = event_cb;
 	so.event_arg = &teller;
@@ -453,7 +466,7 @@ int cmd_check(int argc, const char **argv)
 	if (s.stopped != FSCK_STAGE_NONE) {
 		print_stop(image, undo, &s);
 	} else if (json) {
-		if (print_json(image, s.result))
+		if (print_json(image, &s))
 			rc = EXIT_OPERATIONAL;
 	} else {
 		print_text(image, s.result, so.check.repair);
@@ -463,5 +476,6 @@ out:
 	free((char *)image);
 	free(policy);
 	free(undo);
+	free(journal);
 	return rc;
 }

@@ -11,4 +11,8 @@ void diag_print_text(const struct diag_report *d);
 /* The findings as an array member KEY (NULL inside an array) of the document. */
 void diag_print_json(struct json *js, const char *key, const struct diag_report *d);
 
+/* The words for a cause and for a failing object, as the text output names them. */
+const char *diag_print_cause_text(enum diag_cause c);
+const char *diag_print_object_text(enum diag_object o);
+
 #endif

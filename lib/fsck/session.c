@@ -38,7 +38,8 @@ static void tell(const struct fsck_session_opts *o, enum fsck_event what, const 
  */
 static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct fsck_session *s)
 {
-	struct replay_opts ro = { .policy = o->policy, .undo_file = o->undo_file };
+	struct replay_opts ro = { .policy = o->policy, .undo_file = o->undo_file,
+				  .journal_path = o->journal_path, .diagnose = 1 };
 	struct replay_result *r = NULL;
 	errcode_t err = replay_image(o->image, &ro, &r);
 	enum fsck_stage stage = FSCK_STAGE_NONE;
@@ -55,6 +56,10 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 		s->journal.failed_commit = r->p->has_failed_commit;
 		s->journal.failed_seq = r->p->failed_commit;
 		s->journal.csum_error = r->p->recovery_error || r->p->csum_skipped;
+		s->journal.left_out_txns = r->left_out_txns;
+		s->journal.left_out_blocks = r->left_out_blocks;
+		s->replay = r;
+		r = NULL;
 		tell(o, FSCK_EVENT_JOURNAL_REPLAYED, s);
 		if (err)
 			stage = FSCK_STAGE_REPLAY;
@@ -62,6 +67,29 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 	replay_free(r);
 	s->err = err;
 	return stage;
+}
+
+/*
+ * What e2fsck does between the replay and its decision to check: the error
+ * state when the replay left anything out, then the orphans. FS is open
+ * read-write.
+ */
+static errcode_t after_replay(const struct fsck_session_opts *o, struct fsck_session *s, ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+	errcode_t err;
+
+	if (s->journal.replayed && (s->journal.left_out_txns || s->journal.left_out_blocks) &&
+	    !(sb->s_state & EXT2_ERROR_FS)) {
+		sb->s_state |= EXT2_ERROR_FS;
+		ext2fs_mark_super_dirty(fs);
+		s->journal.marked_error = 1;
+	}
+	s->journal.error_state = !!(sb->s_state & EXT2_ERROR_FS);
+	err = fsck_orphans_release(fs, &s->orphans);
+	if (!err && (s->orphans.n || s->orphans.failed || s->orphans.dropped))
+		tell(o, FSCK_EVENT_ORPHANS, s);
+	return err;
 }
 
 int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
@@ -101,11 +129,22 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		err = fs_image_open(o->image, flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
 	if (err)
 		return stop(s, FSCK_STAGE_OPEN, err);
+	if (repair && (err = after_replay(o, s, fs))) {
+		fs->flags &= ~EXT2_FLAG_DIRTY;
+		ext2fs_close_free(&fs);
+		return stop(s, FSCK_STAGE_CHECK, err);
+	}
 	err = fsck_run(fs, &o->check, &s->result);
 	if (err) {
 		ext2fs_close_free(&fs);
 		return stop(s, FSCK_STAGE_CHECK, err);
 	}
+	/*
+	 * Releasing orphans is routine: e2fsck's exit code does not count it.
+	 * After a full check it still says the filesystem was modified.
+	 */
+	if (s->orphans.changed && s->result->reason != E4R_REASON_CLEAN_SKIPPED)
+		s->result->written = 1;
 	/* The repairs are in memory and in the io cache: writing them is part of the check. */
 	if ((err = ext2fs_close_free(&fs)))
 		return stop(s, FSCK_STAGE_CLOSE, err);
@@ -117,6 +156,9 @@ void fsck_session_free(struct fsck_session *s)
 {
 	check_result_free(s->result);
 	s->result = NULL;
+	replay_free(s->replay);
+	s->replay = NULL;
+	fsck_orphans_free(&s->orphans);
 }
 
 int fsck_exit_code(const struct fsck_session *s)

@@ -256,8 +256,12 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 		if (!err)
 			hooks = &r->autop->hooks;
 	}
+	if (!err && o->diagnose && !r->autop && replay_log_has_failures(r->s))
+		err = diag_journal(r->j, r->s, &r->diag);
 	if (!err)
 		err = replay_plan_build(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
+	if (!err)
+		replay_plan_left_out(r->p, &r->left_out_txns, &r->left_out_blocks);
 	if (!err)
 		err = scan_fast_commits(r);
 	if (err || !writing)
@@ -310,6 +314,7 @@ void replay_free(struct replay_result *r)
 	if (!r)
 		return;
 	replay_plan_free(r->p);
+	diag_free(r->diag);
 	jbd_fc_free(r->fc);
 	if (r->autop) {
 		replay_auto_free(r->autop);
@@ -322,4 +327,11 @@ void replay_free(struct replay_result *r)
 	if (r->fs)
 		ext2fs_close_free(&r->fs);
 	free(r);
+}
+
+const struct diag_report *replay_diagnosis(const struct replay_result *r)
+{
+	if (r->autop)
+		return r->autop->diag;
+	return r->diag;
 }
