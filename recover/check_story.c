@@ -90,9 +90,12 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 	if (s->journal.left_out_blocks)
 		fprintf(out, _("Left out of the replay: %u block(s) of replayed transactions.\n"),
 			s->journal.left_out_blocks);
-	if (s->journal.marked_error)
-		fprintf(out, _("%s: the replay left part of the journal out: marked with errors, checking fully.\n"),
-			image);
+}
+
+void check_marked_text(FILE *out, const char *image)
+{
+	fprintf(out, _("%s: the replay left part of the journal out: marked with errors, checking fully.\n"),
+		image);
 }
 
 void check_orphans_text(FILE *out, const char *image, const struct fsck_orphans *o, int verbose)

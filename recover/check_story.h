@@ -10,6 +10,9 @@
 /* The replay's story on OUT: failed checksums, causes, the policy's doing, what was left out. */
 void check_story_text(FILE *out, const char *image, const struct fsck_session *s);
 
+/* The check set the error state because the replay left part of the journal out. */
+void check_marked_text(FILE *out, const char *image);
+
 /* The orphans released (one line each when VERBOSE, as e2fsck -y), and any left to the check. */
 void check_orphans_text(FILE *out, const char *image, const struct fsck_orphans *o, int verbose);
 

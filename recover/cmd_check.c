@@ -325,6 +325,9 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
 		check_story_text(t->out, t->image, s);
 		break;
+	case FSCK_EVENT_MARKED_ERROR:
+		check_marked_text(t->out, t->image);
+		break;
 	case FSCK_EVENT_ORPHANS:
 		check_orphans_text(t->out, t->image, &s->orphans, !t->preen);
 		break;

@@ -84,6 +84,10 @@ static errcode_t after_replay(const struct fsck_session_opts *o, struct fsck_ses
 		sb->s_state |= EXT2_ERROR_FS;
 		ext2fs_mark_super_dirty(fs);
 		s->journal.marked_error = 1;
+		/* On disk (and its checksum with it) before the check reads the superblock. */
+		if ((err = ext2fs_flush(fs)))
+			return err;
+		tell(o, FSCK_EVENT_MARKED_ERROR, s);
 	}
 	s->journal.error_state = !!(sb->s_state & EXT2_ERROR_FS);
 	err = fsck_orphans_release(fs, &s->orphans);

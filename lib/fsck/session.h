@@ -67,6 +67,7 @@ enum fsck_event {
 	FSCK_EVENT_JOURNAL_REPLAYED,	/* s->journal is filled in */
 	FSCK_EVENT_BACKUP_SUPER,	/* s->backup_sb is the superblock about to be used */
 	FSCK_EVENT_ORPHANS,		/* s->orphans holds the orphans just released */
+	FSCK_EVENT_MARKED_ERROR,	/* s->journal.marked_error: the check set the error state */
 };
 
 typedef void (*fsck_event_fn)(void *arg, enum fsck_event what, const struct fsck_session *s);
