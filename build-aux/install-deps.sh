@@ -3,7 +3,7 @@
 # (time: bench/ reads peak memory from /usr/bin/time -v; clang and its runtime
 # libraries: the libFuzzer targets, make check-fuzz).
 set -e
-PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev comerr-dev libpopt-dev e2fsprogs python3 time clang libclang-rt-14-dev"
+PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev libblkid-dev comerr-dev libpopt-dev e2fsprogs python3 time clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -46,6 +46,14 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 
 	if (err == E4R_NO_JOURNAL || (!err && r && (r->nothing_to_do || r->resumed))) {
 		err = 0;
+	} else if (err == E4R_JOURNAL_EXTERNAL_NEEDED) {
+		/*
+		 * Like e2fsck, which cannot proceed without the journal device:
+		 * neither replaying nor checking a filesystem whose journal may
+		 * hold its latest metadata, and never calling it clean.
+		 */
+		s->journal.device_missing = 1;
+		stage = FSCK_STAGE_REPLAY;
 	} else if (err && (!r || !r->p)) {
 		if (err == E4R_UNDO_EXISTS)
 			stage = FSCK_STAGE_UNDO;
@@ -170,6 +178,9 @@ int fsck_exit_code(const struct fsck_session *s)
 	const struct check_result *r = s->result;
 	int rc;
 
+	/* e2fsck without its journal device: "Cannot proceed", errors left (12). */
+	if (s->journal.device_missing)
+		return FSCK_EXIT_OPERATIONAL | FSCK_EXIT_UNCORRECTED;
 	if (s->stopped != FSCK_STAGE_NONE || !r)
 		return s->err == E4R_UNDO_EXISTS ? FSCK_EXIT_USAGE : FSCK_EXIT_OPERATIONAL;
 	rc = r->fixed || s->backup_sb ? FSCK_EXIT_FIXED : FSCK_EXIT_OK;

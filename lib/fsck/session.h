@@ -94,8 +94,8 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s);
 void fsck_session_free(struct fsck_session *s);
 
 /*
- * e2fsck's exit code for what S holds: 8 (16 for a refused undo file) when
- * it stopped early; else 1 when anything was fixed (a backup superblock
+ * e2fsck's exit code for what S holds: 8 (16 for a refused undo file, 12
+ * for an external journal whose device is not found) when it stopped early; else 1 when anything was fixed (a backup superblock
  * counts: its descriptors are written over the primary's), 4 instead when
  * errors are left (or -p stopped for a person), and 8 added to the 4 (the 1
  * dropped) when a pass was cut short. A journal replay alone counts as no
