@@ -98,10 +98,12 @@ void check_marked_text(FILE *out, const char *image)
 		image);
 }
 
-void check_orphans_text(FILE *out, const char *image, const struct fsck_orphans *o, int verbose)
+void check_orphans_text(FILE *out, const char *image, const struct fsck_orphans *o, int preen)
 {
-	for (unsigned i = 0; verbose && i < o->n; i++) {
+	for (unsigned i = 0; i < o->n; i++) {
 		const struct fsck_orphan *x = &o->list[i];
+		if (preen)
+			fprintf(out, "%s: ", image);
 		fprintf(out, _("%s orphaned inode %u (uid=%" PRIu32 ", gid=%" PRIu32 ", mode=0%o, size=%" PRIu64 ")\n"),
 			x->truncated ? _("Truncating") : _("Clearing"), x->ino, x->uid, x->gid, x->mode, x->size);
 	}

@@ -308,7 +308,7 @@ static int print_json(const char *image, const struct fsck_session *s)
 struct teller {
 	const char	*image;
 	FILE		*out;
-	int		preen;		/* -p: orphans released without a line each, as e2fsck -p */
+	int		preen;		/* -p: lines start with the image's name, as e2fsck -p's */
 };
 
 static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
@@ -329,7 +329,7 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 		check_marked_text(t->out, t->image);
 		break;
 	case FSCK_EVENT_ORPHANS:
-		check_orphans_text(t->out, t->image, &s->orphans, !t->preen);
+		check_orphans_text(t->out, t->image, &s->orphans, t->preen);
 		break;
 	case FSCK_EVENT_BACKUP_SUPER:
 		fprintf(t->out, _("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
