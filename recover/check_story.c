@@ -72,6 +72,8 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 		fprintf(out, _("%s: the external journal device was not found: the journal was not replayed\n"), image);
 	if (!s->journal.replayed || !r || !r->p)
 		return;
+	if (r->j && r->j->device)
+		fprintf(out, _("%s: the external journal was found by its UUID on %s\n"), image, r->j->device);
 	for (unsigned i = 0; d && i < d->nfindings; i++) {
 		const struct diag_finding *f = &d->findings[i];
 
@@ -159,6 +161,7 @@ void check_story_json(struct json *js, const struct fsck_session *s)
 	json_bool(js, "replayed", s->journal.replayed);
 	json_bool(js, "device_missing", s->journal.device_missing);
 	json_string(js, "policy", p ? replay_policy_name(p->policy) : NULL);
+	json_string(js, "device_found_by_uuid", p && r->j ? r->j->device : NULL);
 	if (p && p->has_failed_commit)
 		json_uint(js, "failed_commit", p->failed_commit);
 	else

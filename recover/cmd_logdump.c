@@ -253,6 +253,8 @@ static void text_super(const struct logdump *ld)
 	int n = 0;
 
 	printf(_("Journal superblock (v%d%s):\n"), j->format, j->external ? _(", external device") : "");
+	if (j->device)
+		printf(_("  external device found by its UUID: %s\n"), j->device);
 	printf(_("  block size %u, %u blocks (maxlen), log from block %u to %u\n"),
 	       j->blocksize, j->maxlen, j->first, j->last);
 	if (j->fc_blocks)
@@ -286,6 +288,8 @@ static void json_super(struct json *js, const struct logdump *ld)
 	json_int(js, "errno", j->errno_);
 	json_uint(js, "format", j->format);
 	json_bool(js, "external", j->external);
+	if (j->external)
+		json_string(js, "device_found_by_uuid", j->device);
 	json_uint(js, "fc_blocks", j->fc_blocks);
 	json_begin_array(js, "features");
 	for_each_feature(j, feature_json, js);

@@ -198,6 +198,8 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	}
 	if (!r->p)
 		return;
+	if (r->j && r->j->device)
+		printf(_("%s: the external journal was found by its UUID on %s\n"), c->image, r->j->device);
 	printf(_("%s: policy %s%s\n"), c->image, replay_policy_name(c->o.policy),
 	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
 	text_transactions(c);
@@ -319,6 +321,8 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	json_string(&js, "policy", replay_policy_name(c->o.policy));
 	json_bool(&js, "dry_run", c->o.dry_run);
 	json_bool(&js, "has_journal", 1);
+	if (r->j && r->j->external)
+		json_string(&js, "journal_device_found_by_uuid", r->j->device);
 	json_bool(&js, "nothing_to_do", r->nothing_to_do);
 	json_bool(&js, "resumed", r->resumed);
 	if (r->p) {

@@ -2,9 +2,11 @@
  * Orphans: files deleted or truncated while open, which a crash left for
  * the next mount (or fsck) to finish. Finishing them is routine, not a
  * repair: e2fsck does it before it decides whether to check, clears the
- * list, and still calls the filesystem clean. Anything odd on the way (a
- * link out of range, a loop, a block already free) stops the release and
- * leaves the filesystem marked not valid, so that the full check decides.
+ * list, and still calls the filesystem clean. Every orphan is looked at
+ * before the first is released: anything odd (a link out of range, a
+ * loop, an inode or block already free, an orphan block failing its
+ * checksum) and nothing is, the filesystem is marked not valid, and the
+ * full check names what is wrong.
  */
 #include "config.h"
 

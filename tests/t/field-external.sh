@@ -65,12 +65,14 @@ done
 run "$E4R" logdump --json fs.img
 printf '%s\n' "$OUT" | python3 -c 'import json,sys
 d = json.load(sys.stdin)
-assert [t["sequence"] for t in d["transactions"]] == [1, 2], d["transactions"]' ||
+assert [t["sequence"] for t in d["transactions"]] == [1, 2], d["transactions"]
+assert d["journal"]["device_found_by_uuid"] == sys.argv[1], d["journal"]' "$loop" ||
 	fail "logdump by UUID does not read the journal's transactions"
 cp fs.img ours.img
 run "$E4R" check -y ours.img
 expect_rc 0 "check -y finds the journal by its UUID"
 expect_out "ours.img: recovering journal" "check -y replays the journal found by UUID"
+expect_out "found by its UUID on $loop" "check -y names the device it found"
 losetup -d "$loop"
 trap - EXIT
 run python3 "$E4R_TESTS_TOOLS/imgdiff.py" ref-y.img ours.img
