@@ -3,7 +3,8 @@
 # as routine by check -y and -p without -f (exit code as e2fsck's, the same inodes named),
 # the "clean, N/M files, B/C blocks" line equals e2fsck's, the superblock's free counts then
 # equal those e2fsck leaves on a copy (dumpe2fs), and e2fsck -fn finds nothing. With -f the
-# orphans are not reported as corruption and the exit code is e2fsck -fy's.
+# orphans are not reported as corruption and the exit code is e2fsck -fy's. Also the orphan
+# file (feature orphan_file) the kernel leaves: released, clean, e2fsck's counts.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root for loop mounts"
@@ -69,4 +70,30 @@ PY
 	tested=$((tested + 1))
 done
 [ "$tested" -gt 0 ] || skip "no crash image had orphans"
+
+# The orphan file (feature orphan_file): two files deleted while open, then a shutdown.
+# e2fsck 1.47.0 releases the same inodes but then forces a check (it wrote only the primary
+# superblock) and reports its own orphan block; its counts are the oracle, not its exit code.
+mkimg of.img 64M -O orphan_file
+mkdir -p mnt
+mount -o loop of.img mnt 2>/dev/null || fail "loop mount of the orphan_file image"
+(
+	cd mnt && seq 1 100000 > f1 && seq 1 50000 > f2 && sync -f . && exec 3<f1 4<f2 &&
+		rm f1 f2 && sync -f . && "$E4R_SHUTDOWN" "$PWD"
+) || { umount mnt; fail "shutdown with files open"; }
+umount mnt || fail "umount"
+dumpe2fs -h of.img 2>/dev/null | grep -q "orphan_present" || skip "the kernel did not use the orphan file"
+cp of.img ref.img
+run e2fsck -y ref.img
+want=$(cleared "$OUT")
+[ -n "$want" ] || fail "orphan file: oracle: e2fsck -y releases nothing"
+cp of.img t.img
+run "$E4R" check -y t.img
+expect_rc 0 "orphan file: check -y releases the orphans as routine"
+[ "$(cleared "$OUT")" = "$want" ] || fail "orphan file: check -y cleared '$(cleared "$OUT")', e2fsck '$want'"
+expect_out "^t.img: clean, " "orphan file: check -y calls the result clean"
+[ "$(counts t.img)" = "$(counts ref.img)" ] || fail "orphan file: counts '$(counts t.img)', e2fsck '$(counts ref.img)'"
+dumpe2fs -h t.img 2>/dev/null | grep -q "orphan_present" && fail "orphan file: orphan_present is left set"
+run e2fsck -fn t.img
+expect_rc 0 "orphan file: oracle: e2fsck -fn after check -y"
 exit 0
