@@ -168,6 +168,11 @@ static void print_text(const char *image, const struct check_result *r,
 	if (r->journal_skipped)
 		printf(_("Warning: skipping journal recovery because doing a read-only filesystem check.\n"));
 	if (r->reason == E4R_REASON_CLEAN_SKIPPED && !r->errors) {
+		for (i = 0; i < r->count; i++)
+			if (r->findings[i].code == E4R_PR_JOURNAL_DEVICE_MISSING) {
+				format_finding(&r->findings[i], msg, sizeof(msg));
+				printf("%s%s\n", _("Note: "), msg);
+			}
 		printf(_("%s: clean, %" PRIu64 "/%" PRIu64 " files, %" PRIu64 "/%" PRIu64 " blocks\n"),
 		       image, r->inodes_used, r->inodes_count, r->blocks_used, r->blocks_count);
 		return;
@@ -458,6 +463,7 @@ int cmd_check(int argc, const char **argv)
 	so.image = image;
 	so.undo_file = undo;
 	so.journal_path = journal;
+	so.check.journal_path = journal;
 	teller.image = image;
 	teller.preen = so.check.repair == E4R_REPAIR_PREEN;
 	teller.out = json ? stderr : stdout;

@@ -40,6 +40,7 @@ struct check_opts {
 	check_ask_fn	ask;		/* E4R_REPAIR_ASK */
 	void			*ask_arg;
 	unsigned		max_rounds;	/* checks after repairs; 0: the default */
+	const char		*journal_path;	/* the external journal device; NULL: found by its UUID */
 };
 
 /* Why the full check ran or was skipped. */

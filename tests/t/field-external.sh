@@ -49,6 +49,10 @@ expect_out "n.img: .*journal's UUID.*--journal=PATH" "names the missing journal 
 cmp -s n.img fs.img || fail "check -y without the journal device wrote to the image"
 run "$E4R" replay n.img
 expect_rc 8 "replay without the journal device"
+run "$E4R" check -n n.img
+expect_out "Note: no device carries the external journal's UUID" "check -n says the journal is not read"
+run "$E4R" check -n --journal=jnl.img n.img
+expect_no_out "no device carries" "check -n --journal=PATH reads the journal given"
 cp fs.img e.img
 run e2fsck -y e.img
 expect_rc 12 "oracle: e2fsck -y without the journal device cannot proceed"
