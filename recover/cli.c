@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "json_doc.h"
 #include "fs/image.h"
+#include "fs/open.h"
 #include "util/e4r_err.h"
 
 /*
@@ -196,4 +197,23 @@ int cli_not_built(const char *subcommand)
 {
 	fprintf(stderr, _("%s: '%s' is not built yet in this version\n"), progname, subcommand);
 	return EXIT_OPERATIONAL;
+}
+
+void cli_warn_if_mounted(const char *image)
+{
+	char mnt[4096];
+
+	if (fs_mount_point(image, mnt, sizeof(mnt)) == E4R_FS_MOUNTED)
+		fprintf(stderr, _("Warning! %s is mounted on %s: the kernel may change it while it is read.\n"),
+			image, mnt);
+}
+
+void cli_mounted_error(const char *image, errcode_t err)
+{
+	char mnt[4096];
+
+	if (fs_mount_point(image, mnt, sizeof(mnt)) == E4R_FS_MOUNTED)
+		cli_error(image, err, _("mounted on %s"), mnt);
+	else
+		cli_error(image, err, NULL);
 }

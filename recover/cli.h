@@ -58,4 +58,10 @@ int cli_not_built(const char *subcommand);
 /* Open IMAGE (read-only unless RW), printing a clear error; NULL on failure. */
 ext2_filsys cli_open_image(const char *image, int rw);
 
+/* Read-only commands: warn on stderr when IMAGE is mounted (as e2fsck -n does) and go on. */
+void cli_warn_if_mounted(const char *image);
+
+/* The refusal to write to a mounted IMAGE (ERR): names the image and its mount point. */
+void cli_mounted_error(const char *image, errcode_t err);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "check/check.h"
 #include "fsck/session.h"
+#include "check_story.h"
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
@@ -172,6 +173,11 @@ static void print_text(const char *image, const struct check_result *r,
 	if (r->journal_skipped)
 		printf(_("Warning: skipping journal recovery because doing a read-only filesystem check.\n"));
 	if (r->reason == E4R_REASON_CLEAN_SKIPPED && !r->errors) {
+		for (i = 0; i < r->count; i++)
+			if (r->findings[i].code == E4R_PR_JOURNAL_DEVICE_MISSING) {
+				format_finding(&r->findings[i], msg, sizeof(msg));
+				printf("%s%s\n", _("Note: "), msg);
+			}
 		printf(_("%s: clean, %" PRIu64 "/%" PRIu64 " files, %" PRIu64 "/%" PRIu64 " blocks\n"),
 		       image, r->inodes_used, r->inodes_count, r->blocks_used, r->blocks_count);
 		return;
@@ -227,7 +233,7 @@ static void print_text(const char *image, const struct check_result *r,
 			}
 		printf(_("Run check without -p (with -y to fix everything, or on a terminal to be asked).\n"));
 	}
-	if (r->fixed)
+	if (r->fixed || r->written)
 		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);
 	if (r->left || r->preen_halt)
 		printf(_("\n%s: ********** WARNING: Filesystem still has errors **********\n\n"), image);
@@ -267,8 +273,9 @@ static const char *const reason_names[] = {
 	[E4R_REASON_MOUNT_COUNT] = "mount_count", [E4R_REASON_INTERVAL] = "interval",
 };
 
-static int print_json(const char *image, const struct check_result *r)
+static int print_json(const char *image, const struct fsck_session *s)
 {
+	const struct check_result *r = s->result;
 	struct json j;
 	size_t i;
 
@@ -301,7 +308,10 @@ static int print_json(const char *image, const struct check_result *r)
 	json_uint(&j, "regular_files", r->regular);
 	json_uint(&j, "symlinks", r->symlinks);
 	json_uint(&j, "other_files", r->other_files);
+	json_bool(&j, "totals_set", r->totals_set);
 	json_end_object(&j);
+	check_story_json(&j, s);
+	check_orphans_json(&j, &s->orphans);
 	json_end_object(&j);
 	return json_finish(&j);
 }
@@ -310,6 +320,7 @@ static int print_json(const char *image, const struct check_result *r)
 struct teller {
 	const char	*image;
 	FILE		*out;
+	int		preen;		/* -p: lines start with the image's name, as e2fsck -p's */
 };
 
 static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
@@ -324,6 +335,13 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 				s->journal.failed_seq);
 		if (s->journal.csum_error)
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
+		check_story_text(t->out, t->image, s);
+		break;
+	case FSCK_EVENT_MARKED_ERROR:
+		check_marked_text(t->out, t->image);
+		break;
+	case FSCK_EVENT_ORPHANS:
+		check_orphans_text(t->out, t->image, &s->orphans, t->preen);
 		break;
 	case FSCK_EVENT_BACKUP_SUPER:
 		fprintf(t->out, _("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
@@ -342,7 +360,7 @@ static void print_stop(const char *image, const char *undo, const struct fsck_se
 		cli_error(image, s->err, _("undo file %s"), undo);
 		break;
 	case FSCK_STAGE_MOUNTED:
-		cli_error(image, s->err, NULL);
+		cli_mounted_error(image, s->err);
 		break;
 	case FSCK_STAGE_REPLAY:
 		cli_error(image, s->err, _("journal recovery failed"));
@@ -403,7 +421,7 @@ static int ask_cb(void *arg, const struct check_finding *f)
 int cmd_check(int argc, const char **argv)
 {
 	int no = 0, yes = 0, preen = 0, force = 0, json = 0, progress_fd = -1;
-	char *policy = NULL, *undo = NULL;
+	char *policy = NULL, *undo = NULL, *journal = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 'n', POPT_ARG_NONE, &no, 0, N_("open read-only, answer no to every question"), NULL },
 		{ NULL, 'y', POPT_ARG_NONE, &yes, 0, N_("answer yes to every question: fix everything"), NULL },
@@ -411,6 +429,7 @@ int cmd_check(int argc, const char **argv)
 		{ NULL, 'f', POPT_ARG_NONE, &force, 0, N_("check even a filesystem marked clean"), NULL },
 		{ "policy", 0, POPT_ARG_STRING, &policy, 0, N_("when the journal is replayed first (not with -n), what to do on a checksum failure: stop, skip-block, skip-transaction, all, auto (default), ask, none"), N_("P") },
 		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo (must not exist)"), N_("FILE") },
+		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device (default: found by its UUID)"), N_("PATH") },
 		{ "json", 0, POPT_ARG_NONE, &json, 0, N_("print the findings as JSON"), NULL },
 		{ NULL, 'C', POPT_ARG_INT, &progress_fd, 0, N_("write progress to file descriptor FD (0: a bar on the terminal)"), N_("FD") },
 		POPT_TABLEEND
@@ -421,7 +440,7 @@ int cmd_check(int argc, const char **argv)
 	struct teller teller = { 0 };
 	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
 	struct fsck_session s = { 0 };
-	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
+	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--journal=PATH] [--json] [-C FD] IMAGE",
 			   opts, argc, argv, &image, NULL);
 
 	if (rc >= 0)
@@ -453,15 +472,20 @@ int cmd_check(int argc, const char **argv)
 	}
 	so.image = image;
 	so.undo_file = undo;
+	so.journal_path = journal;
+	so.check.journal_path = journal;
 	teller.image = image;
+	teller.preen = so.check.repair == E4R_REPAIR_PREEN;
 	teller.out = json ? stderr : stdout;
 	so.event = event_cb;
 	so.event_arg = &teller;
+	if (so.check.repair == E4R_REPAIR_NONE)
+		cli_warn_if_mounted(image);
 	rc = fsck_session_run(&so, &s);
 	if (s.stopped != FSCK_STAGE_NONE) {
 		print_stop(image, undo, &s);
 	} else if (json) {
-		if (print_json(image, s.result))
+		if (print_json(image, &s))
 			rc = EXIT_OPERATIONAL;
 	} else {
 		print_text(image, s.result, so.check.repair);
@@ -471,5 +495,6 @@ out:
 	free((char *)image);
 	free(policy);
 	free(undo);
+	free(journal);
 	return rc;
 }

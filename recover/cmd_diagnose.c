@@ -12,6 +12,8 @@
 #include "diag_print.h"
 #include "alt_print.h"
 #include "json_doc.h"
+#include "json.h"
+#include "util/e4r_err.h"
 
 struct diagnose {
 	const char		*image;
@@ -81,6 +83,7 @@ static void json_output(const struct diagnose *dg)
 	json_begin_document(&js, stdout, "diagnose", dg->image);
 	json_journal_checksum(&js, dg->j);
 	/* deprecated alias of checksum_version, as "v3" */
+	json_bool(&js, "has_journal", 1);
 	json_string(&js, "checksum", csum_names[dg->j->csum]);
 	diag_print_json(&js, "findings", dg->d, dg->autop.sup);
 	supersede_print_json(&js, "supersede", &dg->autop, dg->s);
@@ -95,11 +98,34 @@ static void json_output(const struct diagnose *dg)
 
 /* ---- the command ---- */
 
+/* A filesystem without a journal: one line (or a document) saying so; exit 0. */
+static int no_journal(const struct diagnose *dg)
+{
+	struct json js;
+
+	if (!dg->json) {
+		printf(_("%s: the filesystem has no journal: nothing to diagnose\n"), dg->image);
+		return EXIT_OK;
+	}
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", dg->image);
+	json_bool(&js, "has_journal", 0);
+	json_null(&js, "checksum");
+	json_begin_array(&js, "findings");
+	json_end_array(&js);
+	json_uint(&js, "problems", 0);
+	json_end_object(&js);
+	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
+}
+
 static int run(struct diagnose *dg, ext2_filsys fs)
 {
 	errcode_t err;
 
 	err = jbd_journal_open(fs, dg->journal, &dg->j);
+	if (err == E4R_NO_JOURNAL)
+		return no_journal(dg);
 	if (err) {
 		cli_error(dg->image, err, _("cannot load the journal"));
 		return EXIT_OPERATIONAL;
@@ -157,6 +183,7 @@ int cmd_diagnose(int argc, const char **argv)
 		goto out;
 	dg.image = image;
 	dg.journal = journal;
+	cli_warn_if_mounted(image);
 	fs = cli_open_image(image, 0);
 	if (!fs) {
 		rc = EXIT_OPERATIONAL;

@@ -248,6 +248,8 @@ static void text_super(const struct logdump *ld)
 	int n = 0;
 
 	printf(_("Journal superblock (v%d%s):\n"), j->format, j->external ? _(", external device") : "");
+	if (j->device)
+		printf(_("  external device found by its UUID: %s\n"), j->device);
 	printf(_("  block size %u, %u blocks (maxlen), log from block %u to %u\n"),
 	       j->blocksize, j->maxlen, j->first, j->last);
 	if (j->fc_blocks)
@@ -281,6 +283,8 @@ static void json_super(struct json *js, const struct logdump *ld)
 	json_int(js, "errno", j->errno_);
 	json_uint(js, "format", j->format);
 	json_bool(js, "external", j->external);
+	if (j->external)
+		json_string(js, "device_found_by_uuid", j->device);
 	json_uint(js, "fc_blocks", j->fc_blocks);
 	json_begin_array(js, "features");
 	for_each_feature(j, feature_json, js);
@@ -671,6 +675,7 @@ static void json_output(struct logdump *ld)
 	unsigned t;
 
 	json_begin_document(&js, stdout, "logdump", ld->image);
+	json_bool(&js, "has_journal", 1);
 	json_super(&js, ld);
 	json_begin_array(&js, "transactions");
 	for (t = 0; t < ld->s->ntxns; t++) {
@@ -694,11 +699,33 @@ static void json_output(struct logdump *ld)
 
 /* ---- the command ---- */
 
+/* A filesystem without a journal: one line (or a document) saying so; exit 0. */
+static int no_journal(const struct logdump *ld)
+{
+	struct json js;
+
+	if (!ld->o.json) {
+		printf(_("%s: the filesystem has no journal: nothing to show\n"), ld->image);
+		return EXIT_OK;
+	}
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", ld->image);
+	json_bool(&js, "has_journal", 0);
+	json_begin_array(&js, "transactions");
+	json_end_array(&js);
+	json_uint(&js, "problems", 0);
+	json_end_object(&js);
+	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
+}
+
 static int load(struct logdump *ld, ext2_filsys fs)
 {
 	errcode_t err;
 
 	err = jbd_journal_open(fs, ld->o.journal, &ld->j);
+	if (err == E4R_NO_JOURNAL)
+		return no_journal(ld);
 	if (err) {
 		cli_error(ld->image, err, _("cannot load the journal"));
 		return EXIT_OPERATIONAL;
@@ -790,6 +817,7 @@ int cmd_logdump(int argc, const char **argv)
 		goto out;
 	ld.image = image;
 	ld.o.journal = journal;
+	cli_warn_if_mounted(image);
 	fs = cli_open_image(image, 0);
 	if (!fs) {
 		rc = EXIT_OPERATIONAL;

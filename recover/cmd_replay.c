@@ -222,6 +222,8 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	}
 	if (!r->p)
 		return;
+	if (r->j && r->j->device)
+		printf(_("%s: the external journal was found by its UUID on %s\n"), c->image, r->j->device);
 	printf(_("%s: policy %s%s\n"), c->image, replay_policy_name(c->o.policy),
 	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
 	text_transactions(c);
@@ -346,6 +348,9 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	json_begin_document(&js, stdout, "replay", c->image);
 	json_string(&js, "policy", replay_policy_name(c->o.policy));
 	json_bool(&js, "dry_run", c->o.dry_run);
+	json_bool(&js, "has_journal", 1);
+	if (r->j && r->j->external)
+		json_string(&js, "journal_device_found_by_uuid", r->j->device);
 	json_bool(&js, "nothing_to_do", r->nothing_to_do);
 	json_bool(&js, "resumed", r->resumed);
 	if (r->p) {
@@ -392,6 +397,28 @@ static void json_output(struct replay_cli *c, errcode_t err)
 }
 
 /* ---- the command ---- */
+
+/* A filesystem without a journal: one line (or a document) saying so; exit 0. */
+static int no_journal(struct replay_cli *c)
+{
+	struct json js;
+
+	if (!c->json) {
+		printf(_("%s: the filesystem has no journal: nothing to replay\n"), c->image);
+		return EXIT_OK;
+	}
+	json_init(&js, stdout, 0);
+	json_begin_object(&js, NULL);
+	json_string(&js, "image", c->image);
+	json_string(&js, "policy", replay_policy_name(c->o.policy));
+	json_bool(&js, "dry_run", c->o.dry_run);
+	json_bool(&js, "has_journal", 0);
+	json_bool(&js, "nothing_to_do", 1);
+	json_uint(&js, "blocks_written", 0);
+	json_null(&js, "error");
+	json_end_object(&js);
+	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
+}
 
 static errcode_t build_decoder(struct replay_cli *c)
 {
@@ -453,10 +480,19 @@ int cmd_replay(int argc, const char **argv)
 		hooks.arg = &c;
 		c.o.hooks = &hooks;
 	}
+	if (c.o.dry_run || c.o.policy == JBD_POLICY_NONE)
+		cli_warn_if_mounted(c.image);
 	err = replay_image(c.image, &c.o, &c.r);
+	if (err == E4R_NO_JOURNAL) {
+		/* An ext2 (or a journal removed): nothing is wrong, there is nothing to do. */
+		rc = no_journal(&c);
+		goto out;
+	}
 	if (err && (!c.r || !c.r->j)) {
 		/* Nothing was learnt about the journal: one line naming the image and the reason. */
-		if (err == E4R_UNDO_EXISTS)
+		if (err == E4R_FS_MOUNTED)
+			cli_mounted_error(c.image, err);
+		else if (err == E4R_UNDO_EXISTS)
 			cli_error(c.image, err, _("undo file %s"), undo);
 		else
 			cli_error(c.image, err, _("cannot replay the journal"));

@@ -133,6 +133,10 @@ static int run_session(const char *image, const struct write_args *a, struct wri
 	opt.crash_after = a->crash_after;
 	opt.torn_bytes = a->torn;
 	err = write_open(image, &opt, &w);
+	if (err == E4R_FS_MOUNTED) {
+		cli_mounted_error(image, err);
+		return EXIT_OPERATIONAL;
+	}
 	if (err) {
 		cli_error(image, err, _("cannot start writing"));
 		return EXIT_OPERATIONAL;

@@ -306,3 +306,13 @@ void diag_print_json(struct json *js, const char *key, const struct diag_report 
 		json_finding(js, &d->findings[i], sup);
 	json_end_array(js);
 }
+
+const char *diag_print_cause_text(enum diag_cause c)
+{
+	return c <= JBD_CAUSE_UNEXPLAINED ? _(cause_texts[c]) : "?";
+}
+
+const char *diag_print_object_text(enum diag_object o)
+{
+	return o <= JBD_OBJ_TRANSACTION ? _(object_texts[o]) : "?";
+}

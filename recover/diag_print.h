@@ -20,4 +20,8 @@ const char *diag_stop_text(enum diag_stop_reason r);
 void diag_print_json(struct json *js, const char *key, const struct diag_report *d,
 		     const struct replay_supersede *sup);
 
+/* The words for a cause and for a failing object, as the text output names them. */
+const char *diag_print_cause_text(enum diag_cause c);
+const char *diag_print_object_text(enum diag_object o);
+
 #endif

@@ -40,6 +40,7 @@ struct check_opts {
 	check_ask_fn	ask;		/* E4R_REPAIR_ASK */
 	void			*ask_arg;
 	unsigned		max_rounds;	/* checks after repairs; 0: the default */
+	const char		*journal_path;	/* the external journal device; NULL: found by its UUID */
 };
 
 /* Why the full check ran or was skipped. */
@@ -73,6 +74,8 @@ struct check_result {
 	unsigned		left;		/* errors of the last round not repaired */
 	int			preen_halt;	/* -p met a problem a person must decide: nothing written */
 	int			written;	/* the filesystem was changed (flush it) */
+	int			totals_set;	/* clean, with repairs: the superblock's free totals were
+						   set from the groups' counts (as e2fsck does) */
 };
 
 

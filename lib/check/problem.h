@@ -141,6 +141,8 @@ enum check_problem {
 	E4R_PR_EA_ENTRY_NAME,
 	E4R_PR_EA_ENTRY_VALUE,
 	E4R_PR_EA_ENTRY_HASH,
+	/* Pass 0, added later (codes keep their order) */
+	E4R_PR_JOURNAL_DEVICE_MISSING,
 	E4R_PR_COUNT
 };
 

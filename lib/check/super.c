@@ -102,9 +102,16 @@ static void check_journal(struct check_ctx *c)
 
 	if (!ext2fs_has_feature_journal(sb))
 		return;
-	err = jbd_journal_open(c->fs, NULL, &j);
-	if (err == E4R_JOURNAL_EXTERNAL_NEEDED || err == ENOMEM)
-		return;	/* an external journal is not ours to check without its device */
+	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
+	if (err == E4R_JOURNAL_EXTERNAL_NEEDED) {
+		/* not ours to check without its device; said once, in the first round */
+		if (c->round == 0)
+			check_report_group(c, E4R_PR_JOURNAL_DEVICE_MISSING, E4R_NONE, E4R_NONE, E4R_NONE,
+					   E4R_NONE);
+		return;
+	}
+	if (err == ENOMEM)
+		return;
 	if (err) {
 		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
 		return;

@@ -170,8 +170,12 @@ errcode_t fs_image_open(const char *image, int flags, io_manager io, ext2_filsys
 	err = precheck_size(image, fs_image_io(image, NULL), bytes, flags, SUPERBLOCK_OFFSET);
 	if (err)
 		return err;
-	if (flags & E4R_OPEN_RW)
+	if (flags & E4R_OPEN_RW) {
 		oflags |= EXT2_FLAG_RW;
+		/* Writing to a device: O_EXCL, so the kernel refuses while it has it mounted. */
+		if (!fs_mem_image_find(image, NULL) && S_ISBLK(st.st_mode))
+			oflags |= EXT2_FLAG_EXCLUSIVE;
+	}
 	if (flags & E4R_OPEN_IGNORE_SB_ERRORS)
 		oflags |= EXT2_FLAG_IGNORE_SB_ERRORS;
 	err = ext2fs_open2(image, NULL, oflags, 0, 0, fs_image_io(image, io), &fs);

@@ -6,7 +6,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+
 #include "fs/open.h"
+#include "fs/mem_io.h"
 #include "util/e4r_err.h"
 #include "fs/image.h"
 
@@ -95,11 +98,29 @@ errcode_t fs_open_backup(const char *image, blk64_t superblock, unsigned blocksi
 	return 0;
 }
 
-errcode_t fs_not_mounted(const char *image)
+errcode_t fs_mount_point(const char *image, char *mnt, size_t len)
 {
+	char where[4096] = "";
 	int flags = 0;
 
-	if (ext2fs_check_if_mounted(image, &flags))
+	if (mnt && len)
+		mnt[0] = '\0';
+	/*
+	 * libext2fs matches the image against every mount: a device by its
+	 * number, a regular file through the loop devices whose backing file
+	 * it is. An image registered in memory is never mounted.
+	 */
+	if (fs_mem_image_find(image, NULL) ||
+	    ext2fs_check_mount_point(image, &flags, where, (int)sizeof(where)))
 		return 0;	/* cannot tell (no /proc/mounts): as e2fsck, go on */
-	return (flags & EXT2_MF_MOUNTED) ? E4R_CHECK_MOUNTED : 0;
+	if (!(flags & EXT2_MF_MOUNTED))
+		return 0;
+	if (mnt && len)
+		snprintf(mnt, len, "%s", where[0] ? where : "?");
+	return E4R_FS_MOUNTED;
+}
+
+errcode_t fs_not_mounted(const char *image)
+{
+	return fs_mount_point(image, NULL, 0) ? E4R_CHECK_MOUNTED : 0;
 }

@@ -18,6 +18,14 @@ errcode_t fs_undo_io(const char *undo_file, int may_exist, io_manager *io);
  */
 errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize);
 
+/*
+ * E4R_FS_MOUNTED when IMAGE is mounted: a device (a loop device too) in
+ * the mount table, or a regular file that backs a mounted loop device.
+ * MNT (LEN bytes, may be NULL) then names the mount point. 0 when it is
+ * not mounted or when that cannot be told (no mount table), as e2fsck.
+ */
+errcode_t fs_mount_point(const char *image, char *mnt, size_t len);
+
 /* E4R_CHECK_MOUNTED when IMAGE is mounted (repairs must not run then), else 0. */
 errcode_t fs_not_mounted(const char *image);
 

@@ -62,6 +62,31 @@ static void ctx_free(struct check_ctx *c)
 	check_xattr_free(c);
 }
 
+/*
+ * Set the superblock's free block and inode totals to the sums of the group
+ * descriptors' counts; 1 when a total changed. Sums past the filesystem's
+ * size are damage for the full check, not counts to copy.
+ */
+static int sum_counts(ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+	uint64_t blocks = 0, inodes = 0;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		blocks += ext2fs_bg_free_blocks_count(fs, g);
+		inodes += ext2fs_bg_free_inodes_count(fs, g);
+	}
+	blocks = EXT2FS_C2B(fs, blocks);
+	if (blocks > ext2fs_blocks_count(sb) || inodes > sb->s_inodes_count ||
+	    (blocks == ext2fs_free_blocks_count(sb) && inodes == sb->s_free_inodes_count))
+		return 0;
+	ext2fs_free_blocks_count_set(sb, blocks);
+	sb->s_free_inodes_count = (uint32_t)inodes;
+	ext2fs_mark_super_dirty(fs);
+	return 1;
+}
+
 /* The passes after the superblock, in order; each sees what the earlier ones left. */
 static errcode_t (*const passes[])(struct check_ctx *) = {
 	check_inodes, check_dups, check_dirs, check_connectivity, check_links, check_bitmaps,
@@ -149,6 +174,14 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 	if (mode != E4R_REPAIR_NONE && !r->preen_halt && !r->aborted &&
 	    r->reason != E4R_REASON_CLEAN_SKIPPED)
 		repair_finish(fs, r);
+	/*
+	 * A clean filesystem after a crash: the kernel keeps only the groups'
+	 * counts exact. Like e2fsck, the superblock's totals are set from them
+	 * before "clean" is said (the full check's pass 5 does it otherwise).
+	 */
+	if (mode != E4R_REPAIR_NONE && r->reason == E4R_REASON_CLEAN_SKIPPED && !r->errors &&
+	    (fs->flags & EXT2_FLAG_RW))
+		r->totals_set = sum_counts(fs);
 	/* The summary line's numbers, from the superblock like e2fsck's. */
 	r->inodes_used = fs->super->s_inodes_count - fs->super->s_free_inodes_count;
 	r->blocks_used = ext2fs_blocks_count(fs->super) - ext2fs_free_blocks_count(fs->super);

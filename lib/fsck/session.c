@@ -39,13 +39,22 @@ static void tell(const struct fsck_session_opts *o, enum fsck_event what, const 
  */
 static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct fsck_session *s)
 {
-	struct replay_opts ro = { .policy = o->policy, .undo_file = o->undo_file };
+	struct replay_opts ro = { .policy = o->policy, .undo_file = o->undo_file,
+				  .journal_path = o->journal_path, .diagnose = 1 };
 	struct replay_result *r = NULL;
 	errcode_t err = replay_image(o->image, &ro, &r);
 	enum fsck_stage stage = FSCK_STAGE_NONE;
 
 	if (err == E4R_NO_JOURNAL || (!err && r && (r->nothing_to_do || r->resumed))) {
 		err = 0;
+	} else if (err == E4R_JOURNAL_EXTERNAL_NEEDED) {
+		/*
+		 * Like e2fsck, which cannot proceed without the journal device:
+		 * neither replaying nor checking a filesystem whose journal may
+		 * hold its latest metadata, and never calling it clean.
+		 */
+		s->journal.device_missing = 1;
+		stage = FSCK_STAGE_REPLAY;
 	} else if (err && (!r || !r->p)) {
 		if (err == E4R_UNDO_EXISTS)
 			stage = FSCK_STAGE_UNDO;
@@ -56,6 +65,10 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 		s->journal.failed_commit = r->p->has_failed_commit;
 		s->journal.failed_seq = r->p->failed_commit;
 		s->journal.csum_error = r->p->recovery_error || r->p->csum_skipped;
+		s->journal.left_out_txns = r->left_out_txns;
+		s->journal.left_out_blocks = r->left_out_blocks;
+		s->replay = r;
+		r = NULL;
 		tell(o, FSCK_EVENT_JOURNAL_REPLAYED, s);
 		if (err)
 			stage = FSCK_STAGE_REPLAY;
@@ -76,6 +89,33 @@ static void guard_report(struct fsck_session *s)
 		s->guard_blk = blk;
 		s->guard_what = what;
 	}
+}
+
+/*
+ * What e2fsck does between the replay and its decision to check: the error
+ * state when the replay left anything out, then the orphans. FS is open
+ * read-write.
+ */
+static errcode_t after_replay(const struct fsck_session_opts *o, struct fsck_session *s, ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+	errcode_t err;
+
+	if (s->journal.replayed && (s->journal.left_out_txns || s->journal.left_out_blocks) &&
+	    !(sb->s_state & EXT2_ERROR_FS)) {
+		sb->s_state |= EXT2_ERROR_FS;
+		ext2fs_mark_super_dirty(fs);
+		s->journal.marked_error = 1;
+		/* On disk (and its checksum with it) before the check reads the superblock. */
+		if ((err = ext2fs_flush(fs)))
+			return err;
+		tell(o, FSCK_EVENT_MARKED_ERROR, s);
+	}
+	s->journal.error_state = !!(sb->s_state & EXT2_ERROR_FS);
+	err = fsck_orphans_release(fs, &s->orphans);
+	if (!err && (s->orphans.n || s->orphans.failed || s->orphans.dropped))
+		tell(o, FSCK_EVENT_ORPHANS, s);
+	return err;
 }
 
 int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
@@ -121,6 +161,11 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		ext2fs_close_free(&fs);
 		return stop(s, FSCK_STAGE_OPEN, err);
 	}
+	if (repair && (err = after_replay(o, s, fs))) {
+		fs->flags &= ~EXT2_FLAG_DIRTY;
+		ext2fs_close_free(&fs);
+		return stop(s, FSCK_STAGE_CHECK, err);
+	}
 	err = fsck_run(fs, &o->check, &s->result);
 	if (err) {
 		guard_report(s);
@@ -128,6 +173,12 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CHECK, s->guard_tripped ? E4R_WRITE_GUARD : err);
 	}
+	/*
+	 * Releasing orphans is routine: e2fsck's exit code does not count it.
+	 * After a full check it still says the filesystem was modified.
+	 */
+	if (s->orphans.changed && s->result->reason != E4R_REASON_CLEAN_SKIPPED)
+		s->result->written = 1;
 	/* The repairs are in memory and in the io cache: writing them is part of the check. */
 	fs_guard_bitmaps(1);
 	err = ext2fs_close_free(&fs);
@@ -145,6 +196,9 @@ void fsck_session_free(struct fsck_session *s)
 {
 	check_result_free(s->result);
 	s->result = NULL;
+	replay_free(s->replay);
+	s->replay = NULL;
+	fsck_orphans_free(&s->orphans);
 }
 
 int fsck_exit_code(const struct fsck_session *s)
@@ -152,6 +206,9 @@ int fsck_exit_code(const struct fsck_session *s)
 	const struct check_result *r = s->result;
 	int rc;
 
+	/* e2fsck without its journal device: "Cannot proceed", errors left (12). */
+	if (s->journal.device_missing)
+		return FSCK_EXIT_OPERATIONAL | FSCK_EXIT_UNCORRECTED;
 	if (s->stopped != FSCK_STAGE_NONE || !r)
 		return s->err == E4R_UNDO_EXISTS ? FSCK_EXIT_USAGE : FSCK_EXIT_OPERATIONAL;
 	rc = r->fixed || s->backup_sb ? FSCK_EXIT_FIXED : FSCK_EXIT_OK;

@@ -6,7 +6,8 @@
 #include <ext2fs/ext2fs.h>
 
 #include "check/check.h"
-#include "replay/plan.h"
+#include "fsck/orphans.h"
+#include "replay/image.h"
 
 /*
  * e2fsck's exit codes. They are bits, but not every sum occurs: errors left
@@ -36,6 +37,16 @@ struct fsck_journal_note {
 	int		failed_commit;	/* a corrupt transaction stopped the replay ... */
 	uint32_t	failed_seq;	/* ... this one */
 	int		csum_error;	/* a checksum failed in the log (or blocks were left out for it) */
+	unsigned	left_out_txns;	/* committed transactions not replayed (replay_plan_left_out) */
+	unsigned	left_out_blocks; /* blocks of replayed transactions left out */
+	/*
+	 * The check set the error state itself: the replay left something out
+	 * that e2fsck's bookkeeping does not mark (an async commit that fails
+	 * its checksum ends the log silently), and the full check must run.
+	 */
+	int		marked_error;
+	int		error_state;	/* the filesystem carries EXT2_ERROR_FS after the replay */
+	int		device_missing;	/* an external journal whose device was not found */
 };
 
 /* What a session learnt; see fsck_session_run. */
@@ -45,6 +56,9 @@ struct fsck_session {
 	struct fsck_journal_note journal;
 	blk64_t			backup_sb;	/* the backup superblock read instead of the primary; 0: the primary */
 	struct check_result	*result;	/* the findings; NULL unless the check ran */
+	struct replay_result	*replay;	/* the replay's plan, scan and diagnosis (its journal
+						   handle is closed: not to be read through) */
+	struct fsck_orphans	orphans;	/* released before the check (repairs only) */
 	int			exit_code;	/* fsck_exit_code of all the above */
 	/* The write guard refused a repair's write (err is E4R_WRITE_GUARD): where. */
 	int			guard_tripped;
@@ -56,6 +70,8 @@ struct fsck_session {
 enum fsck_event {
 	FSCK_EVENT_JOURNAL_REPLAYED,	/* s->journal is filled in */
 	FSCK_EVENT_BACKUP_SUPER,	/* s->backup_sb is the superblock about to be used */
+	FSCK_EVENT_ORPHANS,		/* s->orphans holds the orphans just released */
+	FSCK_EVENT_MARKED_ERROR,	/* s->journal.marked_error: the check set the error state */
 };
 
 typedef void (*fsck_event_fn)(void *arg, enum fsck_event what, const struct fsck_session *s);
@@ -66,6 +82,7 @@ struct fsck_session_opts {
 	struct check_opts	check;
 	enum replay_policy	policy;		/* for the journal replay before the check */
 	const char		*undo_file;	/* NULL: none; never over an existing file */
+	const char		*journal_path;	/* the external journal device; NULL: found by UUID */
 	fsck_event_fn		event;		/* may be NULL */
 	void			*event_arg;
 };
@@ -81,8 +98,8 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s);
 void fsck_session_free(struct fsck_session *s);
 
 /*
- * e2fsck's exit code for what S holds: 8 (16 for a refused undo file) when
- * it stopped early; else 1 when anything was fixed (a backup superblock
+ * e2fsck's exit code for what S holds: 8 (16 for a refused undo file, 12
+ * for an external journal whose device is not found) when it stopped early; else 1 when anything was fixed (a backup superblock
  * counts: its descriptors are written over the primary's), 4 instead when
  * errors are left (or -p stopped for a person), and 8 added to the 4 (the 1
  * dropped) when a pass was cut short. A journal replay alone counts as no

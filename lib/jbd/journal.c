@@ -2,8 +2,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <blkid.h>
 
 #include "util/crc.h"
 #include "util/e4r_err.h"
@@ -198,6 +201,26 @@ static errcode_t open_internal(struct jbd_journal *j)
 	return err;
 }
 
+/*
+ * The device that carries the external journal's UUID, as e2fsck finds it:
+ * libblkid (udev's links, else a probe of the block devices, loop devices
+ * included; no cache file read or written). NULL when none does.
+ */
+static char *find_by_uuid(const uint8_t *u)
+{
+	blkid_cache cache = NULL;
+	char uuid[37];
+	char *dev;
+
+	snprintf(uuid, sizeof(uuid), "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+	if (blkid_get_cache(&cache, "/dev/null") < 0)
+		return NULL;
+	dev = blkid_evaluate_tag("UUID", uuid, &cache);
+	blkid_put_cache(cache);
+	return dev;
+}
+
 static errcode_t open_external(struct jbd_journal *j, const char *path)
 {
 	ext2_filsys fs = j->fs;
@@ -205,6 +228,10 @@ static errcode_t open_external(struct jbd_journal *j, const char *path)
 	uint64_t blocks, dev_bytes;
 	errcode_t err;
 
+	/*
+	 * Not O_EXCL: a replay holds the journal open while it opens it again
+	 * to finish. The filesystem's own mount check guards the device.
+	 */
 	err = unix_io_manager->open(path, (fs->flags & EXT2_FLAG_RW) ? IO_FLAG_RW : 0, &j->io);
 	if (err)
 		return err;
@@ -359,10 +386,12 @@ errcode_t jbd_journal_open(ext2_filsys fs, const char *external_path, struct jbd
 		err = open_internal(j);
 	else if (uuid_is_null(fs->super->s_journal_uuid))
 		err = E4R_NO_JOURNAL;
-	else if (!external_path)
+	else if (external_path)
+		err = open_external(j, external_path);
+	else if (!(j->device = find_by_uuid(fs->super->s_journal_uuid)))
 		err = E4R_JOURNAL_EXTERNAL_NEEDED;
 	else
-		err = open_external(j, external_path);
+		err = open_external(j, j->device);
 	if (!err)
 		err = read_super(j);
 	if (!err)
@@ -381,6 +410,7 @@ void jbd_journal_close(struct jbd_journal *j)
 		return;
 	if (j->external && j->io)
 		io_channel_close(j->io);
+	free(j->device);
 	free(j->map);
 	free(j);
 }

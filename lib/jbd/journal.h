@@ -14,6 +14,7 @@ struct jbd_journal {
 	ext2_filsys	fs;		/* the filesystem the journal belongs to */
 	io_channel	io;		/* where the journal lives: fs->io, or the external device */
 	int		external;	/* 1 when io is an external journal device */
+	char		*device;	/* the external device found by its UUID (NULL: given, or internal) */
 	int		from_backup;	/* 1 when the inode's block map came from s_jnl_blocks */
 	blk64_t		*map;		/* map[jblk] = block on io, for jblk < total_len */
 	uint32_t	total_len;	/* blocks mapped: the inode's size, or the external device's length */
@@ -44,7 +45,8 @@ struct jbd_journal {
 
 /*
  * Find and load FS's journal. EXTERNAL_PATH, if not NULL, is the external
- * journal device (required when the filesystem's journal is external).
+ * journal device; without it an external journal is looked for by the UUID
+ * the superblock names (E4R_JOURNAL_EXTERNAL_NEEDED when no device has it).
  * The superblock is validated as strictly as e2fsck does; a failure is a
  * named E4R_JSB_* / E4R_JOURNAL_* error. A journal superblock checksum
  * mismatch is NOT an error here: it is recorded in sb_csum_ok and the

@@ -9,6 +9,7 @@
 
 #include "replay/image.h"
 #include "fs/image.h"
+#include "fs/open.h"
 #include "util/e4r_err.h"
 
 /*
@@ -220,6 +221,9 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 	*out = r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXT2_ET_NO_MEMORY;
+	/* Never under a live kernel: checked before anything is opened for writing. */
+	if (writing && (err = fs_mount_point(image, NULL, 0)))
+		return err;
 	/* Nothing to do means nothing opened for writing and no undo file created. */
 	if (writing) {
 		err = probe_idle(image, o, &r->nothing_to_do);
@@ -252,11 +256,15 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 		if (!err)
 			hooks = &r->autop->hooks;
 	}
+	if (!err && o->diagnose && !r->autop && replay_log_has_failures(r->s))
+		err = diag_journal(r->j, r->s, &r->diag);
 	if (!err)
 		err = replay_plan_build(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
 	/* Only a report: a filesystem too damaged to compare or name blocks in still gets its replay. */
 	if (!err && replay_plan_fell_back(r->p) && replay_alternatives(r->j, r->s, r->p, &r->alts))
 		r->alts = NULL;
+	if (!err)
+		replay_plan_left_out(r->p, &r->left_out_txns, &r->left_out_blocks);
 	if (!err)
 		err = scan_fast_commits(r);
 	if (err || !writing)
@@ -310,6 +318,7 @@ void replay_free(struct replay_result *r)
 		return;
 	replay_alternatives_free(r->alts);
 	replay_plan_free(r->p);
+	diag_free(r->diag);
 	jbd_fc_free(r->fc);
 	if (r->autop) {
 		replay_auto_free(r->autop);
@@ -322,4 +331,11 @@ void replay_free(struct replay_result *r)
 	if (r->fs)
 		ext2fs_close_free(&r->fs);
 	free(r);
+}
+
+const struct diag_report *replay_diagnosis(const struct replay_result *r)
+{
+	if (r->autop)
+		return r->autop->diag;
+	return r->diag;
 }

@@ -15,6 +15,7 @@ struct replay_opts {
 	const char			*journal_path;	/* external journal device */
 	io_manager			io;		/* NULL: unix_io_manager (tests inject faults) */
 	const struct replay_hooks	*hooks;		/* ask and auto */
+	int				diagnose;	/* also diagnose every checksum failure, whatever the policy */
 };
 
 /* What happened; the caller prints it. */
@@ -30,6 +31,9 @@ struct replay_result {
 	struct replay_auto		*autop;		/* auto with failures: the diagnosis behind its decisions */
 	struct replay_alts		*alts;		/* auto that left something out: what the other policies
 							   would write differently (replay_plan_fell_back) */
+	struct diag_report	*diag;		/* opts.diagnose, another policy, and failures: their diagnosis */
+	unsigned		left_out_txns;	/* committed transactions not replayed for a checksum failure */
+	unsigned		left_out_blocks; /* blocks of replayed transactions left out (checksum, outside the fs) */
 	int			nothing_to_do;	/* the journal was clean and needs_recovery clear */
 	int			resumed;	/* an interrupted replay's last steps were finished */
 	int			needs_recovery;	/* the fs flag as found */
@@ -55,5 +59,11 @@ struct replay_result {
  */
 errcode_t replay_image(const char *image, const struct replay_opts *o, struct replay_result **out);
 void replay_free(struct replay_result *r);
+
+/*
+ * The diagnosis of R's checksum failures: auto's, or the one opts.diagnose
+ * asked for; NULL when there is none (no failure, or not asked).
+ */
+const struct diag_report *replay_diagnosis(const struct replay_result *r);
 
 #endif

@@ -470,6 +470,30 @@ unsigned replay_plan_txn_replayed(const struct replay_plan *p, unsigned txn)
 	return n;
 }
 
+void replay_plan_left_out(const struct replay_plan *p, unsigned *txns, unsigned *blocks)
+{
+	*txns = *blocks = 0;
+	for (unsigned t = 0; t < p->s->nlive; t++) {
+		if (!p->s->txns[t].committed)
+			continue;
+		switch (p->txn_fate[t]) {
+		case JBD_TXN_PAST_END:
+		case JBD_TXN_SKIPPED:
+		case JBD_TXN_RECOVERY_FAILS:
+			(*txns)++;
+			break;
+		case JBD_TXN_REPLAYED:
+			for (unsigned b = 0; b < p->s->txns[t].nblocks; b++) {
+				enum replay_block_fate f = jbd_plan_block_fate(p, t, b);
+				*blocks += f == JBD_BLK_CSUM || f == JBD_BLK_OUT_OF_FS;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 int replay_plan_fs_invalid(const struct replay_plan *p)
 {
 	/*

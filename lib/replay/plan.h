@@ -140,6 +140,15 @@ int replay_log_has_failures(const struct jbd_scan *s);
 /* How many of transaction TXN's logged blocks the plan writes (or supersedes). */
 unsigned replay_plan_txn_replayed(const struct replay_plan *p, unsigned txn);
 
+/*
+ * What the plan leaves out of the committed live log for a checksum failure
+ * or a home outside the filesystem: *TXNS transactions not replayed (stopped
+ * before, skipped, or recovery failing as a whole) and *BLOCKS blocks of
+ * replayed transactions. Both 0 when the replay is complete (corrections
+ * proven by auto count as replayed).
+ */
+void replay_plan_left_out(const struct replay_plan *p, unsigned *txns, unsigned *blocks);
+
 /* 1 when the plan's result should mark the filesystem not valid (a full check is needed). */
 int replay_plan_fs_invalid(const struct replay_plan *p);
 

@@ -9,6 +9,7 @@
 #include "util/crc.h"
 #include "util/e4r_err.h"
 #include "fs/image.h"
+#include "fs/open.h"
 #include "util/array.h"
 #include "write/journal_int.h"
 
@@ -667,7 +668,10 @@ errcode_t write_open(const char *image, const struct write_options *opt, struct 
 		return err;
 	w->opt = *opt;
 	w->hash_size = JW_HASH_SIZE;
-	err = ext2fs_get_memzero(w->hash_size * sizeof(*w->hash), &w->hash);
+	/* Never under a live kernel: its own journal and caches would be overwritten. */
+	err = fs_mount_point(image, NULL, 0);
+	if (!err)
+		err = ext2fs_get_memzero(w->hash_size * sizeof(*w->hash), &w->hash);
 	if (!err) {
 		write_txn_io_set_target(w);
 		err = fs_image_open(image, E4R_OPEN_RW, write_txn_io_manager, &w->fs);

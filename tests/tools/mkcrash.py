@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mkcrash.py OUT.img SEED [VARIANT]: an ext4 image the kernel left mid-journal.
+"""mkcrash.py OUT.img SEED [VARIANT [orphans]]: an ext4 image the kernel left mid-journal.
 
 The kernel writes the journal (the oracle for what a real journal looks like):
 a fresh image is loop-mounted with a one-second commit interval, a seeded
@@ -16,6 +16,9 @@ VARIANT is the journal flavour (mke2fs features, mount options):
   djournal  data=journal, metadata_csum, journal_checksum
   fc        fast_commit, metadata_csum
   ext3      ext3 features (no extents, no checksums), 4 KiB blocks
+With "orphans", files are left deleted while open at the crash: a few of the
+workload's files and one written for the purpose are opened, unlinked and held
+open across a commit and the shutdown, so the journal holds the orphan list.
 SEED picks the image and journal sizes and every step of the workload, so the
 files written are the same each run; the kernel's timing decides where the
 commits fall, so the journals are alike but not byte-identical.
@@ -100,12 +103,33 @@ class Workload:
                 os.sync()
 
 
+def make_orphans(work, mnt, rng):
+    """Open some files, unlink them, keep them open; returns the open files."""
+    held = []
+    victims = rng.sample(work.files, min(len(work.files), rng.randrange(2, 5)))
+    path = os.path.join(mnt, "orphan-new")
+    with open(path, "wb") as f:
+        f.write(rng.randbytes(rng.choice([4096, 65536, 250000])))
+    victims.append(path)
+    for v in victims:
+        try:
+            held.append(open(v, "rb"))
+            os.unlink(v)
+        except OSError:
+            pass
+        if v in work.files:
+            work.files.remove(v)
+    return held
+
+
 def main(argv):
-    if len(argv) not in (3, 4) or (len(argv) == 4 and argv[3] not in VARIANTS):
-        sys.stderr.write("usage: mkcrash.py OUT.img SEED [%s]\n" % "|".join(VARIANTS))
+    if (len(argv) not in (3, 4, 5) or (len(argv) >= 4 and argv[3] not in VARIANTS) or
+            (len(argv) == 5 and argv[4] != "orphans")):
+        sys.stderr.write("usage: mkcrash.py OUT.img SEED [%s [orphans]]\n" % "|".join(VARIANTS))
         return 2
     out, seed = argv[1], int(argv[2])
-    variant = argv[3] if len(argv) == 4 else "v3"
+    variant = argv[3] if len(argv) >= 4 else "v3"
+    orphans = len(argv) == 5
     shutdown = os.environ.get("E4R_SHUTDOWN", "")
     if not os.access(shutdown, os.X_OK):
         sys.stderr.write("mkcrash.py: E4R_SHUTDOWN (the shutdown helper) is not executable: %r\n" % shutdown)
@@ -137,8 +161,15 @@ def main(argv):
             work.run(rng.randrange(30, 150), False)
             time.sleep(rng.choice([1.5, 2.2]))
             work.run(rng.randrange(10, 50), False)
+            held = []
+            if orphans:
+                # The unlinks commit (1 s interval) while the files stay open.
+                held = make_orphans(work, mnt, rng)
+                time.sleep(2.2)
             time.sleep(rng.choice([0, 0.5, 1.5]))
             run(shutdown, mnt)
+            for f in held:
+                f.close()
         finally:
             subprocess.run(["umount", mnt], capture_output=True)
     except RuntimeError as e:
@@ -149,7 +180,8 @@ def main(argv):
 
     header = subprocess.run(["dumpe2fs", "-h", out], capture_output=True, text=True).stdout
     print(json.dumps({"image": out, "seed": seed, "variant": variant, "size_mb": size_mb,
-                      "journal_mb": journal_mb, "needs_recovery": "needs_recovery" in header}))
+                      "journal_mb": journal_mb, "needs_recovery": "needs_recovery" in header,
+                      "orphans": orphans}))
     return 0
 
 

@@ -1,0 +1,221 @@
+/*
+ * What check tells of the journal it replayed and of the orphans it
+ * released before checking: each failed checksum with its cause (the
+ * diagnosis) and what the policy did with it, what the replay left out, and
+ * the state the filesystem was left in for the check.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "check_story.h"
+#include "diag_print.h"
+#include "i18n.h"
+
+/* What the plan did with the object of finding F: its block's fate, or its transaction's. */
+static const char *outcome_name(const struct replay_plan *p, const struct diag_finding *f)
+{
+	if (f->txn >= p->s->ntxns)
+		return "?";
+	if (p->txn_fate[f->txn] == JBD_TXN_REPLAYED && f->block >= 0 &&
+	    (unsigned)f->block < p->s->txns[f->txn].nblocks)
+		return replay_block_fate_name(jbd_plan_block_fate(p, f->txn, (unsigned)f->block));
+	return replay_txn_fate_name(p->txn_fate[f->txn]);
+}
+
+static const char *outcome_text(const struct replay_plan *p, const struct diag_finding *f)
+{
+	if (f->txn >= p->s->ntxns)
+		return "?";
+	if (p->txn_fate[f->txn] == JBD_TXN_REPLAYED && f->block >= 0 &&
+	    (unsigned)f->block < p->s->txns[f->txn].nblocks) {
+		switch (jbd_plan_block_fate(p, f->txn, (unsigned)f->block)) {
+		case JBD_BLK_REPLAYED:	return _("the block was replayed as logged");
+		case JBD_BLK_CORRECTED:	return _("the block was replayed corrected");
+		case JBD_BLK_REVOKED:	return _("the block was revoked by a later transaction");
+		case JBD_BLK_OUT_OF_FS:	return _("the block was left out: its home is outside the filesystem");
+		default:		return _("the block was left out");
+		}
+	}
+	switch (p->txn_fate[f->txn]) {
+	case JBD_TXN_REPLAYED:		return _("the transaction was replayed");
+	case JBD_TXN_PAST_END:		return _("the replay stopped before this transaction");
+	case JBD_TXN_SKIPPED:		return _("the transaction was skipped");
+	case JBD_TXN_RECOVERY_FAILS:	return _("recovery failed as a whole: nothing was replayed");
+	case JBD_TXN_UNCOMMITTED:	return _("the transaction never committed: not replayed");
+	default:			return _("not replayed");
+	}
+}
+
+/* Each committed live transaction the plan did not replay, as "N, M, ..." on OUT. */
+static void text_left_txns(FILE *out, const struct replay_plan *p)
+{
+	const char *sep = "";
+
+	for (unsigned t = 0; t < p->s->nlive; t++) {
+		enum replay_txn_fate f = p->txn_fate[t];
+		if (p->s->txns[t].committed &&
+		    (f == JBD_TXN_PAST_END || f == JBD_TXN_SKIPPED || f == JBD_TXN_RECOVERY_FAILS)) {
+			fprintf(out, "%s%" PRIu32, sep, p->s->txns[t].sequence);
+			sep = ", ";
+		}
+	}
+}
+
+void check_story_text(FILE *out, const char *image, const struct fsck_session *s)
+{
+	const struct replay_result *r = s->replay;
+	const struct diag_report *d = r ? replay_diagnosis(r) : NULL;
+
+	if (s->journal.device_missing)
+		fprintf(out, _("%s: the external journal device was not found: the journal was not replayed\n"), image);
+	if (!s->journal.replayed || !r || !r->p)
+		return;
+	if (r->j && r->j->device)
+		fprintf(out, _("%s: the external journal was found by its UUID on %s\n"), image, r->j->device);
+	for (unsigned i = 0; d && i < d->nfindings; i++) {
+		const struct diag_finding *f = &d->findings[i];
+
+		if (!f->problem)
+			continue;
+		fprintf(out, _("Journal transaction %" PRIu32 ": %s fails (journal block %" PRIu32 "), cause: %s%s; "
+			       "policy %s: %s.\n"),
+			f->sequence, diag_print_object_text(f->object), f->jblk, diag_print_cause_text(f->cause),
+			f->proven ? _(" (proven)") : "", replay_policy_name(r->p->policy), outcome_text(r->p, f));
+	}
+	if (s->journal.left_out_txns) {
+		fprintf(out, _("Left out of the replay: transaction(s) "));
+		text_left_txns(out, r->p);
+		fputc('\n', out);
+	}
+	if (s->journal.left_out_blocks)
+		fprintf(out, _("Left out of the replay: %u block(s) of replayed transactions.\n"),
+			s->journal.left_out_blocks);
+}
+
+void check_marked_text(FILE *out, const char *image)
+{
+	fprintf(out, _("%s: the replay left part of the journal out: marked with errors, checking fully.\n"),
+		image);
+}
+
+void check_orphans_text(FILE *out, const char *image, const struct fsck_orphans *o, int preen)
+{
+	for (unsigned i = 0; i < o->n; i++) {
+		const struct fsck_orphan *x = &o->list[i];
+		if (preen)
+			fprintf(out, "%s: ", image);
+		fprintf(out, _("%s orphaned inode %u (uid=%" PRIu32 ", gid=%" PRIu32 ", mode=0%o, size=%" PRIu64 ")\n"),
+			x->truncated ? _("Truncating") : _("Clearing"), x->ino, x->uid, x->gid, x->mode, x->size);
+	}
+	if (o->dropped)
+		fprintf(out, _("%s: the filesystem has errors: its orphan list is left to the full check\n"), image);
+	if (o->failed)
+		fprintf(out, _("%s: the orphans could not all be released: checking fully\n"), image);
+	if (o->quota)
+		fprintf(out, _("%s: orphans released: the quota usage is recounted by a full check\n"), image);
+}
+
+static void json_left_out(struct json *js, const struct replay_plan *p)
+{
+	json_begin_array(js, "left_out");
+	for (unsigned t = 0; t < p->s->nlive; t++) {
+		const struct jbd_scan_txn *x = &p->s->txns[t];
+		enum replay_txn_fate f = p->txn_fate[t];
+
+		if (!x->committed)
+			continue;
+		if (f == JBD_TXN_PAST_END || f == JBD_TXN_SKIPPED || f == JBD_TXN_RECOVERY_FAILS) {
+			json_begin_object(js, NULL);
+			json_uint(js, "sequence", x->sequence);
+			json_string(js, "reason", replay_txn_fate_name(f));
+			json_uint(js, "blocks", x->nblocks);
+			json_end_object(js);
+			continue;
+		}
+		if (f != JBD_TXN_REPLAYED)
+			continue;
+		for (unsigned b = 0; b < x->nblocks; b++) {
+			enum replay_block_fate bf = jbd_plan_block_fate(p, t, b);
+			if (bf != JBD_BLK_CSUM && bf != JBD_BLK_OUT_OF_FS)
+				continue;
+			json_begin_object(js, NULL);
+			json_uint(js, "sequence", x->sequence);
+			json_string(js, "reason", replay_block_fate_name(bf));
+			json_uint(js, "fs_block", x->blocks[b].fs_block);
+			json_uint(js, "journal_block", x->blocks[b].jblk);
+			json_end_object(js);
+		}
+	}
+	json_end_array(js);
+}
+
+void check_story_json(struct json *js, const struct fsck_session *s)
+{
+	const struct replay_result *r = s->replay;
+	const struct replay_plan *p = r && s->journal.replayed ? r->p : NULL;
+	const struct diag_report *d = p ? replay_diagnosis(r) : NULL;
+
+	json_begin_object(js, "journal");
+	json_bool(js, "replayed", s->journal.replayed);
+	json_bool(js, "device_missing", s->journal.device_missing);
+	json_string(js, "policy", p ? replay_policy_name(p->policy) : NULL);
+	json_string(js, "device_found_by_uuid", p && r->j ? r->j->device : NULL);
+	if (p && p->has_failed_commit)
+		json_uint(js, "failed_commit", p->failed_commit);
+	else
+		json_null(js, "failed_commit");
+	json_begin_array(js, "checksum_failures");
+	for (unsigned i = 0; d && i < d->nfindings; i++) {
+		const struct diag_finding *f = &d->findings[i];
+
+		if (!f->problem)
+			continue;
+		json_begin_object(js, NULL);
+		json_uint(js, "sequence", f->sequence);
+		json_string(js, "object", diag_object_name(f->object));
+		json_uint(js, "journal_block", f->jblk);
+		if (f->block >= 0)
+			json_uint(js, "fs_block", f->fs_block);
+		json_string(js, "cause", diag_cause_name(f->cause));
+		json_bool(js, "proven", f->proven);
+		json_string(js, "outcome", outcome_name(p, f));
+		json_end_object(js);
+	}
+	json_end_array(js);
+	if (p)
+		json_left_out(js, p);
+	else {
+		json_begin_array(js, "left_out");
+		json_end_array(js);
+	}
+	json_uint(js, "left_out_transactions", s->journal.left_out_txns);
+	json_uint(js, "left_out_blocks", s->journal.left_out_blocks);
+	json_uint(js, "blocks_written", r && s->journal.replayed ? r->blocks_written : 0);
+	json_bool(js, "marked_error", s->journal.marked_error);
+	json_bool(js, "error_state", s->journal.error_state);
+	json_end_object(js);
+}
+
+void check_orphans_json(struct json *js, const struct fsck_orphans *o)
+{
+	unsigned truncated = 0;
+
+	json_begin_object(js, "orphans");
+	json_begin_array(js, "inodes");
+	for (unsigned i = 0; i < o->n; i++) {
+		truncated += o->list[i].truncated;
+		json_begin_object(js, NULL);
+		json_uint(js, "inode", o->list[i].ino);
+		json_uint(js, "mode", o->list[i].mode);
+		json_uint(js, "size", o->list[i].size);
+		json_string(js, "action", o->list[i].truncated ? "truncated" : "cleared");
+		json_end_object(js);
+	}
+	json_end_array(js);
+	json_uint(js, "cleared", o->n - truncated);
+	json_uint(js, "truncated", truncated);
+	json_bool(js, "left_to_check", o->dropped || o->failed || o->quota);
+	json_end_object(js);
+}
