@@ -2,7 +2,7 @@
 """Differential tester: e4recover check -n -f against e2fsck -fn, one damage at a time.
 
     difftest.py --e4recover BIN --fsmeta BIN [--work DIR] [--seed S] [--count N]
-                [--flavours a,b] [--jobs J] [--regress FILE] [--show]
+                [--flavours a,b] [--structs s,t] [--jobs J] [--regress FILE] [--show]
 
 Builds one populated base image per flavour (flavours.py), then for case k of
 seed S chooses (from random.Random("S/k")) a flavour and one damage
@@ -120,7 +120,7 @@ def cases(seed, count, names):
     for k in range(count):
         rng = random.Random("%s/%d" % (seed, k))
         name = rng.choice(names)
-        spec = STATE["choosers"][name].choose(rng)
+        spec = STATE["choosers"][name].choose(rng, ARGS.structs)
         if spec:
             out.append(("case %s/%d" % (seed, k), name, spec))
     return out
@@ -148,6 +148,8 @@ def main():
     ap.add_argument("--seed", default="1")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--flavours", default=",".join(flavours.FLAVOURS))
+    ap.add_argument("--structs", type=lambda v: [x for x in v.split(",") if x],
+                    help="only these structures (dirent,dxroot,...; block:dir for blocks of a kind)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--regress", action="append", default=[])
     ap.add_argument("--show", action="store_true", help="print both outputs for every case")
