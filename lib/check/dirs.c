@@ -21,7 +21,6 @@ struct dir_walk {
 	uint32_t		flags;		/* the directory's i_flags */
 	int			csum;		/* metadata_csum: blocks carry tails */
 	struct check_htree_map	*ht;		/* the index of an htree directory, or NULL */
-	int			hash_reported;	/* one bad-hash finding per block */
 	blk64_t			blk;		/* the block being read, for findings */
 	uint32_t		lblk;
 };
@@ -80,18 +79,30 @@ static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
 	return idx >= fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
 }
 
-/* The target of an ordinary entry (not '.' or '..' in their places). */
-static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
+/* An inode number an entry may hold: the root's or one past the reserved ones. */
+static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
+{
+	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
+}
+
+/*
+ * The target of an entry: DOTS is 0 for an ordinary entry, 1 for '.' and
+ * 2 for '..' in their places (their inode number, file type and the inode
+ * they name are checked like any entry's; links, the root and a second
+ * parent are the business of ordinary entries).
+ */
+static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len,
+			      int dots)
 {
 	struct check_ctx *c = d->c;
 	ext2_ino_t ino = fs_dirent_inode(de);
-	int ft = fs_dirent_file_type(de), kind;
+	int ft = fs_dirent_file_type(de), kind, want;
 
-	if ((ino < c->first_ino && ino != EXT2_ROOT_INO) || ino > c->inodes) {
+	if (!ino_in_range(c, ino)) {
 		entry_problem(d, E4R_PR_ENTRY_BAD_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
-	if (ino == EXT2_ROOT_INO) {
+	if (ino == EXT2_ROOT_INO && !dots) {
 		entry_problem(d, E4R_PR_ENTRY_ROOT, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
@@ -102,12 +113,17 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 	}
 	kind = c->kind[ino];
 	if (kind == KIND_BAD) {
-		entry_problem(d, E4R_PR_ENTRY_BAD_TARGET, ino, name, len, E4R_NONE, E4R_NONE);
+		if (!dots)
+			entry_problem(d, E4R_PR_ENTRY_BAD_TARGET, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
-	if (ext2fs_has_feature_filetype(c->fs->super) ? ft != kind_to_ft[kind] : ft != 0)
-		entry_problem(d, E4R_PR_ENTRY_FILETYPE, ino, name, len,
-			      ext2fs_has_feature_filetype(c->fs->super) ? (uint64_t)kind_to_ft[kind] : 0, ft);
+	want = ext2fs_has_feature_filetype(c->fs->super) ? kind_to_ft[kind] : 0;
+	/* e2fsck -n says nothing of a type left unset (it would set it): a warning */
+	if (ft != want)
+		entry_problem(d, ft || !want ? E4R_PR_ENTRY_FILETYPE : E4R_PR_ENTRY_FILETYPE_UNSET,
+			      ino, name, len, (uint64_t)want, ft);
+	if (dots)
+		return;
 	if (kind == KIND_DIR) {
 		struct check_dir *sub = check_find_dir(c, ino);
 		if (sub && sub->parent) {
@@ -119,6 +135,7 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 	}
 	if (c->links_found[ino] < UINT32_MAX)
 		c->links_found[ino]++;
+	return;
 }
 
 static int bad_name(const struct dir_walk *d, const char *name, int len)
@@ -174,17 +191,6 @@ static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
 		c->links_found[ino]++;
 }
 
-/* In an htree leaf, every name must hash into the range the index gives the block. */
-static void check_hash(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
-{
-	uint32_t hash = 0;
-
-	if (!d->ht || d->hash_reported || check_htree_hash_ok(d->c, d->ht, d->lblk, name, len, &hash))
-		return;
-	entry_problem(d, E4R_PR_HTREE_HASH, fs_dirent_inode(de), name, len, d->lblk, hash);
-	d->hash_reported = 1;
-}
-
 /*
  * Parse the entries in BUF[0..LEN) (a block without its tail, or an inline
  * area). DOTS: 2 when the region must start with '.' and '..', else 0.
@@ -212,17 +218,22 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 		if (n < dots && check_dot_entries(d, de, name, name_len, n)) {
 			if (n == 1)
 				count_dotdot(c, ino);
+			/* a wrong '.' is BAD_DOT's alone; '..' 0 is for pass 3 to set */
+			if (n == 0 ? ino == d->ino : ino != 0)
+				check_entry_target(d, de, name, name_len, n + 1);
 		} else if (ino) {
 			/* A bad name still names its inode: count the link. */
 			if (bad_name(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
 			else if (bad_encoding(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_ENCODING, ino, name, name_len, E4R_NONE, E4R_NONE);
-			check_hash(d, de, name, name_len);
 			if (is_dot(name, name_len) || is_dotdot(name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
 			else
-				check_entry_target(d, de, name, name_len);
+				check_entry_target(d, de, name, name_len, 0);
+			/* as in e2fsck, a name without a valid inode number is no part of the leaf's hashes */
+			if (d->ht && ino_in_range(c, ino))
+				check_htree_entry(c, d->ht, d->lblk, de, off, rec_len);
 		}
 		n++;
 		off += rec_len;
@@ -240,13 +251,12 @@ static void check_dir_block(struct dir_walk *d, char *buf)
 {
 	ext2_filsys fs = d->c->fs;
 	unsigned len = fs->blocksize;
-	int kind = d->ht ? check_htree_kind(d->ht, d->lblk) : HTREE_NONE;
+	int kind = d->ht ? check_htree_block(d->c, d->ht, d->lblk, d->blk, buf) : HTREE_NONE;
 
 	if (d->csum && !ext2fs_dir_block_csum_verify(fs, d->ino, (struct ext2_dir_entry *)buf))
 		dir_problem(d, E4R_PR_DIR_CSUM, d->lblk, E4R_NONE);
-	if (kind == HTREE_NODE || (kind == HTREE_BAD && d->lblk))
+	if (kind == HTREE_NODE)
 		return;		/* interior index nodes hold no entries */
-	d->hash_reported = 0;
 	/* An htree root's '..' spans the block (its dx tail may look like a dirent tail). */
 	if (d->csum && kind != HTREE_ROOT && has_dirent_tail(fs, buf))
 		len -= FS_DIRENT_TAIL_SIZE;
@@ -345,6 +355,7 @@ errcode_t check_dirs(struct check_ctx *c)
 				goto out;
 			d.ht = &ht;
 			check_one_dir(&d, bi, end, buf);
+			check_htree_finish(c, &ht);
 			check_htree_free(&ht);
 		} else {
 			check_one_dir(&d, bi, end, buf);

@@ -178,6 +178,17 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 	return err;
 }
 
+/* Directory DIR's logical block 0, as pass 1 found it. */
+static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndblocks; i++)
+		if (c->dblocks[i].ino == dir && c->dblocks[i].lblk == 0)
+			return c->dblocks[i].blk;
+	return E4R_NONE;
+}
+
 /* The name the finding gives matches this entry (names may hold NULs: compare what we have). */
 static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *de)
 {
@@ -209,12 +220,17 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 
 		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
 			break;
+		int retype = f->code == E4R_PR_ENTRY_FILETYPE || f->code == E4R_PR_ENTRY_FILETYPE_UNSET;
+
 		if (fs_dirent_inode(de) && entry_matches(f, de) &&
-		    !(off == 0 && f->code != E4R_PR_ENTRY_FILETYPE && f->code != E4R_PR_ENTRY_NAME &&
+		    !(off == 0 && !retype && f->code != E4R_PR_ENTRY_NAME &&
 		      prev == NULL && fs_dirent_name_len(de) == 1 && de->name[0] == '.')) {
 			int remove = 1;
+			/* block 0's '..' keeps its place: pass 3 gives it the parent */
+			int dotdot = prev == (struct ext2_dir_entry *)buf && fs_dirent_name_len(de) == 2 &&
+				     de->name[0] == '.' && de->name[1] == '.' && f->blk == first_block(c, (ext2_ino_t)f->dir);
 
-			if (f->code == E4R_PR_ENTRY_FILETYPE) {
+			if (retype) {
 				fs_dirent_set_file_type(de, (int)f->expected);
 				remove = 0;
 			} else if (f->code == E4R_PR_ENTRY_NAME) {
@@ -225,7 +241,7 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 						de->name[i] = '.';
 				remove = nl == 0;
 			}
-			if (remove && prev) {
+			if (remove && prev && !dotdot) {
 				unsigned prev_len;
 				fs_dirent_rec_len(fs, prev, &prev_len);
 				fs_dirent_set_rec_len(fs, prev_len + rec_len, prev);
@@ -240,17 +256,6 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 	}
 	free(buf);
 	return err;
-}
-
-/* Directory DIR's logical block 0, as pass 1 found it. */
-static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir)
-{
-	size_t i;
-
-	for (i = 0; i < c->ndblocks; i++)
-		if (c->dblocks[i].ino == dir && c->dblocks[i].lblk == 0)
-			return c->dblocks[i].blk;
-	return E4R_NONE;
 }
 
 /* Overwrite the entry at DE as '.' or '..' naming INO; room left over becomes an empty entry. */
