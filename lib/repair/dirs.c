@@ -12,6 +12,7 @@
 
 #define DIRENT_HEADER		8
 #define DIRENT_MIN		12
+#define DX_TAIL_SIZE		8
 #define LPF_NAME		"lost+found"
 
 static const int kind_to_ft[] = {
@@ -87,6 +88,17 @@ static int is_dx_node(ext2_filsys fs, char *buf)
 	return fs_dirent_inode(de) == 0 && rec_len == fs->blocksize && fs_dirent_name_len(de) == 0;
 }
 
+/* An interior node as e2fsck tells one: the empty entry, and the limit a node has. */
+static int is_sound_dx_node(ext2_filsys fs, char *buf)
+{
+	struct ext2_dx_countlimit cl;
+
+	memcpy(&cl, buf + DIRENT_HEADER, sizeof(cl));
+	return is_dx_node(fs, buf) &&
+	       ext2fs_le16_to_cpu(cl.limit) == (fs->blocksize - DIRENT_HEADER - DX_TAIL_SIZE) /
+					       sizeof(struct ext2_dx_entry);
+}
+
 /* Write a directory leaf block with its checksum (adding the tail it lacks when there is room). */
 static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf)
 {
@@ -97,7 +109,7 @@ static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, 
 	if (ext2fs_has_feature_metadata_csum(fs->super)) {
 		int indexed = !ext2fs_read_inode(fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL);
 
-		if (!has_tail(fs, buf) && !(indexed && is_dx_node(fs, buf)))
+		if (!has_tail(fs, buf) && !(indexed && is_sound_dx_node(fs, buf)))
 			err = insert_tail(fs, buf);
 		if (!err)
 			err = ext2fs_dir_block_csum_set(fs, dir, (struct ext2_dir_entry *)buf);
@@ -198,7 +210,9 @@ static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *d
 	if (f->ino != E4R_NONE && fs_dirent_inode(de) != f->ino)
 		return 0;
 	if (f->code == E4R_PR_ENTRY_NAME)
-		return nl >= len && memcmp(de->name, f->name ? f->name : "", len) == 0;
+		/* the name was cut at its first NUL: it must still be the bad one (hard links share INO) */
+		return nl >= len && memcmp(de->name, f->name ? f->name : "", len) == 0 &&
+		       (nl == 0 || memchr(de->name, '\0', nl) || memchr(de->name, '/', nl));
 	return nl == len && memcmp(de->name, f->name ? f->name : "", len) == 0;
 }
 
@@ -354,11 +368,22 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 	err = EXT2_ET_DIR_CORRUPTED;
 	if (!fs_dirent_rec_len(fs, de, &rec_len) && rec_len >= DIRENT_MIN &&
 	    rec_len + DIRENT_MIN <= end) {
-		de = (struct ext2_dir_entry *)(buf + rec_len);
-		if (fs_dirent_name_len(de) == 2 && de->name[0] == '.' && de->name[1] == '.') {
-			fs_dirent_set_inode(de, parent);
+		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + rec_len);
+
+		if (fs_dirent_name_len(dd) == 2 && dd->name[0] == '.' && dd->name[1] == '.') {
+			fs_dirent_set_inode(dd, parent);
 			err = dblock_write(c, dir, blk, buf);
 		}
+	} else if (!fs_dirent_rec_len(fs, de, &rec_len) && rec_len >= 2 * DIRENT_MIN &&
+		   rec_len <= end && fs_dirent_name_len(de) == 1 && de->name[0] == '.') {
+		/* '.' over the whole block, no '..' (e2fsck splits it): '..' takes the rest */
+		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + DIRENT_MIN);
+
+		fs_dirent_set_rec_len(fs, DIRENT_MIN, de);
+		memset(dd, 0, DIRENT_HEADER);
+		fs_dirent_set_rec_len(fs, rec_len - DIRENT_MIN, dd);
+		make_dot(fs, dd, rec_len - DIRENT_MIN, 2, parent, 1);
+		err = dblock_write(c, dir, blk, buf);
 	}
 	free(buf);
 	return err;
@@ -459,4 +484,64 @@ errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk)
 		err = ext2fs_write_dir_block4(fs, blk, buf, 0, dir);
 	ext2fs_free_mem(&buf);
 	return err;
+}
+
+/*
+ * Under metadata_csum, the blocks an htree index leaves behind once its
+ * flag is gone must read as leaves with a checksum tail: the root's '..'
+ * and each node's empty entry stop short of the tail. Returns 0 when the
+ * block needed nothing or was rewritten.
+ */
+static errcode_t deindex_block(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, uint32_t lblk)
+{
+	ext2_filsys fs = c->fs;
+	unsigned end = fs->blocksize - FS_DIRENT_TAIL_SIZE, len;
+	char *buf = dblock_read(c, blk);
+	struct ext2_dir_entry *de;
+	errcode_t err = 0;
+
+	if (!buf)
+		return EXT2_ET_UNIMPLEMENTED;
+	/* (the root may end in a stale leaf tail from before it was indexed: rec_len decides) */
+	de = (struct ext2_dir_entry *)buf;
+	if (lblk == 0) {
+		/* '.' of 12 bytes, then '..' over the rest of the block */
+		if (fs_dirent_rec_len(fs, de, &len) || len != DIRENT_MIN)
+			goto out;
+		de = (struct ext2_dir_entry *)(buf + DIRENT_MIN);
+		if (fs_dirent_rec_len(fs, de, &len) || len != fs->blocksize - DIRENT_MIN)
+			goto out;
+		fs_dirent_set_rec_len(fs, end - DIRENT_MIN, de);
+	} else {
+		if (!is_dx_node(fs, buf))
+			goto out;
+		fs_dirent_set_rec_len(fs, end, de);
+	}
+	fs_dirent_init_tail((struct ext2_dir_entry_tail *)(buf + end));
+	err = ext2fs_dir_block_csum_set(fs, dir, (struct ext2_dir_entry *)buf);
+	if (!err && io_channel_write_blk64(fs->io, blk, 1, buf))
+		err = EIO;
+out:
+	free(buf);
+	return err;
+}
+
+/*
+ * A bad htree index: the directory goes on without it, read linearly (its
+ * entries are all in the leaves; the root and nodes read as empty entries).
+ * e2fsck rebuilds the index instead; a linear directory is as valid.
+ */
+errcode_t repair_htree_deindex(struct check_ctx *c, ext2_ino_t dir)
+{
+	ext2_filsys fs = c->fs;
+	errcode_t err = 0, flag_err;
+	size_t i;
+
+	if (ext2fs_has_feature_metadata_csum(fs->super))
+		for (i = 0; i < c->ndblocks && !err; i++)
+			if (c->dblocks[i].ino == dir)
+				err = deindex_block(c, dir, c->dblocks[i].blk, c->dblocks[i].lblk);
+	/* the flag goes even when a block could not be mended: its own finding comes next round */
+	flag_err = repair_htree_flag(c, dir);
+	return flag_err ? flag_err : err;
 }
