@@ -12,6 +12,13 @@
 #define DIRENT_MIN		12
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
 #define INLINE_PARENT_SIZE	4
+#define ENCRYPTED_NAME_MIN	16	/* an encrypted name is at least one cipher block */
+
+/* A name met in the block being read. */
+struct seen_name {
+	const char	*name;
+	unsigned	len;
+};
 
 /* What pass 2 knows about the directory whose blocks it is reading. */
 struct dir_walk {
@@ -22,6 +29,8 @@ struct dir_walk {
 	int			csum;		/* metadata_csum: blocks carry tails */
 	struct check_htree_map	*ht;		/* the index of an htree directory, or NULL */
 	blk64_t			blk;		/* the block being read, for findings */
+	struct seen_name	*seen;		/* names of the block so far (duplicates) */
+	size_t			nseen;
 	uint32_t		lblk;
 };
 
@@ -85,6 +94,18 @@ static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
 	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
 }
 
+/* An encrypted directory may hold only encrypted directories, files and symlinks. */
+static void check_encrypted_target(struct dir_walk *d, ext2_ino_t ino, int kind, const char *name,
+				   int len)
+{
+	struct ext2_inode in;
+
+	if (kind != KIND_DIR && kind != KIND_REG && kind != KIND_LNK)
+		return;
+	if (!ext2fs_read_inode(d->c->fs, ino, &in) && !(in.i_flags & EXT4_ENCRYPT_FL))
+		entry_problem(d, E4R_PR_ENTRY_UNENCRYPTED, ino, name, len, E4R_NONE, E4R_NONE);
+}
+
 /*
  * The target of an entry: DOTS is 0 for an ordinary entry, 1 for '.' and
  * 2 for '..' in their places (their inode number, file type and the inode
@@ -124,6 +145,8 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 			      ino, name, len, (uint64_t)want, ft);
 	if (dots)
 		return;
+	if (d->flags & EXT4_ENCRYPT_FL)
+		check_encrypted_target(d, ino, kind, name, len);
 	if (kind == KIND_DIR) {
 		struct check_dir *sub = check_find_dir(c, ino);
 		if (sub && sub->parent) {
@@ -152,13 +175,15 @@ static int bad_name(const struct dir_walk *d, const char *name, int len)
 	return 0;
 }
 
-/* Names in a casefolded directory must be valid in the filesystem's encoding. */
+/* Names in a casefolded directory must be valid in the filesystem's encoding, if it is strict. */
 static int bad_encoding(const struct dir_walk *d, const char *name, int len)
 {
 	char *pos = NULL;
 	ext2_filsys fs = d->c->fs;
 
-	if (!(d->flags & EXT4_CASEFOLD_FL) || !fs->encoding || (d->flags & EXT4_ENCRYPT_FL))
+	/* e2fsck -n lets invalid sequences be unless the encoding is strict */
+	if (!(d->flags & EXT4_CASEFOLD_FL) || !fs->encoding || (d->flags & EXT4_ENCRYPT_FL) ||
+	    !(fs->super->s_encoding_flags & EXT4_ENC_STRICT_MODE_FL))
 		return 0;
 	return ext2fs_check_encoded_name(fs->encoding, (char *)name, len, &pos) > 0;
 }
@@ -192,6 +217,36 @@ static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
 }
 
 /*
+ * Two entries of one block with the same name (as e2fsck, which compares
+ * within a block: folded in a casefolded directory). SEEN has room for
+ * every entry of the block.
+ */
+static void check_duplicate(struct dir_walk *d, struct ext2_dir_entry *de, const char *name,
+			    unsigned len)
+{
+	const struct ext2fs_nls_table *fold = (d->flags & EXT4_CASEFOLD_FL) && !(d->flags & EXT4_ENCRYPT_FL) ?
+					      d->c->fs->encoding : NULL;
+	size_t i;
+
+	if (!d->seen)
+		return;
+	for (i = 0; i < d->nseen; i++) {
+		const struct seen_name *o = &d->seen[i];
+		int same = fold ? !ext2fs_casefold_cmp(fold, (const unsigned char *)o->name, o->len,
+						       (const unsigned char *)name, len) :
+				  o->len == len && !memcmp(o->name, name, len);
+
+		if (same) {
+			entry_problem(d, E4R_PR_ENTRY_DUPLICATE, fs_dirent_inode(de), name, (int)len,
+				      E4R_NONE, E4R_NONE);
+			return;
+		}
+	}
+	d->seen[d->nseen].name = name;
+	d->seen[d->nseen++].len = len;
+}
+
+/*
  * Parse the entries in BUF[0..LEN) (a block without its tail, or an inline
  * area). DOTS: 2 when the region must start with '.' and '..', else 0.
  */
@@ -201,6 +256,9 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 	unsigned off = 0;
 	int n = 0;
 
+	/* without memory the duplicates go unchecked; the rest is not affected */
+	d->seen = malloc((len / DIRENT_MIN + 1) * sizeof(*d->seen));
+	d->nseen = 0;
 	while (off < len) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 		unsigned rec_len;
@@ -212,7 +270,7 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > len - off ||
 		    (unsigned)(name_len = (int)fs_dirent_name_len(de)) + DIRENT_HEADER > rec_len) {
 			dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, off);
-			return;
+			break;
 		}
 		ino = fs_dirent_inode(de);
 		if (n < dots && check_dot_entries(d, de, name, name_len, n)) {
@@ -225,6 +283,9 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 			/* A bad name still names its inode: count the link. */
 			if (bad_name(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
+			else if ((d->flags & EXT4_ENCRYPT_FL) && name_len < ENCRYPTED_NAME_MIN)
+				entry_problem(d, E4R_PR_ENTRY_ENCRYPTED_SHORT, ino, name, name_len,
+					      ENCRYPTED_NAME_MIN, name_len);
 			else if (bad_encoding(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_ENCODING, ino, name, name_len, E4R_NONE, E4R_NONE);
 			if (is_dot(name, name_len) || is_dotdot(name, name_len))
@@ -234,10 +295,14 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 			/* as in e2fsck, a name without a valid inode number is no part of the leaf's hashes */
 			if (d->ht && ino_in_range(c, ino))
 				check_htree_entry(c, d->ht, d->lblk, de, off, rec_len);
+			if (ino_in_range(c, ino))
+				check_duplicate(d, de, name, (unsigned)name_len);
 		}
 		n++;
 		off += rec_len;
 	}
+	free(d->seen);
+	d->seen = NULL;
 }
 
 /* The checksum tail at the end of a leaf block, if the block has one. */

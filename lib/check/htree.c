@@ -299,6 +299,30 @@ static int depth_of(const struct check_htree_map *m, uint32_t lblk)
 	return depth;
 }
 
+/*
+ * The hashes of each parent of a block of KIND become those of its first
+ * and last child; the sibling before the parent may hold no hash above
+ * the parent's first.
+ */
+static void update_parents(struct check_htree_map *m, int kind)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nblocks; i++) {
+		struct check_htree_block *b = &m->b[i], *parent = &m->b[b->parent];
+
+		if (b->kind != kind)
+			continue;
+		if (b->ref & REF_FIRST) {
+			parent->lo = b->lo;
+			if (parent->previous && parent->previous < m->nblocks)
+				m->b[parent->previous].range_hi = parent->lo;
+		}
+		if (b->ref & REF_LAST)
+			parent->hi = b->hi;
+	}
+}
+
 void check_htree_finish(struct check_ctx *c, struct check_htree_map *m)
 {
 	uint32_t i;
@@ -307,21 +331,9 @@ void check_htree_finish(struct check_ctx *c, struct check_htree_map *m)
 		return;
 	/* the root is reached from the inode */
 	m->b[0].ref |= m->b[0].ref & REF_ONCE ? REF_TWICE : REF_ONCE;
-	/* a node's hashes are those of its first and last leaves */
-	for (i = 0; i < m->nblocks; i++) {
-		struct check_htree_block *b = &m->b[i], *parent;
-
-		if (b->kind != HTREE_LEAF || !(b->ref & (REF_FIRST | REF_LAST)))
-			continue;
-		parent = &m->b[b->parent];
-		if (b->ref & REF_FIRST) {
-			parent->lo = b->lo;
-			if (parent->previous && parent->previous < m->nblocks)
-				m->b[parent->previous].range_hi = parent->hi;
-		}
-		if (b->ref & REF_LAST)
-			parent->hi = b->hi;
-	}
+	/* a node's hashes are those of its first and last children: leaves, then nodes (largedir) */
+	update_parents(m, HTREE_LEAF);
+	update_parents(m, HTREE_NODE);
 	for (i = 0; i < m->nblocks; i++) {
 		struct check_htree_block *b = &m->b[i];
 		blk64_t blk = b->kind ? b->blk : E4R_NONE;
@@ -330,7 +342,7 @@ void check_htree_finish(struct check_ctx *c, struct check_htree_map *m)
 			continue;	/* a hole: pass 2 reports it */
 		if (b->kind == HTREE_LEAF && depth_of(m, i) != m->depth)
 			htree_problem(c, E4R_PR_HTREE_DEPTH, m->dir, blk, m->depth, i);
-		if (i && b->lo < b->range_lo) {
+		if (!(b->ref & REF_FIRST) && b->lo < b->range_lo) {
 			if (b->kind == HTREE_LEAF)
 				leaf_hash_problem(c, m, i, b->lo_off, b->lo);
 			else

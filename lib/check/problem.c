@@ -279,6 +279,16 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_ENTRY_FILETYPE_UNSET, "entry_filetype_unset", P2, WARN, E4R_ANS_FIX, PREEN,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    N_("entry '%n' in directory inode %d (inode %i) has no file type, should be %e")),
+	ROW(E4R_PR_ENTRY_ENCRYPTED_SHORT, "entry_encrypted_short", P2, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(DIR_ENTRY), PH(NOW),
+	    N_("entry '%n' in encrypted directory inode %d (inode %i) has a name of %f bytes, shorter than an encrypted name (%e)")),
+	ROW(E4R_PR_ENTRY_UNENCRYPTED, "entry_unencrypted", P2, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(DIR_ENTRY), PH(NOW),
+	    N_("entry '%n' in encrypted directory inode %d names inode %i, which is not encrypted")),
+	/* e2fsck renames the second (name~0); clearing it sends its inode to lost+found if unlinked */
+	ROW(E4R_PR_ENTRY_DUPLICATE, "entry_duplicate", P2, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(DIR_ENTRY), PH(NOW),
+	    N_("entry '%n' (inode %i) in directory inode %d has the name of an entry before it in its block")),
 
 	ROW(E4R_PR_NO_ROOT, "no_root", P3, ERR, E4R_ANS_FIX, 0,
 	    FIX(ROOT), PH(LATE),

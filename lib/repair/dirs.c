@@ -213,7 +213,8 @@ static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *d
 		/* the name was cut at its first NUL: it must still be the bad one (hard links share INO) */
 		return nl >= len && memcmp(de->name, f->name ? f->name : "", len) == 0 &&
 		       (nl == 0 || memchr(de->name, '\0', nl) || memchr(de->name, '/', nl));
-	return nl == len && memcmp(de->name, f->name ? f->name : "", len) == 0;
+	/* (the finding keeps a name up to its first NUL: an encrypted one may hold NULs) */
+	return strnlen(de->name, nl) == len && memcmp(de->name, f->name ? f->name : "", len) == 0;
 }
 
 /* Entry findings: remove the entry, or correct its file type or name. */
