@@ -151,4 +151,29 @@ run "$E4R" check -y -f p.img
 [ "$(peek p.img $((rblk * bs + off + 7)) 1)" = 1 ] || fail "check -y -f did not set f1's file type"
 run e2fsck -fn p.img
 expect_rc 0 "oracle: e2fsck -fn after check -y -f on an unset file type"
+
+# Two entries of one block with the same name: e2fsck -n finds them (it would rename
+# one); check -y -f clears the second, whose inode then goes to lost+found.
+cp base.img p.img
+printf '%s\n' "write data2 dir/twin-a" "write data2 dir/twin-b" | debugfs -w -f - p.img >/dev/null 2>&1 ||
+	fail "debugfs write twins"
+itb=$(debugfs -R "stat dir/twin-b" p.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+python3 - p.img $((dblk * bs)) "$bs" <<'PY' || fail "renaming twin-b"
+import sys
+path, off, bs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek(off); b = bytearray(f.read(bs)); i = b.find(b"twin-b")
+    if i < 0:
+        sys.exit(1)
+    b[i + 5] = ord("a"); f.seek(off); f.write(b)
+PY
+"$E4R_FSMETA" reseal p.img "dir:$dblk:$idir" >/dev/null 2>&1 || fail "fsmeta reseal of dir"
+run e2fsck -fn p.img
+expect_rc 4 "oracle: e2fsck -fn on a duplicate name"
+expect_out "Duplicate entry 'twin-a' found" "oracle names the duplicate"
+run "$E4R" check -n -f p.img
+expect_rc 4 "check -n -f on a duplicate name"
+expect_out "entry 'twin-a' \(inode $itb\) in directory inode $idir has the name of an entry before it" \
+	"check names the second entry"
+repaired_image p.img "a duplicate name"
 exit 0
