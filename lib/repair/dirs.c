@@ -238,8 +238,9 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 		int retype = f->code == E4R_PR_ENTRY_FILETYPE || f->code == E4R_PR_ENTRY_FILETYPE_UNSET;
 
 		if (fs_dirent_inode(de) && entry_matches(f, de) &&
-		    !(off == 0 && !retype && f->code != E4R_PR_ENTRY_NAME &&
-		      prev == NULL && fs_dirent_name_len(de) == 1 && de->name[0] == '.')) {
+		    !(off == 0 && !retype && f->code != E4R_PR_ENTRY_NAME && prev == NULL &&
+		      fs_dirent_name_len(de) == 1 && de->name[0] == '.' &&
+		      f->blk == first_block(c, (ext2_ino_t)f->dir))) {
 			int remove = 1;
 			/* block 0's '..' keeps its place: pass 3 gives it the parent */
 			int dotdot = prev == (struct ext2_dir_entry *)buf && fs_dirent_name_len(de) == 2 &&
