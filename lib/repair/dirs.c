@@ -13,6 +13,8 @@
 #define DIRENT_HEADER		8
 #define DIRENT_MIN		12
 #define DX_TAIL_SIZE		8
+#define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
+#define INLINE_PARENT_SIZE	4
 #define LPF_NAME		"lost+found"
 
 static const int kind_to_ft[] = {
@@ -217,59 +219,101 @@ static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *d
 	return strnlen(de->name, nl) == len && memcmp(de->name, f->name ? f->name : "", len) == 0;
 }
 
-/* Entry findings: remove the entry, or correct its file type or name. */
-errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
+/*
+ * Mend the entry F names among the entries BUF[0..END): remove it (the one
+ * before takes its space; the first of the region becomes unused), or
+ * correct its file type or name. FIRST: the region opens the directory's
+ * block 0, whose '.' and '..' keep their places. Returns 1 when it changed.
+ */
+static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *buf, unsigned end,
+		      int first)
 {
 	ext2_filsys fs = c->fs;
-	char *buf = dblock_read(c, f->blk);
 	struct ext2_dir_entry *prev = NULL;
-	unsigned off = 0, end, rec_len;
-	errcode_t err = EXT2_ET_UNIMPLEMENTED;
+	unsigned off = 0, rec_len;
+	int retype = f->code == E4R_PR_ENTRY_FILETYPE || f->code == E4R_PR_ENTRY_FILETYPE_UNSET;
 
-	if (!buf)
-		return err;
-	end = leaf_end(fs, buf);
 	while (off + DIRENT_HEADER <= end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
-		unsigned i, nl;
+		unsigned i, nl = fs_dirent_name_len(de);
+		int remove = 1, dot, dotdot;
 
 		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
 			break;
-		int retype = f->code == E4R_PR_ENTRY_FILETYPE || f->code == E4R_PR_ENTRY_FILETYPE_UNSET;
-
-		if (fs_dirent_inode(de) && entry_matches(f, de) &&
-		    !(off == 0 && !retype && f->code != E4R_PR_ENTRY_NAME && prev == NULL &&
-		      fs_dirent_name_len(de) == 1 && de->name[0] == '.' &&
-		      f->blk == first_block(c, (ext2_ino_t)f->dir))) {
-			int remove = 1;
-			/* block 0's '..' keeps its place: pass 3 gives it the parent */
-			int dotdot = prev == (struct ext2_dir_entry *)buf && fs_dirent_name_len(de) == 2 &&
-				     de->name[0] == '.' && de->name[1] == '.' && f->blk == first_block(c, (ext2_ino_t)f->dir);
-
-			if (retype) {
-				fs_dirent_set_file_type(de, (int)f->expected);
-				remove = 0;
-			} else if (f->code == E4R_PR_ENTRY_NAME) {
-				/* like e2fsck: the bad characters become '.'; an empty name cannot be mended */
-				nl = fs_dirent_name_len(de);
-				for (i = 0; i < nl; i++)
-					if (de->name[i] == '/' || de->name[i] == '\0')
-						de->name[i] = '.';
-				remove = nl == 0;
-			}
-			if (remove && prev && !dotdot) {
-				unsigned prev_len;
-				fs_dirent_rec_len(fs, prev, &prev_len);
-				fs_dirent_set_rec_len(fs, prev_len + rec_len, prev);
-			} else if (remove) {
-				fs_dirent_set_inode(de, 0);
-			}
-			err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
-			break;
+		dot = first && off == 0 && nl == 1 && de->name[0] == '.';
+		/* block 0's '..' keeps its place: pass 3 gives it the parent */
+		dotdot = first && prev == (struct ext2_dir_entry *)buf && nl == 2 &&
+			 de->name[0] == '.' && de->name[1] == '.';
+		if (!fs_dirent_inode(de) || !entry_matches(f, de) ||
+		    (dot && !retype && f->code != E4R_PR_ENTRY_NAME)) {
+			prev = de;
+			off += rec_len;
+			continue;
 		}
-		prev = de;
-		off += rec_len;
+		if (retype) {
+			fs_dirent_set_file_type(de, (int)f->expected);
+			remove = 0;
+		} else if (f->code == E4R_PR_ENTRY_NAME) {
+			/* like e2fsck: the bad characters become '.'; an empty name cannot be mended */
+			for (i = 0; i < nl; i++)
+				if (de->name[i] == '/' || de->name[i] == '\0')
+					de->name[i] = '.';
+			remove = nl == 0;
+		}
+		if (remove && prev && !dotdot) {
+			unsigned prev_len;
+			fs_dirent_rec_len(fs, prev, &prev_len);
+			fs_dirent_set_rec_len(fs, prev_len + rec_len, prev);
+		} else if (remove) {
+			fs_dirent_set_inode(de, 0);
+		}
+		return 1;
 	}
+	return 0;
+}
+
+/* An entry of an inline directory: its parent field (4 bytes), then entries in i_block and in system.data. */
+static errcode_t repair_inline_entry(struct check_ctx *c, const struct check_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t dir = (ext2_ino_t)f->dir;
+	size_t size = 0;
+	char *buf;
+	errcode_t err;
+	int changed;
+
+	err = ext2fs_inline_data_size(fs, dir, &size);
+	if (err)
+		return err;
+	if (size < INLINE_PARENT_SIZE || !(buf = malloc(size)))
+		return EXT2_ET_UNIMPLEMENTED;
+	err = ext2fs_inline_data_get(fs, dir, NULL, buf, &size);
+	if (!err) {
+		size_t ib = size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE;
+
+		changed = mend_entry(c, f, buf + INLINE_PARENT_SIZE, (unsigned)(ib - INLINE_PARENT_SIZE), 0);
+		if (!changed && size > INLINE_IBLOCK_SIZE)
+			changed = mend_entry(c, f, buf + INLINE_IBLOCK_SIZE,
+					     (unsigned)(size - INLINE_IBLOCK_SIZE), 0);
+		err = changed ? ext2fs_inline_data_set(fs, dir, NULL, buf, size) : EXT2_ET_UNIMPLEMENTED;
+	}
+	free(buf);
+	return err;
+}
+
+/* Entry findings: remove the entry, or correct its file type or name. */
+errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
+{
+	char *buf;
+	errcode_t err = EXT2_ET_UNIMPLEMENTED;
+
+	if (f->blk == E4R_NONE && f->dir != E4R_NONE && f->dir <= c->inodes)
+		return repair_inline_entry(c, f);
+	buf = dblock_read(c, f->blk);
+	if (!buf)
+		return err;
+	if (mend_entry(c, f, buf, leaf_end(c->fs, buf), f->blk == first_block(c, (ext2_ino_t)f->dir)))
+		err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
 	free(buf);
 	return err;
 }
