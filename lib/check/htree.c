@@ -28,6 +28,7 @@
 #define HASH_LAST		0xfffffffeu	/* the top of the last child's range */
 #define MAX_WALK		64	/* a parent chain longer than this is a loop */
 #define DIRENT_HEADER_SIZE	8
+#define SPARSE_MAX		(1u << 20)	/* holes an index table is still made for */
 
 /* ref flags of struct check_htree_block */
 #define REF_ONCE	0x1
@@ -80,6 +81,9 @@ errcode_t check_htree_setup(struct check_ctx *c, ext2_ino_t dir, uint32_t flags,
 	if (!n || blocks[0].lblk != 0)
 		return 0;	/* no block 0: the hole is pass 2's finding */
 	m->nblocks = blocks[n - 1].lblk + 1;
+	/* a block far past the others is pass 1's and pass 2's hole findings, not a table that size */
+	if (m->nblocks - n > SPARSE_MAX)
+		return 0;
 	m->b = calloc(m->nblocks, sizeof(*m->b));
 	buf = malloc(fs->blocksize);
 	if (!m->b || !buf) {
