@@ -104,31 +104,43 @@ errcode_t check_orphan_list(struct check_ctx *c);
 errcode_t check_orphan_file(struct check_ctx *c);
 
 /* An htree directory's index as pass 2 reads it (check/htree.c). */
-enum { HTREE_NONE = 0, HTREE_ROOT, HTREE_NODE, HTREE_LEAF, HTREE_BAD };
+enum { HTREE_NONE = 0, HTREE_ROOT, HTREE_NODE, HTREE_LEAF };
 
-struct check_htree_range {
-	uint32_t	lo, hi;		/* hashes the block may hold (inclusive) */
-	uint8_t		kind;		/* HTREE_* */
+/* One block of an htree directory: what it is, who points at it, its hashes. */
+struct check_htree_block {
+	blk64_t		blk;
+	uint32_t	parent;		/* the first index block pointing at it */
+	uint32_t	previous;	/* the block of the entry before its own in the parent */
+	uint32_t	range_lo, range_hi;	/* hashes its parent's entry allows (inclusive) */
+	uint32_t	lo, hi;		/* hashes it holds (of its first and last leaf for a node) */
+	uint16_t	lo_off, hi_off;	/* a leaf: the entries holding lo and hi */
+	uint8_t		kind;		/* HTREE_* (NONE: not read, a hole) */
+	uint8_t		ref;		/* how often and where the index points at it */
 };
 
 struct check_htree_map {
-	ext2_ino_t			dir;
-	const struct check_dir_block	*blocks;	/* the directory's blocks, logical order */
-	size_t				nblocks;
-	struct check_htree_range		*range;		/* [logical block] */
-	uint32_t			nrange;
-	unsigned			blocksize;
-	int				csum, casefold;
-	int				hash_version;
-	int				usable;		/* the index is sound: check leaf hashes */
+	ext2_ino_t		dir;
+	struct check_htree_block	*b;	/* [logical block]; NULL: no index to check */
+	uint32_t		nblocks;	/* the directory's blocks, up to its last */
+	unsigned		blocksize;
+	unsigned		root_off;	/* the root's count/limit header */
+	int			csum, casefold, hash_in_dirent;
+	int			hash_version;
+	int			depth;		/* leaves are this many levels below the root */
+	int			usable;		/* the root is sound: the index is checked */
 };
 
+/* Read the root of directory DIR (block 0 of BLOCKS): its info; M gets the blocks' table. */
 errcode_t check_htree_setup(struct check_ctx *c, ext2_ino_t dir, uint32_t flags,
 			    const struct check_dir_block *blocks, size_t n, struct check_htree_map *m);
-int check_htree_kind(const struct check_htree_map *m, uint32_t lblk);
-/* 1 when NAME's hash lies in the range the index gives leaf LBLK (or nothing is known); *hash set. */
-int check_htree_hash_ok(struct check_ctx *c, const struct check_htree_map *m, uint32_t lblk,
-			const char *name, int len, uint32_t *hash);
+/* Block LBLK (at BLK, contents BUF) of the directory: its kind (HTREE_*); index blocks are read. */
+int check_htree_block(struct check_ctx *c, struct check_htree_map *m, uint32_t lblk, blk64_t blk,
+		      const char *buf);
+/* An entry in use of leaf LBLK at offset OFF (REC_LEN bytes): its hash widens the leaf's range. */
+void check_htree_entry(struct check_ctx *c, struct check_htree_map *m, uint32_t lblk,
+		       const struct ext2_dir_entry *de, unsigned off, unsigned rec_len);
+/* After every block: references, depths and hash ranges. */
+void check_htree_finish(struct check_ctx *c, struct check_htree_map *m);
 void check_htree_free(struct check_htree_map *m);
 
 /* What one inode's walk over its blocks has seen so far. */

@@ -12,6 +12,13 @@
 #define DIRENT_MIN		12
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
 #define INLINE_PARENT_SIZE	4
+#define ENCRYPTED_NAME_MIN	16	/* an encrypted name is at least one cipher block */
+
+/* A name met in the block being read. */
+struct seen_name {
+	const char	*name;
+	unsigned	len;
+};
 
 /* What pass 2 knows about the directory whose blocks it is reading. */
 struct dir_walk {
@@ -21,8 +28,9 @@ struct dir_walk {
 	uint32_t		flags;		/* the directory's i_flags */
 	int			csum;		/* metadata_csum: blocks carry tails */
 	struct check_htree_map	*ht;		/* the index of an htree directory, or NULL */
-	int			hash_reported;	/* one bad-hash finding per block */
 	blk64_t			blk;		/* the block being read, for findings */
+	struct seen_name	*seen;		/* names of the block so far (duplicates) */
+	size_t			nseen;
 	uint32_t		lblk;
 };
 
@@ -80,18 +88,42 @@ static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
 	return idx >= fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
 }
 
-/* The target of an ordinary entry (not '.' or '..' in their places). */
-static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
+/* An inode number an entry may hold: the root's or one past the reserved ones. */
+static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
+{
+	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
+}
+
+/* An encrypted directory may hold only encrypted directories, files and symlinks. */
+static void check_encrypted_target(struct dir_walk *d, ext2_ino_t ino, int kind, const char *name,
+				   int len)
+{
+	struct ext2_inode in;
+
+	if (kind != KIND_DIR && kind != KIND_REG && kind != KIND_LNK)
+		return;
+	if (!ext2fs_read_inode(d->c->fs, ino, &in) && !(in.i_flags & EXT4_ENCRYPT_FL))
+		entry_problem(d, E4R_PR_ENTRY_UNENCRYPTED, ino, name, len, E4R_NONE, E4R_NONE);
+}
+
+/*
+ * The target of an entry: DOTS is 0 for an ordinary entry, 1 for '.' and
+ * 2 for '..' in their places (their inode number, file type and the inode
+ * they name are checked like any entry's; links, the root and a second
+ * parent are the business of ordinary entries).
+ */
+static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len,
+			      int dots)
 {
 	struct check_ctx *c = d->c;
 	ext2_ino_t ino = fs_dirent_inode(de);
-	int ft = fs_dirent_file_type(de), kind;
+	int ft = fs_dirent_file_type(de), kind, want;
 
-	if ((ino < c->first_ino && ino != EXT2_ROOT_INO) || ino > c->inodes) {
+	if (!ino_in_range(c, ino)) {
 		entry_problem(d, E4R_PR_ENTRY_BAD_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
-	if (ino == EXT2_ROOT_INO) {
+	if (ino == EXT2_ROOT_INO && !dots) {
 		entry_problem(d, E4R_PR_ENTRY_ROOT, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
@@ -102,12 +134,19 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 	}
 	kind = c->kind[ino];
 	if (kind == KIND_BAD) {
-		entry_problem(d, E4R_PR_ENTRY_BAD_TARGET, ino, name, len, E4R_NONE, E4R_NONE);
+		if (!dots)
+			entry_problem(d, E4R_PR_ENTRY_BAD_TARGET, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
-	if (ext2fs_has_feature_filetype(c->fs->super) ? ft != kind_to_ft[kind] : ft != 0)
-		entry_problem(d, E4R_PR_ENTRY_FILETYPE, ino, name, len,
-			      ext2fs_has_feature_filetype(c->fs->super) ? (uint64_t)kind_to_ft[kind] : 0, ft);
+	want = ext2fs_has_feature_filetype(c->fs->super) ? kind_to_ft[kind] : 0;
+	/* e2fsck -n says nothing of a type left unset (it would set it): a warning */
+	if (ft != want)
+		entry_problem(d, ft || !want ? E4R_PR_ENTRY_FILETYPE : E4R_PR_ENTRY_FILETYPE_UNSET,
+			      ino, name, len, (uint64_t)want, ft);
+	if (dots)
+		return;
+	if (d->flags & EXT4_ENCRYPT_FL)
+		check_encrypted_target(d, ino, kind, name, len);
 	if (kind == KIND_DIR) {
 		struct check_dir *sub = check_find_dir(c, ino);
 		if (sub && sub->parent) {
@@ -119,6 +158,7 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 	}
 	if (c->links_found[ino] < UINT32_MAX)
 		c->links_found[ino]++;
+	return;
 }
 
 static int bad_name(const struct dir_walk *d, const char *name, int len)
@@ -135,13 +175,15 @@ static int bad_name(const struct dir_walk *d, const char *name, int len)
 	return 0;
 }
 
-/* Names in a casefolded directory must be valid in the filesystem's encoding. */
+/* Names in a casefolded directory must be valid in the filesystem's encoding, if it is strict. */
 static int bad_encoding(const struct dir_walk *d, const char *name, int len)
 {
 	char *pos = NULL;
 	ext2_filsys fs = d->c->fs;
 
-	if (!(d->flags & EXT4_CASEFOLD_FL) || !fs->encoding || (d->flags & EXT4_ENCRYPT_FL))
+	/* e2fsck -n lets invalid sequences be unless the encoding is strict */
+	if (!(d->flags & EXT4_CASEFOLD_FL) || !fs->encoding || (d->flags & EXT4_ENCRYPT_FL) ||
+	    !(fs->super->s_encoding_flags & EXT4_ENC_STRICT_MODE_FL))
 		return 0;
 	return ext2fs_check_encoded_name(fs->encoding, (char *)name, len, &pos) > 0;
 }
@@ -174,15 +216,34 @@ static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
 		c->links_found[ino]++;
 }
 
-/* In an htree leaf, every name must hash into the range the index gives the block. */
-static void check_hash(struct dir_walk *d, struct ext2_dir_entry *de, const char *name, int len)
+/*
+ * Two entries of one block with the same name (as e2fsck, which compares
+ * within a block: folded in a casefolded directory). SEEN has room for
+ * every entry of the block.
+ */
+static void check_duplicate(struct dir_walk *d, struct ext2_dir_entry *de, const char *name,
+			    unsigned len)
 {
-	uint32_t hash = 0;
+	const struct ext2fs_nls_table *fold = (d->flags & EXT4_CASEFOLD_FL) && !(d->flags & EXT4_ENCRYPT_FL) ?
+					      d->c->fs->encoding : NULL;
+	size_t i;
 
-	if (!d->ht || d->hash_reported || check_htree_hash_ok(d->c, d->ht, d->lblk, name, len, &hash))
+	if (!d->seen)
 		return;
-	entry_problem(d, E4R_PR_HTREE_HASH, fs_dirent_inode(de), name, len, d->lblk, hash);
-	d->hash_reported = 1;
+	for (i = 0; i < d->nseen; i++) {
+		const struct seen_name *o = &d->seen[i];
+		int same = fold ? !ext2fs_casefold_cmp(fold, (const unsigned char *)o->name, o->len,
+						       (const unsigned char *)name, len) :
+				  o->len == len && !memcmp(o->name, name, len);
+
+		if (same) {
+			entry_problem(d, E4R_PR_ENTRY_DUPLICATE, fs_dirent_inode(de), name, (int)len,
+				      E4R_NONE, E4R_NONE);
+			return;
+		}
+	}
+	d->seen[d->nseen].name = name;
+	d->seen[d->nseen++].len = len;
 }
 
 /*
@@ -195,6 +256,9 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 	unsigned off = 0;
 	int n = 0;
 
+	/* without memory the duplicates go unchecked; the rest is not affected */
+	d->seen = malloc((len / DIRENT_MIN + 1) * sizeof(*d->seen));
+	d->nseen = 0;
 	while (off < len) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 		unsigned rec_len;
@@ -206,27 +270,39 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > len - off ||
 		    (unsigned)(name_len = (int)fs_dirent_name_len(de)) + DIRENT_HEADER > rec_len) {
 			dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, off);
-			return;
+			break;
 		}
 		ino = fs_dirent_inode(de);
 		if (n < dots && check_dot_entries(d, de, name, name_len, n)) {
 			if (n == 1)
 				count_dotdot(c, ino);
+			/* a wrong '.' is BAD_DOT's alone; '..' 0 is for pass 3 to set */
+			if (n == 0 ? ino == d->ino : ino != 0)
+				check_entry_target(d, de, name, name_len, n + 1);
 		} else if (ino) {
 			/* A bad name still names its inode: count the link. */
 			if (bad_name(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
+			else if ((d->flags & EXT4_ENCRYPT_FL) && name_len < ENCRYPTED_NAME_MIN)
+				entry_problem(d, E4R_PR_ENTRY_ENCRYPTED_SHORT, ino, name, name_len,
+					      ENCRYPTED_NAME_MIN, name_len);
 			else if (bad_encoding(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_ENCODING, ino, name, name_len, E4R_NONE, E4R_NONE);
-			check_hash(d, de, name, name_len);
 			if (is_dot(name, name_len) || is_dotdot(name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
 			else
-				check_entry_target(d, de, name, name_len);
+				check_entry_target(d, de, name, name_len, 0);
+			/* as in e2fsck, a name without a valid inode number is no part of the leaf's hashes */
+			if (d->ht && ino_in_range(c, ino))
+				check_htree_entry(c, d->ht, d->lblk, de, off, rec_len);
+			if (ino_in_range(c, ino))
+				check_duplicate(d, de, name, (unsigned)name_len);
 		}
 		n++;
 		off += rec_len;
 	}
+	free(d->seen);
+	d->seen = NULL;
 }
 
 /* The checksum tail at the end of a leaf block, if the block has one. */
@@ -240,15 +316,17 @@ static void check_dir_block(struct dir_walk *d, char *buf)
 {
 	ext2_filsys fs = d->c->fs;
 	unsigned len = fs->blocksize;
-	int kind = d->ht ? check_htree_kind(d->ht, d->lblk) : HTREE_NONE;
+	int kind = d->ht ? check_htree_block(d->c, d->ht, d->lblk, d->blk, buf) : HTREE_NONE;
 
 	if (d->csum && !ext2fs_dir_block_csum_verify(fs, d->ino, (struct ext2_dir_entry *)buf))
 		dir_problem(d, E4R_PR_DIR_CSUM, d->lblk, E4R_NONE);
-	if (kind == HTREE_NODE || (kind == HTREE_BAD && d->lblk))
+	if (kind == HTREE_NODE)
 		return;		/* interior index nodes hold no entries */
-	d->hash_reported = 0;
-	/* An htree root's '..' spans the block (its dx tail may look like a dirent tail). */
-	if (d->csum && kind != HTREE_ROOT && has_dirent_tail(fs, buf))
+	/*
+	 * An htree root's '..' spans the block, good root or bad: its end may
+	 * still hold the leaf tail the block had before it was indexed.
+	 */
+	if (d->csum && !(d->ht && d->lblk == 0) && has_dirent_tail(fs, buf))
 		len -= FS_DIRENT_TAIL_SIZE;
 	parse_entries(d, buf, len, d->lblk == 0 ? 2 : 0);
 }
@@ -345,6 +423,7 @@ errcode_t check_dirs(struct check_ctx *c)
 				goto out;
 			d.ht = &ht;
 			check_one_dir(&d, bi, end, buf);
+			check_htree_finish(c, &ht);
 			check_htree_free(&ht);
 		} else {
 			check_one_dir(&d, bi, end, buf);

@@ -12,6 +12,9 @@
 
 #define DIRENT_HEADER		8
 #define DIRENT_MIN		12
+#define DX_TAIL_SIZE		8
+#define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
+#define INLINE_PARENT_SIZE	4
 #define LPF_NAME		"lost+found"
 
 static const int kind_to_ft[] = {
@@ -87,6 +90,17 @@ static int is_dx_node(ext2_filsys fs, char *buf)
 	return fs_dirent_inode(de) == 0 && rec_len == fs->blocksize && fs_dirent_name_len(de) == 0;
 }
 
+/* An interior node as e2fsck tells one: the empty entry, and the limit a node has. */
+static int is_sound_dx_node(ext2_filsys fs, char *buf)
+{
+	struct ext2_dx_countlimit cl;
+
+	memcpy(&cl, buf + DIRENT_HEADER, sizeof(cl));
+	return is_dx_node(fs, buf) &&
+	       ext2fs_le16_to_cpu(cl.limit) == (fs->blocksize - DIRENT_HEADER - DX_TAIL_SIZE) /
+					       sizeof(struct ext2_dx_entry);
+}
+
 /* Write a directory leaf block with its checksum (adding the tail it lacks when there is room). */
 static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf)
 {
@@ -97,7 +111,7 @@ static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, 
 	if (ext2fs_has_feature_metadata_csum(fs->super)) {
 		int indexed = !ext2fs_read_inode(fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL);
 
-		if (!has_tail(fs, buf) && !(indexed && is_dx_node(fs, buf)))
+		if (!has_tail(fs, buf) && !(indexed && is_sound_dx_node(fs, buf)))
 			err = insert_tail(fs, buf);
 		if (!err)
 			err = ext2fs_dir_block_csum_set(fs, dir, (struct ext2_dir_entry *)buf);
@@ -178,70 +192,6 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 	return err;
 }
 
-/* The name the finding gives matches this entry (names may hold NULs: compare what we have). */
-static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *de)
-{
-	size_t len = f->name ? strlen(f->name) : 0;
-	unsigned nl = fs_dirent_name_len(de);
-
-	if (f->ino != E4R_NONE && fs_dirent_inode(de) != f->ino)
-		return 0;
-	if (f->code == E4R_PR_ENTRY_NAME)
-		return nl >= len && memcmp(de->name, f->name ? f->name : "", len) == 0;
-	return nl == len && memcmp(de->name, f->name ? f->name : "", len) == 0;
-}
-
-/* Entry findings: remove the entry, or correct its file type or name. */
-errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
-{
-	ext2_filsys fs = c->fs;
-	char *buf = dblock_read(c, f->blk);
-	struct ext2_dir_entry *prev = NULL;
-	unsigned off = 0, end, rec_len;
-	errcode_t err = EXT2_ET_UNIMPLEMENTED;
-
-	if (!buf)
-		return err;
-	end = leaf_end(fs, buf);
-	while (off + DIRENT_HEADER <= end) {
-		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
-		unsigned i, nl;
-
-		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
-			break;
-		if (fs_dirent_inode(de) && entry_matches(f, de) &&
-		    !(off == 0 && f->code != E4R_PR_ENTRY_FILETYPE && f->code != E4R_PR_ENTRY_NAME &&
-		      prev == NULL && fs_dirent_name_len(de) == 1 && de->name[0] == '.')) {
-			int remove = 1;
-
-			if (f->code == E4R_PR_ENTRY_FILETYPE) {
-				fs_dirent_set_file_type(de, (int)f->expected);
-				remove = 0;
-			} else if (f->code == E4R_PR_ENTRY_NAME) {
-				/* like e2fsck: the bad characters become '.'; an empty name cannot be mended */
-				nl = fs_dirent_name_len(de);
-				for (i = 0; i < nl; i++)
-					if (de->name[i] == '/' || de->name[i] == '\0')
-						de->name[i] = '.';
-				remove = nl == 0;
-			}
-			if (remove && prev) {
-				unsigned prev_len;
-				fs_dirent_rec_len(fs, prev, &prev_len);
-				fs_dirent_set_rec_len(fs, prev_len + rec_len, prev);
-			} else if (remove) {
-				fs_dirent_set_inode(de, 0);
-			}
-			err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
-			break;
-		}
-		prev = de;
-		off += rec_len;
-	}
-	free(buf);
-	return err;
-}
-
 /* Directory DIR's logical block 0, as pass 1 found it. */
 static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir)
 {
@@ -251,6 +201,121 @@ static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir)
 		if (c->dblocks[i].ino == dir && c->dblocks[i].lblk == 0)
 			return c->dblocks[i].blk;
 	return E4R_NONE;
+}
+
+/* The name the finding gives matches this entry (names may hold NULs: compare what we have). */
+static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *de)
+{
+	size_t len = f->name ? strlen(f->name) : 0;
+	unsigned nl = fs_dirent_name_len(de);
+
+	if (f->ino != E4R_NONE && fs_dirent_inode(de) != f->ino)
+		return 0;
+	if (f->code == E4R_PR_ENTRY_NAME)
+		/* the name was cut at its first NUL: it must still be the bad one (hard links share INO) */
+		return nl >= len && memcmp(de->name, f->name ? f->name : "", len) == 0 &&
+		       (nl == 0 || memchr(de->name, '\0', nl) || memchr(de->name, '/', nl));
+	/* (the finding keeps a name up to its first NUL: an encrypted one may hold NULs) */
+	return strnlen(de->name, nl) == len && memcmp(de->name, f->name ? f->name : "", len) == 0;
+}
+
+/*
+ * Mend the entry F names among the entries BUF[0..END): remove it (the one
+ * before takes its space; the first of the region becomes unused), or
+ * correct its file type or name. FIRST: the region opens the directory's
+ * block 0, whose '.' and '..' keep their places. Returns 1 when it changed.
+ */
+static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *buf, unsigned end,
+		      int first)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_dir_entry *prev = NULL;
+	unsigned off = 0, rec_len;
+	int retype = f->code == E4R_PR_ENTRY_FILETYPE || f->code == E4R_PR_ENTRY_FILETYPE_UNSET;
+
+	while (off + DIRENT_HEADER <= end) {
+		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
+		unsigned i, nl = fs_dirent_name_len(de);
+		int remove = 1, dot, dotdot;
+
+		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
+			break;
+		dot = first && off == 0 && nl == 1 && de->name[0] == '.';
+		/* block 0's '..' keeps its place: pass 3 gives it the parent */
+		dotdot = first && prev == (struct ext2_dir_entry *)buf && nl == 2 &&
+			 de->name[0] == '.' && de->name[1] == '.';
+		if (!fs_dirent_inode(de) || !entry_matches(f, de) ||
+		    (dot && !retype && f->code != E4R_PR_ENTRY_NAME)) {
+			prev = de;
+			off += rec_len;
+			continue;
+		}
+		if (retype) {
+			fs_dirent_set_file_type(de, (int)f->expected);
+			remove = 0;
+		} else if (f->code == E4R_PR_ENTRY_NAME) {
+			/* like e2fsck: the bad characters become '.'; an empty name cannot be mended */
+			for (i = 0; i < nl; i++)
+				if (de->name[i] == '/' || de->name[i] == '\0')
+					de->name[i] = '.';
+			remove = nl == 0;
+		}
+		if (remove && prev && !dotdot) {
+			unsigned prev_len;
+			fs_dirent_rec_len(fs, prev, &prev_len);
+			fs_dirent_set_rec_len(fs, prev_len + rec_len, prev);
+		} else if (remove) {
+			fs_dirent_set_inode(de, 0);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* An entry of an inline directory: its parent field (4 bytes), then entries in i_block and in system.data. */
+static errcode_t repair_inline_entry(struct check_ctx *c, const struct check_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t dir = (ext2_ino_t)f->dir;
+	size_t size = 0;
+	char *buf;
+	errcode_t err;
+	int changed;
+
+	err = ext2fs_inline_data_size(fs, dir, &size);
+	if (err)
+		return err;
+	if (size < INLINE_PARENT_SIZE || !(buf = malloc(size)))
+		return EXT2_ET_UNIMPLEMENTED;
+	err = ext2fs_inline_data_get(fs, dir, NULL, buf, &size);
+	if (!err) {
+		size_t ib = size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE;
+
+		changed = mend_entry(c, f, buf + INLINE_PARENT_SIZE, (unsigned)(ib - INLINE_PARENT_SIZE), 0);
+		if (!changed && size > INLINE_IBLOCK_SIZE)
+			changed = mend_entry(c, f, buf + INLINE_IBLOCK_SIZE,
+					     (unsigned)(size - INLINE_IBLOCK_SIZE), 0);
+		err = changed ? ext2fs_inline_data_set(fs, dir, NULL, buf, size) : EXT2_ET_UNIMPLEMENTED;
+	}
+	free(buf);
+	return err;
+}
+
+/* Entry findings: remove the entry, or correct its file type or name. */
+errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
+{
+	char *buf;
+	errcode_t err = EXT2_ET_UNIMPLEMENTED;
+
+	if (f->blk == E4R_NONE && f->dir != E4R_NONE && f->dir <= c->inodes)
+		return repair_inline_entry(c, f);
+	buf = dblock_read(c, f->blk);
+	if (!buf)
+		return err;
+	if (mend_entry(c, f, buf, leaf_end(c->fs, buf), f->blk == first_block(c, (ext2_ino_t)f->dir)))
+		err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
+	free(buf);
+	return err;
 }
 
 /* Overwrite the entry at DE as '.' or '..' naming INO; room left over becomes an empty entry. */
@@ -349,11 +414,22 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 	err = EXT2_ET_DIR_CORRUPTED;
 	if (!fs_dirent_rec_len(fs, de, &rec_len) && rec_len >= DIRENT_MIN &&
 	    rec_len + DIRENT_MIN <= end) {
-		de = (struct ext2_dir_entry *)(buf + rec_len);
-		if (fs_dirent_name_len(de) == 2 && de->name[0] == '.' && de->name[1] == '.') {
-			fs_dirent_set_inode(de, parent);
+		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + rec_len);
+
+		if (fs_dirent_name_len(dd) == 2 && dd->name[0] == '.' && dd->name[1] == '.') {
+			fs_dirent_set_inode(dd, parent);
 			err = dblock_write(c, dir, blk, buf);
 		}
+	} else if (!fs_dirent_rec_len(fs, de, &rec_len) && rec_len >= 2 * DIRENT_MIN &&
+		   rec_len <= end && fs_dirent_name_len(de) == 1 && de->name[0] == '.') {
+		/* '.' over the whole block, no '..' (e2fsck splits it): '..' takes the rest */
+		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + DIRENT_MIN);
+
+		fs_dirent_set_rec_len(fs, DIRENT_MIN, de);
+		memset(dd, 0, DIRENT_HEADER);
+		fs_dirent_set_rec_len(fs, rec_len - DIRENT_MIN, dd);
+		make_dot(fs, dd, rec_len - DIRENT_MIN, 2, parent, 1);
+		err = dblock_write(c, dir, blk, buf);
 	}
 	free(buf);
 	return err;
@@ -454,4 +530,64 @@ errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk)
 		err = ext2fs_write_dir_block4(fs, blk, buf, 0, dir);
 	ext2fs_free_mem(&buf);
 	return err;
+}
+
+/*
+ * Under metadata_csum, the blocks an htree index leaves behind once its
+ * flag is gone must read as leaves with a checksum tail: the root's '..'
+ * and each node's empty entry stop short of the tail. Returns 0 when the
+ * block needed nothing or was rewritten.
+ */
+static errcode_t deindex_block(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, uint32_t lblk)
+{
+	ext2_filsys fs = c->fs;
+	unsigned end = fs->blocksize - FS_DIRENT_TAIL_SIZE, len;
+	char *buf = dblock_read(c, blk);
+	struct ext2_dir_entry *de;
+	errcode_t err = 0;
+
+	if (!buf)
+		return EXT2_ET_UNIMPLEMENTED;
+	/* (the root may end in a stale leaf tail from before it was indexed: rec_len decides) */
+	de = (struct ext2_dir_entry *)buf;
+	if (lblk == 0) {
+		/* '.' of 12 bytes, then '..' over the rest of the block */
+		if (fs_dirent_rec_len(fs, de, &len) || len != DIRENT_MIN)
+			goto out;
+		de = (struct ext2_dir_entry *)(buf + DIRENT_MIN);
+		if (fs_dirent_rec_len(fs, de, &len) || len != fs->blocksize - DIRENT_MIN)
+			goto out;
+		fs_dirent_set_rec_len(fs, end - DIRENT_MIN, de);
+	} else {
+		if (!is_dx_node(fs, buf))
+			goto out;
+		fs_dirent_set_rec_len(fs, end, de);
+	}
+	fs_dirent_init_tail((struct ext2_dir_entry_tail *)(buf + end));
+	err = ext2fs_dir_block_csum_set(fs, dir, (struct ext2_dir_entry *)buf);
+	if (!err && io_channel_write_blk64(fs->io, blk, 1, buf))
+		err = EIO;
+out:
+	free(buf);
+	return err;
+}
+
+/*
+ * A bad htree index: the directory goes on without it, read linearly (its
+ * entries are all in the leaves; the root and nodes read as empty entries).
+ * e2fsck rebuilds the index instead; a linear directory is as valid.
+ */
+errcode_t repair_htree_deindex(struct check_ctx *c, ext2_ino_t dir)
+{
+	ext2_filsys fs = c->fs;
+	errcode_t err = 0, flag_err;
+	size_t i;
+
+	if (ext2fs_has_feature_metadata_csum(fs->super))
+		for (i = 0; i < c->ndblocks && !err; i++)
+			if (c->dblocks[i].ino == dir)
+				err = deindex_block(c, dir, c->dblocks[i].blk, c->dblocks[i].lblk);
+	/* the flag goes even when a block could not be mended: its own finding comes next round */
+	flag_err = repair_htree_flag(c, dir);
+	return flag_err ? flag_err : err;
 }

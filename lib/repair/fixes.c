@@ -174,7 +174,7 @@ static errcode_t do_dir_nlink_feature(struct check_ctx *c, size_t first, size_t 
 
 static errcode_t do_htree_flag(struct check_ctx *c, size_t first, size_t i)
 {
-	return repair_htree_flag(c, (ext2_ino_t)F(i)->dir);
+	return repair_htree_deindex(c, (ext2_ino_t)F(i)->dir);
 }
 
 static errcode_t do_dir_block(struct check_ctx *c, size_t first, size_t i)

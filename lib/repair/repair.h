@@ -25,6 +25,8 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent);
 errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir);
 errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk);
 errcode_t repair_htree_flag(struct check_ctx *c, ext2_ino_t dir);
+/* Drop a bad htree index: the flag, and under metadata_csum the index blocks become leaves. */
+errcode_t repair_htree_deindex(struct check_ctx *c, ext2_ino_t dir);
 errcode_t repair_journal_clear(struct check_ctx *c);
 errcode_t repair_root(struct check_ctx *c);
 errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino);

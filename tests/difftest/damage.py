@@ -207,11 +207,21 @@ class Damager:
 
     # ---- choosing ----
 
-    def choose(self, rng):
-        """A spec string for a random damage that applies to this base, or None."""
+    def choose(self, rng, structs=None):
+        """A spec string for a random damage that applies to this base, or None.
+
+        STRUCTS, when given, restricts the choice to those structures; an item
+        "block:KIND" restricts block damages to blocks of KIND (dir, dxroot...)."""
+        pool, block_kinds = self.STRUCTS, None
+        if structs:
+            pool = [s.split(":")[0] for s in structs]
+            block_kinds = [s.split(":", 1)[1] for s in structs if s.startswith("block:")] or None
         for _ in range(20):
-            kind = rng.choice(self.STRUCTS)
-            spec = getattr(self, "_choose_" + kind)(rng)
+            kind = rng.choice(pool)
+            if kind == "block":
+                spec = self._choose_block(rng, block_kinds)
+            else:
+                spec = getattr(self, "_choose_" + kind)(rng)
             if spec:
                 raw = rng.random() < 0.3 and kind not in ("block",)
                 return spec + (" raw" if raw else "")
@@ -428,10 +438,10 @@ class Damager:
         cur = int.from_bytes(self.read(self.m.jsb * self.m.bs + off, size), "big")
         return "jsb - %s %s" % (name, _value(rng, size, cur))
 
-    def _choose_block(self, rng):
+    def _choose_block(self, rng, kinds=None):
         """Zero a metadata block, or put another block of the same kind in its place."""
-        kinds = ["dir", "dxroot", "dxnode", "extent", "xattr", "ind", "dind", "itable",
-                 "bitmap", "gdt"]
+        kinds = kinds or ["dir", "dxroot", "dxnode", "extent", "xattr", "ind", "dind", "itable",
+                          "bitmap", "gdt"]
         kind = rng.choice(kinds)
         if kind == "itable":
             g = rng.randrange(len(self.m.groups))

@@ -65,4 +65,115 @@ expect_out "Problem in HTREE directory inode $ibig: block #$leaf has bad min has
 run "$E4R" check -n -f h.img
 expect_rc 4 "check -n -f on a bad htree hash range"
 expect_out "in htree directory inode $ibig, logical block $leaf \(block [0-9]+\), has hash" "check names the leaf"
+
+# Damages of h.img's htree root with its checksum resealed, so that only the index is
+# wrong: check -n -f must name what e2fsck -fn finds, and check -y -f must leave the
+# image clean for e2fsck (a dropped index under metadata_csum once left '..' corrupt).
+poke() {	# poke IMAGE OFFSET SIZE VALUE: a little-endian field
+	python3 - "$@" <<'PY' || fail "poke $*"
+import sys
+path, off, size, val = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 0)
+with open(path, "r+b") as f:
+    f.seek(off); f.write(val.to_bytes(size, "little"))
+PY
+}
+peek() {	# peek IMAGE OFFSET SIZE
+	python3 -c 'import sys; f = open(sys.argv[1], "rb"); f.seek(int(sys.argv[2])); print(int.from_bytes(f.read(int(sys.argv[3])), "little"))' "$@"
+}
+dxcase() {	# dxcase WHAT ROOT-OFFSET SIZE VALUE E2FSCK-REGEX OUR-REGEX
+	local what=$1
+	cp h.img d.img
+	poke d.img $((root * bs + $2)) "$3" "$4"
+	"$E4R_FSMETA" reseal d.img "dir:$root:$ibig" >/dev/null 2>&1 || fail "fsmeta reseal for $what"
+	run e2fsck -fn d.img
+	expect_rc 4 "oracle: e2fsck -fn on $what"
+	expect_out "$5" "oracle names $what"
+	run "$E4R" check -n -f d.img
+	expect_rc 4 "check -n -f on $what"
+	expect_out "$6" "check -n -f names $what"
+	repaired_image d.img "$what"
+}
+# The root's count/limit at 32 (in place of entry 0's hash), entry K's hash and block at 32 + 8K.
+limit=$(peek h.img $((root * bs + 32)) 2); count=$(peek h.img $((root * bs + 34)) 2)
+leaf1=$(peek h.img $((root * bs + 44)) 4); hash2=$(peek h.img $((root * bs + 48)) 4)
+[ "$count" -ge 4 ] || fail "the htree root has $count entries, the cases need 4"
+dxcase "a root entry past the directory" 44 4 0x0ffffff0 \
+	"bad block number 268435440" "points to logical block 268435440, past the directory"
+dxcase "a root entry naming another leaf" 52 4 "$leaf1" \
+	"block #$leaf1 referenced twice" "logical block $leaf1 \(block [0-9]+\) is referenced twice"
+dxcase "a root count over its limit" 34 2 $((limit + 1)) \
+	"invalid count \($((limit + 1))\)" "has count $((limit + 1)), more than its limit $limit"
+dxcase "a root limit one short" 32 2 $((limit - 1)) \
+	"invalid limit \($((limit - 1))\)" "has limit $((limit - 1)), should be $limit"
+dxcase "root hashes out of order" 56 4 $((hash2 - 2)) \
+	"unordered hash table" "are out of order at entry 3"
+dxcase "an unknown hash version" 28 1 3 \
+	"unsupported hash version \(3\)" "unsupported hash version \(3\)"
+dxcase "the incompatible hash flag" 31 1 1 \
+	"incompatible htree root node flag" "incompatible flag set"
+dxcase "a bad htree root" 24 4 1 "invalid root node" "has a bad htree root"
+
+# '..' is an entry like any other: its file type must say directory.
+cp base.img p.img
+dblk=$(debugfs -R "bmap dir 0" p.img 2>/dev/null)
+poke p.img $((dblk * bs + 12 + 7)) 1 1
+"$E4R_FSMETA" reseal p.img "dir:$dblk:$idir" >/dev/null 2>&1 || fail "fsmeta reseal of dir"
+run e2fsck -fn p.img
+expect_rc 4 "oracle: e2fsck -fn on a '..' of file type 1"
+expect_out "Entry '..' in /dir \($idir\) has an incorrect filetype \(was 1, should be 2\)" "oracle names '..'"
+run "$E4R" check -n -f p.img
+expect_rc 4 "check -n -f on a '..' of file type 1"
+expect_out "entry '..' in directory inode $idir \(inode 2\) has file type 1, should be 2" "check names '..'"
+repaired_image p.img "a '..' of file type 1"
+
+# An entry whose file type is unset: e2fsck -n is silent (-y would set it), so a warning.
+cp base.img p.img
+rblk=$(debugfs -R "bmap <2> 0" p.img 2>/dev/null)
+off=$(python3 - p.img $((rblk * bs)) "$bs" <<'PY'
+import sys
+f = open(sys.argv[1], "rb"); f.seek(int(sys.argv[2])); b = f.read(int(sys.argv[3])); o = 0
+while o < len(b):
+    rec, nl = int.from_bytes(b[o + 4:o + 6], "little"), b[o + 6]
+    if b[o + 8:o + 8 + nl] == b"f1":
+        print(o); break
+    o += rec
+PY
+)
+[ -n "$off" ] || fail "no entry f1 in the root"
+poke p.img $((rblk * bs + off + 7)) 1 0
+"$E4R_FSMETA" reseal p.img "dir:$rblk:2" >/dev/null 2>&1 || fail "fsmeta reseal of the root"
+run e2fsck -fn p.img
+expect_rc 0 "oracle: e2fsck -fn on an unset file type"
+run "$E4R" check -n -f p.img
+expect_rc 0 "check -n -f on an unset file type (a warning)"
+expect_out "entry 'f1' in directory inode 2 \(inode $i1\) has no file type, should be 1" "check names the entry"
+run "$E4R" check -y -f p.img
+[ "$(peek p.img $((rblk * bs + off + 7)) 1)" = 1 ] || fail "check -y -f did not set f1's file type"
+run e2fsck -fn p.img
+expect_rc 0 "oracle: e2fsck -fn after check -y -f on an unset file type"
+
+# Two entries of one block with the same name: e2fsck -n finds them (it would rename
+# one); check -y -f clears the second, whose inode then goes to lost+found.
+cp base.img p.img
+printf '%s\n' "write data2 dir/twin-a" "write data2 dir/twin-b" | debugfs -w -f - p.img >/dev/null 2>&1 ||
+	fail "debugfs write twins"
+itb=$(debugfs -R "stat dir/twin-b" p.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+python3 - p.img $((dblk * bs)) "$bs" <<'PY' || fail "renaming twin-b"
+import sys
+path, off, bs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek(off); b = bytearray(f.read(bs)); i = b.find(b"twin-b")
+    if i < 0:
+        sys.exit(1)
+    b[i + 5] = ord("a"); f.seek(off); f.write(b)
+PY
+"$E4R_FSMETA" reseal p.img "dir:$dblk:$idir" >/dev/null 2>&1 || fail "fsmeta reseal of dir"
+run e2fsck -fn p.img
+expect_rc 4 "oracle: e2fsck -fn on a duplicate name"
+expect_out "Duplicate entry 'twin-a' found" "oracle names the duplicate"
+run "$E4R" check -n -f p.img
+expect_rc 4 "check -n -f on a duplicate name"
+expect_out "entry 'twin-a' \(inode $itb\) in directory inode $idir has the name of an entry before it" \
+	"check names the second entry"
+repaired_image p.img "a duplicate name"
 exit 0
