@@ -96,7 +96,7 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 
 void check_marked_text(FILE *out, const char *image)
 {
-	fprintf(out, _("%s: the replay left part of the journal out: marked with errors, checking fully.\n"),
+	fprintf(out, _("%s: the journal's checksums did not all hold (see above): marked with errors, checking fully.\n"),
 		image);
 }
 

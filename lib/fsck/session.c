@@ -64,7 +64,8 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 		s->journal.replayed = 1;
 		s->journal.failed_commit = r->p->has_failed_commit;
 		s->journal.failed_seq = r->p->failed_commit;
-		s->journal.csum_error = r->p->recovery_error || r->p->csum_skipped;
+		s->journal.csum_error = r->p->recovery_error || r->p->csum_skipped ||
+					r->p->checksum_failures;
 		s->journal.left_out_txns = r->left_out_txns;
 		s->journal.left_out_blocks = r->left_out_blocks;
 		s->replay = r;
@@ -101,7 +102,14 @@ static errcode_t after_replay(const struct fsck_session_opts *o, struct fsck_ses
 	struct ext2_super_block *sb = fs->super;
 	errcode_t err;
 
-	if (s->journal.replayed && (s->journal.left_out_txns || s->journal.left_out_blocks) &&
+	/*
+	 * Anything the log did not vouch for calls for the full check: a block
+	 * left out, and also one replayed although its checksum failed (auto's
+	 * judgement of the cause may be wrong: a zeroed block once passed for a
+	 * harmless leak), as e2fsck marks the filesystem after a checksum error.
+	 */
+	if (s->journal.replayed &&
+	    (s->journal.left_out_txns || s->journal.left_out_blocks || s->journal.csum_error) &&
 	    !(sb->s_state & EXT2_ERROR_FS)) {
 		sb->s_state |= EXT2_ERROR_FS;
 		ext2fs_mark_super_dirty(fs);
