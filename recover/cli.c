@@ -67,7 +67,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	memcpy(args, argv, argc * sizeof(*args));
 	args[0] = name;
 	ctx = poptGetContext(name, argc, args, opts ? table : table + 1, 0);
-	poptSetOtherOptionHelp(ctx, usage);
+	poptSetOtherOptionHelp(ctx, _(usage));
 
 	while ((rc = poptGetNextOpt(ctx)) > 0) {
 		if (rc == OPT_HELP) {

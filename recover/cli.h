@@ -26,7 +26,7 @@ struct subcommand {
 /*
  * Parse a subcommand's options with popt. OPTS is the subcommand's table
  * (without help; cli_parse adds --help). USAGE is the synopsis after the
- * subcommand name. On success *image is the single IMAGE argument and the
+ * subcommand name, marked with N_() (translated here). On success *image is the single IMAGE argument and the
  * return is -1; otherwise the return is the exit code (0 after --help,
  * EXIT_USAGE after a usage error, with the message printed).
  * HANDLE, if not NULL, is called for options whose val is not 0 (popt's

@@ -1,6 +1,7 @@
 /* e4recover check: check a filesystem like e2fsck -n and print what is wrong with it. */
 #include "config.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +359,18 @@ struct asker {
 	int	eof;
 };
 
+/*
+ * LINE answers WORD when it starts with WORD's first letter, in English or in
+ * the translation the question shows (ja/nein/alle): both are accepted so that
+ * a script written for one language works in any.
+ */
+static int is_answer(const char *line, const char *word)
+{
+	int c = tolower((unsigned char)line[0]);
+
+	return c && (c == word[0] || c == tolower((unsigned char)_(word)[0]));
+}
+
 static int ask_cb(void *arg, const struct check_finding *f)
 {
 	struct asker *a = arg;
@@ -379,11 +392,11 @@ static int ask_cb(void *arg, const struct check_finding *f)
 			printf("%s\n\n", _("no"));
 			return 0;
 		}
-		if (line[0] == 'y' || line[0] == 'Y')
+		if (is_answer(line, N_("yes")))
 			return 1;
-		if (line[0] == 'n' || line[0] == 'N')
+		if (is_answer(line, N_("no")))
 			return 0;
-		if (line[0] == 'a' || line[0] == 'A') {
+		if (is_answer(line, N_("all"))) {
 			a->all = 1;
 			return 1;
 		}
@@ -411,7 +424,7 @@ int cmd_check(int argc, const char **argv)
 	struct teller teller = { 0 };
 	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
 	struct fsck_session s = { 0 };
-	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE",
+	int rc = cli_parse("check", N_("[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--json] [-C FD] IMAGE"),
 			   opts, argc, argv, &image, NULL);
 
 	if (rc >= 0)

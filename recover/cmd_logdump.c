@@ -767,8 +767,8 @@ int cmd_logdump(int argc, const char **argv)
 	int rc;
 
 	memset(&ld, 0, sizeof(ld));
-	rc = cli_parse("logdump", "[--json] [--all] [--decode] [--diagnose] [--transaction=SEQ] [--block=FSBLK] "
-		       "[--journal=PATH] IMAGE", opts, argc, argv, &image, NULL);
+	rc = cli_parse("logdump", N_("[--json] [--all] [--decode] [--diagnose] [--transaction=SEQ] [--block=FSBLK] "
+		       "[--journal=PATH] IMAGE"), opts, argc, argv, &image, NULL);
 	if (rc < 0)
 		rc = check_numbers(&ld.o, seq, block);
 	if (rc >= 0)

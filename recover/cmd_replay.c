@@ -399,7 +399,7 @@ int cmd_replay(int argc, const char **argv)
 	};
 
 	memset(&c, 0, sizeof(c));
-	rc = cli_parse("replay", "[--policy=P] [--dry-run] [--undo=FILE] [--json] [--journal=PATH] IMAGE",
+	rc = cli_parse("replay", N_("[--policy=P] [--dry-run] [--undo=FILE] [--json] [--journal=PATH] IMAGE"),
 		       opts, argc, argv, &c.image, NULL);
 	if (rc >= 0)
 		goto out;

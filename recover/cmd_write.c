@@ -180,7 +180,7 @@ int cmd_write(int argc, const char **argv)
 	};
 	const char *image = NULL;
 	struct write_workload wl = { 0 };
-	int rc = cli_parse("write", "[--script=FILE | --ops=N --seed=S] [options] IMAGE", opts, argc, argv, &image, NULL);
+	int rc = cli_parse("write", N_("[--script=FILE | --ops=N --seed=S] [options] IMAGE"), opts, argc, argv, &image, NULL);
 
 	if (rc < 0)
 		rc = check_args(&a);
