@@ -15,8 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
-
-#define BAR_WIDTH	40
+#include "progress.h"
 
 /* The session's exit codes are returned as they are: they must be the command's. */
 _Static_assert(FSCK_EXIT_FIXED == EXIT_PROBLEMS && FSCK_EXIT_UNCORRECTED == EXIT_UNCORRECTED &&
@@ -43,33 +42,31 @@ static const char *const reason_texts[] = {
 
 static const char *const severity_names[] = { "error", "warning", "info" };
 
-/* Progress: a bar on a terminal (-C 0), or e2fsck's "pass done total device" lines to FD. */
+/*
+ * Progress as e2fsck's -C: to a file descriptor, a "pass done total image"
+ * line for every step the checker tells (pass 0, the superblock, is not
+ * told, as e2fsck does not); with -C 0 and stdout a terminal, a bar there,
+ * cleared before anything else is printed (a question, a header, the report).
+ */
 struct progress {
-	int		fd;
-	int		bar;
+	int		fd;		/* -1: the bar */
 	const char	*image;
-	int		last_pass, last_step;
+	struct bar	bar;
 };
 
 static void progress_cb(void *arg, int pass, uint64_t done, uint64_t total)
 {
 	struct progress *p = arg;
-	int step = total ? (int)(done * 100 / total) : 100;
+	char label[32];
 
-	if (pass == p->last_pass && step == p->last_step)
+	if (pass == E4R_PASS_SUPER)
 		return;
-	if (p->bar) {
-		int fill = step * BAR_WIDTH / 100;
-		printf("\r%-12s |%.*s%*s| %3d%%", check_pass_name(pass), fill,
-		       "========================================", BAR_WIDTH - fill, "", step);
-		if (step >= 100)
-			putchar('\n');
-		fflush(stdout);
-	} else {
+	if (p->fd >= 0) {
 		dprintf(p->fd, "%d %" PRIu64 " %" PRIu64 " %s\n", pass, done, total, p->image);
+		return;
 	}
-	p->last_pass = pass;
-	p->last_step = step;
+	snprintf(label, sizeof(label), _("Pass %d"), pass);
+	bar_draw(&p->bar, label, done, total);
 }
 
 /* A name as bytes from the disk: anything not printable ASCII as \xNN. Returns chars written. */
@@ -304,12 +301,14 @@ static int print_json(const char *image, const struct check_result *r)
 struct teller {
 	const char	*image;
 	FILE		*out;
+	struct bar	*bar;		/* cleared before telling */
 };
 
 static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
 {
 	struct teller *t = arg;
 
+	bar_clear(t->bar);
 	switch (what) {
 	case FSCK_EVENT_JOURNAL_REPLAYED:
 		fprintf(t->out, _("%s: recovering journal\n"), t->image);
@@ -355,8 +354,9 @@ static void print_stop(const char *image, const char *undo, const struct fsck_se
 
 /* Asking on the terminal: yes, no, or all (yes to this and every later question). */
 struct asker {
-	int	all;
-	int	eof;
+	int		all;
+	int		eof;
+	struct bar	*bar;	/* cleared before asking */
 };
 
 /*
@@ -378,6 +378,7 @@ static int ask_cb(void *arg, const struct check_finding *f)
 	const char *q = check_problem_question(f->code);
 	char msg[1024], line[64];
 
+	bar_clear(a->bar);
 	format_finding(f, msg, sizeof(msg));
 	printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
 	if (a->all) {
@@ -419,7 +420,7 @@ int cmd_check(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	const char *image = NULL;
-	struct progress prog = { .last_pass = -1, .last_step = -1 };
+	struct progress prog = { .fd = -1 };
 	struct asker asker = { 0 };
 	struct teller teller = { 0 };
 	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
@@ -445,15 +446,16 @@ int cmd_check(int argc, const char **argv)
 	so.check.force = force;
 	so.check.ask = ask_cb;
 	so.check.ask_arg = &asker;
-	if (progress_fd >= 0 && !json) {
-		prog.fd = progress_fd;
-		prog.bar = progress_fd == 0 && isatty(STDOUT_FILENO);
+	/* -C 0: a bar, only on a terminal; never with --json (stdout is the document) */
+	bar_init(&prog.bar, stdout, progress_fd == 0 && !json);
+	if (!json && (progress_fd > 0 || prog.bar.out)) {
+		prog.fd = progress_fd > 0 ? progress_fd : -1;
 		prog.image = image;
-		if (prog.bar || progress_fd > 0) {
-			so.check.progress = progress_cb;
-			so.check.progress_arg = &prog;
-		}
+		so.check.progress = progress_cb;
+		so.check.progress_arg = &prog;
 	}
+	asker.bar = &prog.bar;
+	teller.bar = &prog.bar;
 	so.image = image;
 	so.undo_file = undo;
 	teller.image = image;
@@ -461,6 +463,7 @@ int cmd_check(int argc, const char **argv)
 	so.event = event_cb;
 	so.event_arg = &teller;
 	rc = fsck_session_run(&so, &s);
+	bar_clear(&prog.bar);
 	if (s.stopped != FSCK_STAGE_NONE) {
 		print_stop(image, undo, &s);
 	} else if (json) {

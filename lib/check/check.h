@@ -17,7 +17,12 @@ enum check_pass {
 	E4R_PASS_COUNT
 };
 
-/* Called now and then during a pass: DONE of TOTAL units (inodes, blocks, groups). */
+/*
+ * Called as a pass goes: DONE of TOTAL steps, counted as e2fsck's -C counts
+ * them (pass 1 and 4: groups; 2: directory blocks; 3: directories; 5: the
+ * groups' block bitmaps, then their inode bitmaps); first 0, last TOTAL.
+ * Pass 0 (the superblock) is 0 of 1, then 1 of 1.
+ */
 typedef void (*check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
 
 /* What the checker does with what it finds (issue 8). */
