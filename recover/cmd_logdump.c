@@ -16,6 +16,7 @@
 #include "replay/plan.h"
 #include "replay/view.h"
 #include "json.h"
+#include "progress.h"
 #include "describe.h"
 #include "diag_print.h"
 #include "logdump_fc.h"
@@ -695,6 +696,7 @@ static void json_output(struct logdump *ld)
 
 static int load(struct logdump *ld, ext2_filsys fs)
 {
+	struct bar bar;
 	errcode_t err;
 
 	err = jbd_journal_open(fs, ld->o.journal, &ld->j);
@@ -702,7 +704,15 @@ static int load(struct logdump *ld, ext2_filsys fs)
 		cli_error(ld->image, err, _("cannot load the journal"));
 		return EXIT_OPERATIONAL;
 	}
+	/* A bar for a long log, on stderr when it is a terminal; never with --json. */
+	bar_init_delayed(&bar, stderr, !ld->o.json);
+	if (bar.out) {
+		ld->j->progress = bar_journal;
+		ld->j->progress_arg = &bar;
+	}
 	err = jbd_scan_log(ld->j, ld->o.all ? JBD_SCAN_OLD : 0, &ld->s);
+	bar_clear(&bar);
+	ld->j->progress = NULL;
 	if (err) {
 		cli_error(ld->image, err, _("cannot scan the journal"));
 		return EXIT_OPERATIONAL;

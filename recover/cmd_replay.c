@@ -13,6 +13,7 @@
 #include "describe.h"
 #include "util/e4r_err.h"
 #include "json.h"
+#include "progress.h"
 #include "replay/image.h"
 
 struct replay_cli {
@@ -21,6 +22,7 @@ struct replay_cli {
 	struct replay_opts	o;
 	struct replay_result	*r;
 	struct fs_decode	*dec;	/* dry run: names of the blocks */
+	struct bar		bar;	/* on stderr, a terminal, for a long replay */
 };
 
 static const char *failure_text(enum jbd_failure_kind k)
@@ -60,9 +62,10 @@ static const char *decision_name(enum replay_decision d)
 /* --policy=ask: one question per failure, on the terminal; "no" without one. */
 static enum replay_decision ask_user(void *arg, const struct jbd_failure *f)
 {
+	struct replay_cli *c = arg;
 	char line[64];
 
-	(void)arg;
+	bar_clear(&c->bar);
 	if (f->kind == JBD_FAIL_BLOCK)
 		fprintf(stderr, _("Transaction %" PRIu32 ": %s (fs block %" PRIu64 ", journal block %" PRIu32
 				  "). Replay this block anyway? "), f->sequence, failure_text(f->kind),
@@ -417,7 +420,14 @@ int cmd_replay(int argc, const char **argv)
 		hooks.arg = &c;
 		c.o.hooks = &hooks;
 	}
+	/* A bar for a long replay, on stderr when it is a terminal; never with --json. */
+	bar_init_delayed(&c.bar, stderr, !c.json);
+	if (c.bar.out) {
+		c.o.progress = bar_journal;
+		c.o.progress_arg = &c.bar;
+	}
 	err = replay_image(c.image, &c.o, &c.r);
+	bar_clear(&c.bar);
 	if (err && (!c.r || !c.r->j)) {
 		/* Nothing was learnt about the journal: one line naming the image and the reason. */
 		if (err == E4R_UNDO_EXISTS)

@@ -14,6 +14,8 @@ struct replay_opts {
 	const char			*journal_path;	/* external journal device */
 	io_manager			io;		/* NULL: unix_io_manager (tests inject faults) */
 	const struct replay_hooks	*hooks;		/* ask and auto */
+	jbd_progress_fn			progress;	/* reading the log, writing home; may be NULL */
+	void				*progress_arg;
 };
 
 /* What happened; the caller prints it. */
