@@ -1,7 +1,6 @@
 /* e4recover check: check a filesystem like e2fsck -n and print what is wrong with it. */
 #include "config.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,18 +358,6 @@ struct asker {
 	struct bar	*bar;	/* cleared before asking */
 };
 
-/*
- * LINE answers WORD when it starts with WORD's first letter, in English or in
- * the translation the question shows (ja/nein/alle): both are accepted so that
- * a script written for one language works in any.
- */
-static int is_answer(const char *line, const char *word)
-{
-	int c = tolower((unsigned char)line[0]);
-
-	return c && (c == word[0] || c == tolower((unsigned char)_(word)[0]));
-}
-
 static int ask_cb(void *arg, const struct check_finding *f)
 {
 	struct asker *a = arg;
@@ -393,11 +380,11 @@ static int ask_cb(void *arg, const struct check_finding *f)
 			printf("%s\n\n", _("no"));
 			return 0;
 		}
-		if (is_answer(line, N_("yes")))
+		if (cli_is_answer(line, N_("yes")))
 			return 1;
-		if (is_answer(line, N_("no")))
+		if (cli_is_answer(line, N_("no")))
 			return 0;
-		if (is_answer(line, N_("all"))) {
+		if (cli_is_answer(line, N_("all"))) {
 			a->all = 1;
 			return 1;
 		}

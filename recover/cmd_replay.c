@@ -80,7 +80,7 @@ static enum replay_decision ask_user(void *arg, const struct jbd_failure *f)
 	fflush(stderr);
 	if (!fgets(line, sizeof(line), stdin))
 		return JBD_DECIDE_REFUSE;
-	return (line[0] == 'y' || line[0] == 'Y') ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
+	return cli_is_answer(line, N_("yes")) ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
 }
 
 /* ---- text ---- */
