@@ -428,6 +428,8 @@ int cmd_replay(int argc, const char **argv)
 	}
 	err = replay_image(c.image, &c.o, &c.r);
 	bar_clear(&c.bar);
+	if (c.r && c.r->j)
+		c.r->j->progress = NULL;	/* the report reads the journal again: no bar over it */
 	if (err && (!c.r || !c.r->j)) {
 		/* Nothing was learnt about the journal: one line naming the image and the reason. */
 		if (err == E4R_UNDO_EXISTS)
