@@ -140,8 +140,11 @@ errcode_t check_links(struct check_ctx *c)
 	for (ino = EXT2_ROOT_INO; ino <= c->inodes; ino++) {
 		uint64_t found;
 
-		/* per group, as e2fsck's pass 4: INO starts a group, the ones before are done */
-		if (ipg && (ino - 1) % ipg == 0)
+		/*
+		 * per group, as e2fsck's pass 4: INO starts a group, the ones before
+		 * are done (never past the total: a bad inode count may claim more)
+		 */
+		if (ipg && (ino - 1) % ipg == 0 && (ino - 1) / ipg <= groups)
 			check_progress(c, E4R_PASS_LINKS, (ino - 1) / ipg, groups);
 
 		if (ino < c->first_ino && ino != EXT2_ROOT_INO)
