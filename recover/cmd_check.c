@@ -153,14 +153,111 @@ static void print_answer(const struct check_finding *f)
 	printf("%s? %s\n\n", _(q), f->fixed ? _("yes") : _("no"));
 }
 
-static void print_text(const char *image, const struct check_result *r,
-		       enum check_repair_mode mode)
+/*
+ * How far the text report has got: the round, and the last pass whose header
+ * is out. Asking on a terminal, each check's part is printed as soon as its
+ * passes are done, before its questions (live); otherwise all at the end.
+ */
+struct report {
+	const char	*image;
+	unsigned	round;
+	int		pass;
+	int		live;		/* the checks' parts are out: the end prints the verdict only */
+	struct bar	*bar;		/* cleared before printing */
+};
+
+/* Print the pass headers up to PASS. */
+static void headers_to(struct report *at, int pass)
 {
-	int pass = -1;
-	unsigned round = 0;
+	while (at->pass < pass && at->pass < E4R_PASS_COUNT - 1) {
+		at->pass++;
+		if (at->pass > 0)
+			printf("%s\n", _(pass_titles[at->pass]));
+	}
+}
+
+/* The passes ran again after repairs: the rest of the last check's headers, then say so. */
+static void next_round(struct report *at, unsigned round)
+{
+	headers_to(at, E4R_PASS_COUNT - 1);
+	printf(_("%s: checking again after the repairs\n"), at->image);
+	at->round = round;
+	at->pass = -1;
+}
+
+static void print_finding(const struct check_finding *f, enum check_repair_mode mode)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+	char msg[1024];
+
+	format_finding(f, msg, sizeof(msg));
+	printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
+	if (mode != E4R_REPAIR_NONE)
+		print_answer(f);
+}
+
+/* R's findings FROM .. TO under their headers; ASKED: leave out what the questions show. */
+static void print_findings(struct report *at, const struct check_result *r, size_t from, size_t to,
+			   enum check_repair_mode mode, int asked)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		const struct check_finding *f = &r->findings[i];
+		const struct check_problem_info *p = check_problem_info(f->code);
+
+		if (f->code == E4R_PR_JOURNAL_SKIPPED)
+			continue;
+		if (f->round != at->round)
+			next_round(at, f->round);
+		if (p)
+			headers_to(at, p->pass);
+		if (asked && check_problem_fixable(f->code))
+			continue;
+		/* asked on the terminal: already shown with its answer */
+		if (mode == E4R_REPAIR_ASK && (f->fixed || f->declined))
+			continue;
+		print_finding(f, mode);
+	}
+}
+
+/*
+ * A check's passes are done and its questions come next (asking on a
+ * terminal): its part of the report now, so that the headers and what cannot
+ * be fixed come before the questions, as e2fsck's do.
+ */
+static void checked_cb(void *arg, const struct check_result *r, size_t first)
+{
+	struct report *at = arg;
+
+	if (r->reason == E4R_REASON_CLEAN_SKIPPED)
+		return;		/* nothing asked: the end prints it */
+	bar_clear(at->bar);
+	if (!at->live && reason_texts[r->reason])
+		printf("%s %s\n", at->image, _(reason_texts[r->reason]));
+	at->live = 1;
+	if (r->rounds - 1 != at->round)
+		next_round(at, r->rounds - 1);
+	print_findings(at, r, first, r->count, E4R_REPAIR_ASK, 1);
+	if (!r->aborted)
+		headers_to(at, E4R_PASS_COUNT - 1);
+	fflush(stdout);
+}
+
+static void print_text(struct report *at, const struct check_result *r, enum check_repair_mode mode)
+{
+	const char *image = at->image;
 	size_t i;
 	char msg[1024];
 
+	if (at->live) {
+		/* asked, yet not answered (a repair that restarts the check came first) */
+		for (i = 0; i < r->count; i++)
+			if (check_problem_fixable(r->findings[i].code) &&
+			    !r->findings[i].fixed && !r->findings[i].declined)
+				print_finding(&r->findings[i], E4R_REPAIR_NONE);
+		goto verdict;
+	}
 	if (r->journal_skipped)
 		printf(_("Warning: skipping journal recovery because doing a read-only filesystem check.\n"));
 	if (r->reason == E4R_REASON_CLEAN_SKIPPED && !r->errors) {
@@ -170,44 +267,12 @@ static void print_text(const char *image, const struct check_result *r,
 	}
 	if (reason_texts[r->reason])
 		printf("%s %s\n", image, _(reason_texts[r->reason]));
-	for (i = 0; i < r->count; i++) {
-		const struct check_finding *f = &r->findings[i];
-		const struct check_problem_info *p = check_problem_info(f->code);
-
-		if (f->code == E4R_PR_JOURNAL_SKIPPED)
-			continue;
-		if (f->round != round) {
-			/* the passes ran again after repairs */
-			while (++pass < E4R_PASS_COUNT)
-				if (pass > 0)
-					printf("%s\n", _(pass_titles[pass]));
-			round = f->round;
-			pass = -1;
-			printf(_("%s: checking again after the repairs\n"), image);
-		}
-		while (p && p->pass > pass && pass < E4R_PASS_COUNT - 1) {
-			pass++;
-			if (pass > 0)
-				printf("%s\n", _(pass_titles[pass]));
-		}
-		/* asked on the terminal: already shown with its answer */
-		if (mode == E4R_REPAIR_ASK && (f->fixed || f->declined))
-			continue;
-		format_finding(f, msg, sizeof(msg));
-		printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
-		if (mode != E4R_REPAIR_NONE)
-			print_answer(f);
-	}
-	if (r->rounds > round + 1) {	/* the last check found nothing */
-		while (++pass < E4R_PASS_COUNT)
-			if (pass > 0)
-				printf("%s\n", _(pass_titles[pass]));
-		printf(_("%s: checking again after the repairs\n"), image);
-		pass = -1;
-	}
-	while (++pass < E4R_PASS_COUNT && !r->aborted)
-		if (pass > 0)
-			printf("%s\n", _(pass_titles[pass]));
+	print_findings(at, r, 0, r->count, mode, 0);
+	if (r->rounds > at->round + 1)	/* the last check found nothing */
+		next_round(at, r->rounds - 1);
+	if (!r->aborted)
+		headers_to(at, E4R_PASS_COUNT - 1);
+verdict:
 	if (r->aborted)
 		printf(_("%s: the check could not finish; what is listed is incomplete\n"), image);
 	if (r->preen_halt) {
@@ -409,6 +474,7 @@ int cmd_check(int argc, const char **argv)
 	const char *image = NULL;
 	struct progress prog = { .fd = -1 };
 	struct asker asker = { 0 };
+	struct report rep = { .pass = -1 };
 	struct teller teller = { 0 };
 	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
 	struct fsck_session s = { 0 };
@@ -443,6 +509,12 @@ int cmd_check(int argc, const char **argv)
 	}
 	asker.bar = &prog.bar;
 	teller.bar = &prog.bar;
+	rep.image = image;
+	rep.bar = &prog.bar;
+	if (so.check.repair == E4R_REPAIR_ASK) {
+		so.check.checked = checked_cb;
+		so.check.checked_arg = &rep;
+	}
 	so.image = image;
 	so.undo_file = undo;
 	teller.image = image;
@@ -457,7 +529,7 @@ int cmd_check(int argc, const char **argv)
 		if (print_json(image, s.result))
 			rc = EXIT_OPERATIONAL;
 	} else {
-		print_text(image, s.result, so.check.repair);
+		print_text(&rep, s.result, so.check.repair);
 	}
 out:
 	fsck_session_free(&s);

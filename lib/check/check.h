@@ -25,6 +25,8 @@ enum check_pass {
  */
 typedef void (*check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
 
+struct check_result;
+
 /* What the checker does with what it finds (issue 8). */
 enum check_repair_mode {
 	E4R_REPAIR_NONE = 0,	/* -n: report only; the filesystem may be open read-only */
@@ -45,6 +47,12 @@ struct check_opts {
 	check_ask_fn	ask;		/* E4R_REPAIR_ASK */
 	void			*ask_arg;
 	unsigned		max_rounds;	/* checks after repairs; 0: the default */
+	/*
+	 * Called when a check's passes are done, before its repairs (and their
+	 * questions): R's findings from FIRST on are this check's. May be NULL.
+	 */
+	void			(*checked)(void *arg, const struct check_result *r, size_t first);
+	void			*checked_arg;
 };
 
 /* Why the full check ran or was skipped. */

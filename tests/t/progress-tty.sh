@@ -67,15 +67,19 @@ PY
 "$E4R" check -n -f -C 0 g.img > notty.out
 grep -q "$(printf '\r')" notty.out && fail "a bar drawn when stdout is not a terminal"
 
-# On a terminal with questions (no -n): the question never shares a line with a bar.
+# On a terminal with questions (no -n): the headers of the check come first, then the
+# question (after the passes, before the repairs); no question shares a line with a bar.
 cp g.img bad.img
 debugfs -w -R "sif /d1/f links_count 5" bad.img >/dev/null 2>&1 || fail "debugfs sif"
 printf 'n\n' | script -qec "$E4R check -f -C 0 bad.img" /dev/null > ask.raw 2>&1
 screen ask.raw > ask.screen
 grep -q "ref count is 5, should be 1" ask.screen || fail "the finding is not shown: $(cat ask.screen)"
 grep -E "\(yes/no/all\)\?" ask.screen | grep -qE "$is_bar|%" && fail "a question shares a line with a bar"
-grep -E "\(yes/no/all\)\?|ref count" ask.screen | grep -qvE '^(Fix \(yes/no/all\)\? .*|inode [0-9]+ ref count is 5, should be 1)$' &&
+grep -E "\(yes/no/all\)\?|ref count" ask.screen | grep -qvE '^(Fix \(yes/no/all\)\?.*|inode [0-9]+ ref count is 5, should be 1)$' &&
 	fail "a question or finding is not alone on its line: $(cat ask.screen)"
+# in order: the check's headers, then its finding and question (asked after its passes)
+lines=$(grep -nE '^Pass [1-5]:|ref count is 5|^Fix \(yes/no/all\)' ask.screen | sed 's/^[0-9]*://' | cut -c1-6 | tr '\n' ' ')
+[ "$lines" = "Pass 1 Pass 2 Pass 3 Pass 4 Pass 5 inode  Fix (y " ] || fail "headers and question out of order: $lines ($(cat ask.screen))"
 grep -qE "$is_bar" ask.screen && fail "a bar is left on the screen: $(cat ask.screen)"
 
 # Replay and logdump: a journal of 150 transactions to recover.
