@@ -25,7 +25,7 @@ enum check_pass {
  */
 typedef void (*check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
 
-struct check_result;
+struct check_result;	/* what a check found (below) */
 
 /* What the checker does with what it finds (issue 8). */
 enum check_repair_mode {
