@@ -1,6 +1,7 @@
 /* Option parsing and messages shared by the subcommand front-ends. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +141,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	memcpy(args, argv, argc * sizeof(*args));
 	args[0] = name;
 	ctx = poptGetContext(name, argc, args, opts ? table : table + 1, 0);
-	poptSetOtherOptionHelp(ctx, usage);
+	poptSetOtherOptionHelp(ctx, _(usage));
 
 	while ((rc = poptGetNextOpt(ctx)) > 0) {
 		if (rc == OPT_HELP) {
@@ -191,6 +192,13 @@ ext2_filsys cli_open_image(const char *image, int rw)
 		return NULL;
 	}
 	return fs;
+}
+
+int cli_is_answer(const char *line, const char *word)
+{
+	int c = tolower((unsigned char)line[0]);
+
+	return c && (c == word[0] || c == tolower((unsigned char)_(word)[0]));
 }
 
 int cli_not_built(const char *subcommand)

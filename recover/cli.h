@@ -26,7 +26,7 @@ struct subcommand {
 /*
  * Parse a subcommand's options with popt. OPTS is the subcommand's table
  * (without help; cli_parse adds --help). USAGE is the synopsis after the
- * subcommand name. On success *image is the single IMAGE argument and the
+ * subcommand name, marked with N_() (translated here). On success *image is the single IMAGE argument and the
  * return is -1; otherwise the return is the exit code (0 after --help,
  * EXIT_USAGE after a usage error, with the message printed).
  * HANDLE, if not NULL, is called for options whose val is not 0 (popt's
@@ -54,6 +54,13 @@ int cli_finish(int rc);
 
 /* For subcommands whose issue has not landed: say so, exit 8. */
 int cli_not_built(const char *subcommand);
+
+/*
+ * 1 when LINE, a person's answer, starts with the first letter of WORD (an
+ * English answer marked N_: "yes", "no", "all") or of its translation, which
+ * is what the question shows: "j" answers yes in German, "y" still does.
+ */
+int cli_is_answer(const char *line, const char *word);
 
 /* Open IMAGE (read-only unless RW), printing a clear error; NULL on failure. */
 ext2_filsys cli_open_image(const char *image, int rw);

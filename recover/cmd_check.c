@@ -16,8 +16,7 @@
 #include "commands.h"
 #include "json.h"
 #include "json_doc.h"
-
-#define BAR_WIDTH	40
+#include "progress.h"
 
 /* The session's exit codes are returned as they are: they must be the command's. */
 _Static_assert(FSCK_EXIT_FIXED == EXIT_PROBLEMS && FSCK_EXIT_UNCORRECTED == EXIT_UNCORRECTED &&
@@ -44,33 +43,31 @@ static const char *const reason_texts[] = {
 
 static const char *const severity_names[] = { "error", "warning", "info" };
 
-/* Progress: a bar on a terminal (-C 0), or e2fsck's "pass done total device" lines to FD. */
+/*
+ * Progress as e2fsck's -C: to a file descriptor, a "pass done total image"
+ * line for every step the checker tells (pass 0, the superblock, is not
+ * told, as e2fsck does not); with -C 0 and stdout a terminal, a bar there,
+ * cleared before anything else is printed (a question, a header, the report).
+ */
 struct progress {
-	int		fd;
-	int		bar;
+	int		fd;		/* -1: the bar */
 	const char	*image;
-	int		last_pass, last_step;
+	struct bar	bar;
 };
 
 static void progress_cb(void *arg, int pass, uint64_t done, uint64_t total)
 {
 	struct progress *p = arg;
-	int step = total ? (int)(done * 100 / total) : 100;
+	char label[32];
 
-	if (pass == p->last_pass && step == p->last_step)
+	if (pass == E4R_PASS_SUPER)
 		return;
-	if (p->bar) {
-		int fill = step * BAR_WIDTH / 100;
-		printf("\r%-12s |%.*s%*s| %3d%%", check_pass_name(pass), fill,
-		       "========================================", BAR_WIDTH - fill, "", step);
-		if (step >= 100)
-			putchar('\n');
-		fflush(stdout);
-	} else {
+	if (p->fd >= 0) {
 		dprintf(p->fd, "%d %" PRIu64 " %" PRIu64 " %s\n", pass, done, total, p->image);
+		return;
 	}
-	p->last_pass = pass;
-	p->last_step = step;
+	snprintf(label, sizeof(label), _("Pass %d"), pass);
+	bar_draw(&p->bar, label, done, total);
 }
 
 /* A name as bytes from the disk: anything not printable ASCII as \xNN. Returns chars written. */
@@ -162,14 +159,111 @@ static void print_answer(const struct check_finding *f)
 	printf("%s? %s\n\n", _(q), f->fixed ? _("yes") : _("no"));
 }
 
-static void print_text(const char *image, const struct check_result *r,
-		       enum check_repair_mode mode)
+/*
+ * How far the text report has got: the round, and the last pass whose header
+ * is out. Asking on a terminal, each check's part is printed as soon as its
+ * passes are done, before its questions (live); otherwise all at the end.
+ */
+struct report {
+	const char	*image;
+	unsigned	round;
+	int		pass;
+	int		live;		/* the checks' parts are out: the end prints the verdict only */
+	struct bar	*bar;		/* cleared before printing */
+};
+
+/* Print the pass headers up to PASS. */
+static void headers_to(struct report *at, int pass)
 {
-	int pass = -1;
-	unsigned round = 0;
+	while (at->pass < pass && at->pass < E4R_PASS_COUNT - 1) {
+		at->pass++;
+		if (at->pass > 0)
+			printf("%s\n", _(pass_titles[at->pass]));
+	}
+}
+
+/* The passes ran again after repairs: the rest of the last check's headers, then say so. */
+static void next_round(struct report *at, unsigned round)
+{
+	headers_to(at, E4R_PASS_COUNT - 1);
+	printf(_("%s: checking again after the repairs\n"), at->image);
+	at->round = round;
+	at->pass = -1;
+}
+
+static void print_finding(const struct check_finding *f, enum check_repair_mode mode)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+	char msg[1024];
+
+	format_finding(f, msg, sizeof(msg));
+	printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
+	if (mode != E4R_REPAIR_NONE)
+		print_answer(f);
+}
+
+/* R's findings FROM .. TO under their headers; ASKED: leave out what the questions show. */
+static void print_findings(struct report *at, const struct check_result *r, size_t from, size_t to,
+			   enum check_repair_mode mode, int asked)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		const struct check_finding *f = &r->findings[i];
+		const struct check_problem_info *p = check_problem_info(f->code);
+
+		if (f->code == E4R_PR_JOURNAL_SKIPPED)
+			continue;
+		if (f->round != at->round)
+			next_round(at, f->round);
+		if (p)
+			headers_to(at, p->pass);
+		if (asked && check_problem_fixable(f->code))
+			continue;
+		/* asked on the terminal: already shown with its answer */
+		if (mode == E4R_REPAIR_ASK && (f->fixed || f->declined))
+			continue;
+		print_finding(f, mode);
+	}
+}
+
+/*
+ * A check's passes are done and its questions come next (asking on a
+ * terminal): its part of the report now, so that the headers and what cannot
+ * be fixed come before the questions, as e2fsck's do.
+ */
+static void checked_cb(void *arg, const struct check_result *r, size_t first)
+{
+	struct report *at = arg;
+
+	if (r->reason == E4R_REASON_CLEAN_SKIPPED)
+		return;		/* nothing asked: the end prints it */
+	bar_clear(at->bar);
+	if (!at->live && reason_texts[r->reason])
+		printf("%s %s\n", at->image, _(reason_texts[r->reason]));
+	at->live = 1;
+	if (r->rounds - 1 != at->round)
+		next_round(at, r->rounds - 1);
+	print_findings(at, r, first, r->count, E4R_REPAIR_ASK, 1);
+	if (!r->aborted)
+		headers_to(at, E4R_PASS_COUNT - 1);
+	fflush(stdout);
+}
+
+static void print_text(struct report *at, const struct check_result *r, enum check_repair_mode mode)
+{
+	const char *image = at->image;
 	size_t i;
 	char msg[1024];
 
+	if (at->live) {
+		/* asked, yet not answered (a repair that restarts the check came first) */
+		for (i = 0; i < r->count; i++)
+			if (check_problem_fixable(r->findings[i].code) &&
+			    !r->findings[i].fixed && !r->findings[i].declined)
+				print_finding(&r->findings[i], E4R_REPAIR_NONE);
+		goto verdict;
+	}
 	if (r->journal_skipped)
 		printf(_("Warning: skipping journal recovery because doing a read-only filesystem check.\n"));
 	if (r->reason == E4R_REASON_CLEAN_SKIPPED && !r->errors) {
@@ -184,44 +278,12 @@ static void print_text(const char *image, const struct check_result *r,
 	}
 	if (reason_texts[r->reason])
 		printf("%s %s\n", image, _(reason_texts[r->reason]));
-	for (i = 0; i < r->count; i++) {
-		const struct check_finding *f = &r->findings[i];
-		const struct check_problem_info *p = check_problem_info(f->code);
-
-		if (f->code == E4R_PR_JOURNAL_SKIPPED)
-			continue;
-		if (f->round != round) {
-			/* the passes ran again after repairs */
-			while (++pass < E4R_PASS_COUNT)
-				if (pass > 0)
-					printf("%s\n", _(pass_titles[pass]));
-			round = f->round;
-			pass = -1;
-			printf(_("%s: checking again after the repairs\n"), image);
-		}
-		while (p && p->pass > pass && pass < E4R_PASS_COUNT - 1) {
-			pass++;
-			if (pass > 0)
-				printf("%s\n", _(pass_titles[pass]));
-		}
-		/* asked on the terminal: already shown with its answer */
-		if (mode == E4R_REPAIR_ASK && (f->fixed || f->declined))
-			continue;
-		format_finding(f, msg, sizeof(msg));
-		printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
-		if (mode != E4R_REPAIR_NONE)
-			print_answer(f);
-	}
-	if (r->rounds > round + 1) {	/* the last check found nothing */
-		while (++pass < E4R_PASS_COUNT)
-			if (pass > 0)
-				printf("%s\n", _(pass_titles[pass]));
-		printf(_("%s: checking again after the repairs\n"), image);
-		pass = -1;
-	}
-	while (++pass < E4R_PASS_COUNT && !r->aborted)
-		if (pass > 0)
-			printf("%s\n", _(pass_titles[pass]));
+	print_findings(at, r, 0, r->count, mode, 0);
+	if (r->rounds > at->round + 1)	/* the last check found nothing */
+		next_round(at, r->rounds - 1);
+	if (!r->aborted)
+		headers_to(at, E4R_PASS_COUNT - 1);
+verdict:
 	if (r->aborted)
 		printf(_("%s: the check could not finish; what is listed is incomplete\n"), image);
 	if (r->preen_halt) {
@@ -321,12 +383,14 @@ struct teller {
 	const char	*image;
 	FILE		*out;
 	int		preen;		/* -p: lines start with the image's name, as e2fsck -p's */
+	struct bar	*bar;		/* cleared before telling */
 };
 
 static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
 {
 	struct teller *t = arg;
 
+	bar_clear(t->bar);
 	switch (what) {
 	case FSCK_EVENT_JOURNAL_REPLAYED:
 		fprintf(t->out, _("%s: recovering journal\n"), t->image);
@@ -382,8 +446,9 @@ static void print_stop(const char *image, const char *undo, const struct fsck_se
 
 /* Asking on the terminal: yes, no, or all (yes to this and every later question). */
 struct asker {
-	int	all;
-	int	eof;
+	int		all;
+	int		eof;
+	struct bar	*bar;	/* cleared before asking */
 };
 
 static int ask_cb(void *arg, const struct check_finding *f)
@@ -393,6 +458,7 @@ static int ask_cb(void *arg, const struct check_finding *f)
 	const char *q = check_problem_question(f->code);
 	char msg[1024], line[64];
 
+	bar_clear(a->bar);
 	format_finding(f, msg, sizeof(msg));
 	printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
 	if (a->all) {
@@ -407,11 +473,11 @@ static int ask_cb(void *arg, const struct check_finding *f)
 			printf("%s\n\n", _("no"));
 			return 0;
 		}
-		if (line[0] == 'y' || line[0] == 'Y')
+		if (cli_is_answer(line, N_("yes")))
 			return 1;
-		if (line[0] == 'n' || line[0] == 'N')
+		if (cli_is_answer(line, N_("no")))
 			return 0;
-		if (line[0] == 'a' || line[0] == 'A') {
+		if (cli_is_answer(line, N_("all"))) {
 			a->all = 1;
 			return 1;
 		}
@@ -435,12 +501,13 @@ int cmd_check(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	const char *image = NULL;
-	struct progress prog = { .last_pass = -1, .last_step = -1 };
+	struct progress prog = { .fd = -1 };
 	struct asker asker = { 0 };
+	struct report rep = { .pass = -1 };
 	struct teller teller = { 0 };
 	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
 	struct fsck_session s = { 0 };
-	int rc = cli_parse("check", "[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--journal=PATH] [--json] [-C FD] IMAGE",
+	int rc = cli_parse("check", N_("[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--journal=PATH] [--json] [-C FD] IMAGE"),
 			   opts, argc, argv, &image, NULL);
 
 	if (rc >= 0)
@@ -461,14 +528,21 @@ int cmd_check(int argc, const char **argv)
 	so.check.force = force;
 	so.check.ask = ask_cb;
 	so.check.ask_arg = &asker;
-	if (progress_fd >= 0 && !json) {
-		prog.fd = progress_fd;
-		prog.bar = progress_fd == 0 && isatty(STDOUT_FILENO);
+	/* -C 0: a bar, only on a terminal; never with --json (stdout is the document) */
+	bar_init(&prog.bar, stdout, progress_fd == 0 && !json);
+	if (!json && (progress_fd > 0 || prog.bar.out)) {
+		prog.fd = progress_fd > 0 ? progress_fd : -1;
 		prog.image = image;
-		if (prog.bar || progress_fd > 0) {
-			so.check.progress = progress_cb;
-			so.check.progress_arg = &prog;
-		}
+		so.check.progress = progress_cb;
+		so.check.progress_arg = &prog;
+	}
+	asker.bar = &prog.bar;
+	teller.bar = &prog.bar;
+	rep.image = image;
+	rep.bar = &prog.bar;
+	if (so.check.repair == E4R_REPAIR_ASK) {
+		so.check.checked = checked_cb;
+		so.check.checked_arg = &rep;
 	}
 	so.image = image;
 	so.undo_file = undo;
@@ -482,13 +556,14 @@ int cmd_check(int argc, const char **argv)
 	if (so.check.repair == E4R_REPAIR_NONE)
 		cli_warn_if_mounted(image);
 	rc = fsck_session_run(&so, &s);
+	bar_clear(&prog.bar);
 	if (s.stopped != FSCK_STAGE_NONE) {
 		print_stop(image, undo, &s);
 	} else if (json) {
 		if (print_json(image, &s))
 			rc = EXIT_OPERATIONAL;
 	} else {
-		print_text(image, s.result, so.check.repair);
+		print_text(&rep, s.result, so.check.repair);
 	}
 out:
 	fsck_session_free(&s);

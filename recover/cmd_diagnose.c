@@ -178,7 +178,7 @@ int cmd_diagnose(int argc, const char **argv)
 	int rc;
 
 	memset(&dg, 0, sizeof(dg));
-	rc = cli_parse("diagnose", "[--json] [--journal=PATH] IMAGE", opts, argc, argv, &image, NULL);
+	rc = cli_parse("diagnose", N_("[--json] [--journal=PATH] IMAGE"), opts, argc, argv, &image, NULL);
 	if (rc >= 0)
 		goto out;
 	dg.image = image;

@@ -17,6 +17,7 @@
 #include "replay/view.h"
 #include "json.h"
 #include "json_doc.h"
+#include "progress.h"
 #include "describe.h"
 #include "diag_print.h"
 #include "logdump_fc.h"
@@ -721,6 +722,7 @@ static int no_journal(const struct logdump *ld)
 
 static int load(struct logdump *ld, ext2_filsys fs)
 {
+	struct bar bar;
 	errcode_t err;
 
 	err = jbd_journal_open(fs, ld->o.journal, &ld->j);
@@ -730,7 +732,15 @@ static int load(struct logdump *ld, ext2_filsys fs)
 		cli_error(ld->image, err, _("cannot load the journal"));
 		return EXIT_OPERATIONAL;
 	}
+	/* A bar for a long log, on stderr when it is a terminal; never with --json. */
+	bar_init_delayed(&bar, stderr, !ld->o.json);
+	if (bar.out) {
+		ld->j->progress = bar_journal;
+		ld->j->progress_arg = &bar;
+	}
 	err = jbd_scan_log(ld->j, ld->o.all ? JBD_SCAN_OLD : 0, &ld->s);
+	bar_clear(&bar);
+	ld->j->progress = NULL;
 	if (err) {
 		cli_error(ld->image, err, _("cannot scan the journal"));
 		return EXIT_OPERATIONAL;
@@ -809,8 +819,8 @@ int cmd_logdump(int argc, const char **argv)
 	int rc;
 
 	memset(&ld, 0, sizeof(ld));
-	rc = cli_parse("logdump", "[--json] [--all] [--decode] [--diagnose] [--transaction=SEQ] [--block=FSBLK] "
-		       "[--journal=PATH] IMAGE", opts, argc, argv, &image, NULL);
+	rc = cli_parse("logdump", N_("[--json] [--all] [--decode] [--diagnose] [--transaction=SEQ] [--block=FSBLK] "
+		       "[--journal=PATH] IMAGE"), opts, argc, argv, &image, NULL);
 	if (rc < 0)
 		rc = check_numbers(&ld.o, seq, block);
 	if (rc >= 0)

@@ -16,6 +16,7 @@
 #include "util/e4r_err.h"
 #include "json.h"
 #include "json_doc.h"
+#include "progress.h"
 #include "replay/image.h"
 
 struct replay_cli {
@@ -24,6 +25,7 @@ struct replay_cli {
 	struct replay_opts	o;
 	struct replay_result	*r;
 	struct fs_decode	*dec;	/* dry run: names of the blocks */
+	struct bar		bar;	/* on stderr, a terminal, for a long replay */
 };
 
 static const char *failure_text(enum jbd_failure_kind k)
@@ -64,9 +66,10 @@ static const char *decision_name(enum replay_decision d)
 /* --policy=ask: one question per failure, on the terminal; "no" without one. */
 static enum replay_decision ask_user(void *arg, const struct jbd_failure *f)
 {
+	struct replay_cli *c = arg;
 	char line[64];
 
-	(void)arg;
+	bar_clear(&c->bar);
 	if (f->kind == JBD_FAIL_BLOCK)
 		fprintf(stderr, _("Transaction %" PRIu32 ": %s (fs block %" PRIu64 ", journal block %" PRIu32
 				  "). Replay this block anyway? "), f->sequence, failure_text(f->kind),
@@ -81,7 +84,7 @@ static enum replay_decision ask_user(void *arg, const struct jbd_failure *f)
 	fflush(stderr);
 	if (!fgets(line, sizeof(line), stdin))
 		return JBD_DECIDE_REFUSE;
-	return (line[0] == 'y' || line[0] == 'Y') ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
+	return cli_is_answer(line, N_("yes")) ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
 }
 
 /* ---- text ---- */
@@ -462,7 +465,7 @@ int cmd_replay(int argc, const char **argv)
 	};
 
 	memset(&c, 0, sizeof(c));
-	rc = cli_parse("replay", "[--policy=P] [--dry-run] [--undo=FILE] [--json] [--journal=PATH] IMAGE",
+	rc = cli_parse("replay", N_("[--policy=P] [--dry-run] [--undo=FILE] [--json] [--journal=PATH] IMAGE"),
 		       opts, argc, argv, &c.image, NULL);
 	if (rc >= 0)
 		goto out;
@@ -482,7 +485,16 @@ int cmd_replay(int argc, const char **argv)
 	}
 	if (c.o.dry_run || c.o.policy == JBD_POLICY_NONE)
 		cli_warn_if_mounted(c.image);
+	/* A bar for a long replay, on stderr when it is a terminal; never with --json. */
+	bar_init_delayed(&c.bar, stderr, !c.json);
+	if (c.bar.out) {
+		c.o.progress = bar_journal;
+		c.o.progress_arg = &c.bar;
+	}
 	err = replay_image(c.image, &c.o, &c.r);
+	bar_clear(&c.bar);
+	if (c.r && c.r->j)
+		c.r->j->progress = NULL;	/* the report reads the journal again: no bar over it */
 	if (err == E4R_NO_JOURNAL) {
 		/* An ext2 (or a journal removed): nothing is wrong, there is nothing to do. */
 		rc = no_journal(&c);

@@ -189,7 +189,7 @@ int cmd_write(int argc, const char **argv)
 	};
 	const char *image = NULL;
 	struct write_workload wl = { 0 };
-	int rc = cli_parse("write", _(WRITE_USAGE), opts, argc, argv, &image, NULL);
+	int rc = cli_parse("write", WRITE_USAGE, opts, argc, argv, &image, NULL);
 
 	if (rc < 0)
 		rc = check_args(&a);

@@ -43,10 +43,17 @@ static char *translate(const char *msg)
 	return gettext(msg);
 }
 
+/*
+ * The catalogs are looked up under LOCALEDIR (where make install puts them),
+ * or under E4RECOVER_LOCALEDIR when it is set: the tests run the program
+ * from the build tree, with catalogs that are not installed.
+ */
 static void init_i18n(void)
 {
+	const char *dir = getenv("E4RECOVER_LOCALEDIR");
+
 	setlocale(LC_ALL, "");
-	bindtextdomain(PACKAGE, LOCALEDIR);
+	bindtextdomain(PACKAGE, dir && *dir ? dir : LOCALEDIR);
 	textdomain(PACKAGE);
 	set_com_err_gettext(translate);
 }

@@ -133,7 +133,7 @@ static void check_blocks(struct check_ctx *c)
 			check_report_group(c, E4R_PR_GROUP_FREE_BLOCKS, g, E4R_NONE, free_c,
 					   ext2fs_bg_free_blocks_count(fs, g));
 		check_block_bitmap_csum(c, g, disk);
-		check_progress(c, E4R_PASS_BITMAPS, g, fs->group_desc_count * 2ULL);
+		check_progress(c, E4R_PASS_BITMAPS, g + 1ULL, fs->group_desc_count * 2ULL);
 	}
 	run_flush(&plus);
 	run_flush(&minus);
@@ -218,7 +218,7 @@ static void check_inodes_bitmap(struct check_ctx *c)
 		goto out;
 	for (g = 0; g < fs->group_desc_count; g++) {
 		check_inode_group(c, g, ours, disk, &plus, &minus, &total_free);
-		check_progress(c, E4R_PASS_BITMAPS, fs->group_desc_count + (uint64_t)g,
+		check_progress(c, E4R_PASS_BITMAPS, fs->group_desc_count + (uint64_t)g + 1,
 			       fs->group_desc_count * 2ULL);
 	}
 	run_flush(&plus);

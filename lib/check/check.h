@@ -17,8 +17,15 @@ enum check_pass {
 	E4R_PASS_COUNT
 };
 
-/* Called now and then during a pass: DONE of TOTAL units (inodes, blocks, groups). */
+/*
+ * Called as a pass goes: DONE of TOTAL steps, counted as e2fsck's -C counts
+ * them (pass 1 and 4: groups; 2: directory blocks; 3: directories; 5: the
+ * groups' block bitmaps, then their inode bitmaps); first 0, last TOTAL.
+ * Pass 0 (the superblock) is 0 of 1, then 1 of 1.
+ */
 typedef void (*check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t total);
+
+struct check_result;	/* what a check found (below) */
 
 /* What the checker does with what it finds (issue 8). */
 enum check_repair_mode {
@@ -41,6 +48,12 @@ struct check_opts {
 	void			*ask_arg;
 	unsigned		max_rounds;	/* checks after repairs; 0: the default */
 	const char		*journal_path;	/* the external journal device; NULL: found by its UUID */
+	/*
+	 * Called when a check's passes are done, before its repairs (and their
+	 * questions): R's findings from FIRST on are this check's. May be NULL.
+	 */
+	void			(*checked)(void *arg, const struct check_result *r, size_t first);
+	void			*checked_arg;
 };
 
 /* Why the full check ran or was skipped. */

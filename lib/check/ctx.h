@@ -52,6 +52,9 @@ struct check_ctx {
 	int			have_dups;
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
+	/* The progress last told: a pass's end may be reached twice, it is told once. */
+	int			prog_pass;
+	uint64_t		prog_done, prog_total;
 };
 
 /* Record a finding; F's name (if any) is copied. Returns 0 or ENOMEM. */
@@ -63,6 +66,7 @@ errcode_t check_report_ino(struct check_ctx *c, enum check_problem code, uint64_
 errcode_t check_report_group(struct check_ctx *c, enum check_problem code, uint64_t group,
 			     uint64_t blk, uint64_t expected, uint64_t found);
 
+/* Tell the front end's progress callback (if any) that PASS has done DONE of TOTAL steps. */
 void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total);
 
 struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino);

@@ -375,11 +375,12 @@ static void check_one_dir(struct dir_walk *d, size_t first, size_t end, char *bu
 				dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
 		}
 		expect = d->lblk + 1;
-		if (io_channel_read_blk64(c->fs->io, d->blk, 1, buf)) {
+		if (io_channel_read_blk64(c->fs->io, d->blk, 1, buf))
 			dir_problem(d, E4R_PR_DIR_READ, E4R_NONE, E4R_NONE);
-			continue;
-		}
-		check_dir_block(d, buf);
+		else
+			check_dir_block(d, buf);
+		/* per directory block, as e2fsck's pass 2: I is the block's place in pass 1's list */
+		check_progress(c, E4R_PASS_DIRS, i + 1, c->ndblocks);
 	}
 }
 
@@ -396,7 +397,7 @@ errcode_t check_dirs(struct check_ctx *c)
 		err = ENOMEM;
 		goto out;
 	}
-	check_progress(c, E4R_PASS_DIRS, 0, c->ndirs);
+	check_progress(c, E4R_PASS_DIRS, 0, c->ndblocks);
 	for (di = 0; di < c->ndirs; di++) {
 		struct dir_walk d = { .c = c, .ino = c->dirs[di].ino, .dir = &c->dirs[di],
 				      .csum = ext2fs_has_feature_metadata_csum(fs->super) };
@@ -429,10 +430,8 @@ errcode_t check_dirs(struct check_ctx *c)
 			check_one_dir(&d, bi, end, buf);
 		}
 		bi = end;
-		if (di % 1024 == 0)
-			check_progress(c, E4R_PASS_DIRS, di, c->ndirs);
 	}
-	check_progress(c, E4R_PASS_DIRS, c->ndirs, c->ndirs);
+	check_progress(c, E4R_PASS_DIRS, c->ndblocks, c->ndblocks);
 out:
 	free(in);
 	free(buf);

@@ -7,7 +7,6 @@
 
 #include "check/ctx.h"
 
-#define PROGRESS_EVERY		4096
 #define XATTR_MAGIC		0xEA020000
 
 static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)
@@ -313,8 +312,17 @@ static void count_kind(struct check_result *r, int kind)
 	}
 }
 
-/* Run FN over every inode the scan returns; stops at a scan error. */
-static errcode_t scan_inodes(struct check_ctx *c, int pass,
+/* The scan finished GROUP: pass 1 counts its progress in groups, as e2fsck's does. */
+static errcode_t group_done(ext2_filsys fs, ext2_inode_scan scan, dgrp_t group, void *arg)
+{
+	struct check_ctx *c = arg;
+
+	check_progress(c, E4R_PASS_INODES, (uint64_t)group + 1, fs->group_desc_count);
+	return 0;
+}
+
+/* Run FN over every inode the scan returns; stops at a scan error. REPORT: tell the progress per group. */
+static errcode_t scan_inodes(struct check_ctx *c, int report,
 			     void (*fn)(struct check_ctx *, ext2_ino_t, struct ext2_inode_large *,
 					char *, int))
 {
@@ -335,6 +343,8 @@ static errcode_t scan_inodes(struct check_ctx *c, int pass,
 	err = ext2fs_open_inode_scan(fs, 0, &scan);
 	if (err)
 		goto out;
+	if (report)
+		ext2fs_set_inode_callback(scan, group_done, c);
 	for (;;) {
 		err = ext2fs_get_next_inode_full(scan, &ino, (struct ext2_inode *)in, isize);
 		if (err == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
@@ -350,8 +360,6 @@ static errcode_t scan_inodes(struct check_ctx *c, int pass,
 		if (ino > c->inodes)
 			break;
 		fn(c, ino, in, buf, low_dtime);
-		if (ino % PROGRESS_EVERY == 0)
-			check_progress(c, pass, ino, c->inodes);
 	}
 out:
 	if (scan)
@@ -397,11 +405,12 @@ errcode_t check_inodes(struct check_ctx *c)
 	err = ext2fs_copy_bitmap(c->meta, &c->used);
 	if (err)
 		return err;
-	check_progress(c, E4R_PASS_INODES, 0, c->inodes);
+	check_progress(c, E4R_PASS_INODES, 0, c->fs->group_desc_count);
 	check_bad_blocks_inode(c);
-	err = scan_inodes(c, E4R_PASS_INODES, check_one_inode);
+	err = scan_inodes(c, 1, check_one_inode);
 	check_xattr_refcounts(c);
-	check_progress(c, E4R_PASS_INODES, c->inodes, c->inodes);
+	/* a scan cut short by an unreadable inode table still ends the pass */
+	check_progress(c, E4R_PASS_INODES, c->fs->group_desc_count, c->fs->group_desc_count);
 	for (ino = 1; ino <= c->inodes; ino++)
 		if (ino >= c->first_ino || ino == EXT2_ROOT_INO)
 			count_kind(c->res, c->kind[ino]);
@@ -426,10 +435,14 @@ static void find_dups_in_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_
 		check_report_ino(c, E4R_PR_BLOCK_DUP, ino, w.first_dup, E4R_NONE, w.ndup);
 }
 
-/* Pass 1b: name every inode that claims a multiply-claimed block (only when there are some). */
+/*
+ * Pass 1b: name every inode that claims a multiply-claimed block (only when
+ * there are some). Silent for the progress, as e2fsck's: pass 1 has reached
+ * its end, and going back to 0 would make its count run backwards.
+ */
 errcode_t check_dups(struct check_ctx *c)
 {
 	if (!c->have_dups)
 		return 0;
-	return scan_inodes(c, E4R_PASS_INODES, find_dups_in_inode);
+	return scan_inodes(c, 0, find_dups_in_inode);
 }

@@ -112,6 +112,7 @@ errcode_t check_connectivity(struct check_ctx *c)
 		    !ext2fs_test_inode_bitmap2(c->inode_bad, c->dirs[i].ino))
 			check_report_ino(c, E4R_PR_BAD_DOTDOT, c->dirs[i].ino, E4R_NONE,
 					 c->dirs[i].parent, c->dirs[i].dotdot);
+		check_progress(c, E4R_PASS_CONNECT, i + 1, c->ndirs);	/* per directory, as e2fsck's */
 	}
 	check_lost_found(c);
 	check_progress(c, E4R_PASS_CONNECT, c->ndirs, c->ndirs);
@@ -153,10 +154,19 @@ static int zero_length(struct check_ctx *c, ext2_ino_t ino)
 errcode_t check_links(struct check_ctx *c)
 {
 	ext2_ino_t ino;
+	uint32_t ipg = c->fs->super->s_inodes_per_group;
+	dgrp_t groups = c->fs->group_desc_count;
 
-	check_progress(c, E4R_PASS_LINKS, 0, c->inodes);
+	check_progress(c, E4R_PASS_LINKS, 0, groups);
 	for (ino = EXT2_ROOT_INO; ino <= c->inodes; ino++) {
 		uint64_t found;
+
+		/*
+		 * per group, as e2fsck's pass 4: INO starts a group, the ones before
+		 * are done (never past the total: a bad inode count may claim more)
+		 */
+		if (ipg && (ino - 1) % ipg == 0 && (ino - 1) / ipg <= groups)
+			check_progress(c, E4R_PASS_LINKS, (ino - 1) / ipg, groups);
 
 		if (ino < c->first_ino && ino != EXT2_ROOT_INO)
 			continue;
@@ -181,9 +191,7 @@ errcode_t check_links(struct check_ctx *c)
 		}
 		if (found != c->links_disk[ino])
 			check_report_ino(c, E4R_PR_LINK_COUNT, ino, E4R_NONE, found, c->links_disk[ino]);
-		if (ino % 65536 == 0)
-			check_progress(c, E4R_PASS_LINKS, ino, c->inodes);
 	}
-	check_progress(c, E4R_PASS_LINKS, c->inodes, c->inodes);
+	check_progress(c, E4R_PASS_LINKS, groups, groups);
 	return 0;
 }

@@ -74,8 +74,14 @@ errcode_t check_report_group(struct check_ctx *c, enum check_problem code, uint6
 
 void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total)
 {
-	if (c->opts && c->opts->progress)
-		c->opts->progress(c->opts->progress_arg, pass, done, total);
+	if (!c->opts || !c->opts->progress)
+		return;
+	if (pass == c->prog_pass && done == c->prog_done && total == c->prog_total)
+		return;
+	c->prog_pass = pass;
+	c->prog_done = done;
+	c->prog_total = total;
+	c->opts->progress(c->opts->progress_arg, pass, done, total);
 }
 
 struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino)

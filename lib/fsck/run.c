@@ -161,6 +161,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 			r->dropped = 0;
 		}
 		r->left = r->errors;
+		if (!err && o && o->checked)
+			o->checked(o->checked_arg, r, first);
 		/* Repairs run on a complete check only, and stop when one fixed nothing. */
 		if (!err && mode != E4R_REPAIR_NONE && !r->aborted &&
 		    r->reason != E4R_REASON_CLEAN_SKIPPED)

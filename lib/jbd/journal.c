@@ -404,6 +404,12 @@ errcode_t jbd_journal_open(ext2_filsys fs, const char *external_path, struct jbd
 	return 0;
 }
 
+void jbd_progress(const struct jbd_journal *j, enum jbd_progress what, uint64_t done, uint64_t total)
+{
+	if (j->progress)
+		j->progress(j->progress_arg, what, done, total);
+}
+
 void jbd_journal_close(struct jbd_journal *j)
 {
 	if (!j)

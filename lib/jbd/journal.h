@@ -5,6 +5,16 @@
 #include <ext2fs/ext2fs.h>
 #include "jbd/format.h"
 
+/* What a long walk over the journal is doing, for the progress callback. */
+enum jbd_progress {
+	JBD_PROGRESS_SCAN = 0,		/* reading the live log: blocks visited of the log area */
+	JBD_PROGRESS_SCAN_OLD,		/* reading past its end for old transactions (--all) */
+	JBD_PROGRESS_WRITE,		/* a replay writing blocks home: written of planned */
+};
+
+/* Told DONE of TOTAL as a walk goes; the front end draws it (lib/ never prints). */
+typedef void (*jbd_progress_fn)(void *arg, enum jbd_progress what, uint64_t done, uint64_t total);
+
 /*
  * A loaded journal. Block numbers called "journal blocks" (jblk) count from
  * the journal's own block 0 (its superblock); map[] turns them into blocks
@@ -41,7 +51,13 @@ struct jbd_journal {
 	uint32_t	sb_csum_stored, sb_csum_computed;
 
 	unsigned char	raw_sb[JBD_SUPERBLOCK_SIZE];	/* the superblock as read */
+
+	jbd_progress_fn	progress;	/* set by the caller after opening; may be NULL */
+	void		*progress_arg;
 };
+
+/* Tell J's progress callback, if it has one. */
+void jbd_progress(const struct jbd_journal *j, enum jbd_progress what, uint64_t done, uint64_t total);
 
 /*
  * Find and load FS's journal. EXTERNAL_PATH, if not NULL, is the external

@@ -79,6 +79,7 @@ struct scanner {
 	unsigned		csum_size;	/* tail bytes in descriptor/revoke blocks */
 	uint32_t		walked;		/* blocks visited, against loops */
 	uint32_t		log_len;	/* blocks in the log area */
+	int			old;		/* in scan_old: its own progress, by its budget */
 };
 
 /* The header every non-data journal block starts with, in host order. */
@@ -240,6 +241,8 @@ static errcode_t parse_descriptor(struct scanner *sc, struct jbd_scan_txn *t, st
 		}
 		*next = jbd_log_next(j, *next);
 		sc->walked++;
+		if (!sc->old)
+			jbd_progress(j, JBD_PROGRESS_SCAN, sc->walked, sc->log_len);
 
 		off += j->tag_bytes;
 		if (!(tag.flags & JBD_FLAG_SAME_UUID))
@@ -426,6 +429,7 @@ static errcode_t scan_live(struct scanner *sc)
 		}
 		next = jbd_log_next(j, next);
 		sc->walked++;
+		jbd_progress(j, JBD_PROGRESS_SCAN, sc->walked, sc->log_len);
 
 		if (type == JBD_DESCRIPTOR_BLOCK) {
 			err = parse_descriptor(sc, t, &sc->caps[t - s->txns], jblk, blk, &next, &crc);
@@ -496,6 +500,7 @@ static errcode_t scan_old(struct scanner *sc)
 		struct header h;
 		uint32_t jblk = next, type, seq;
 
+		jbd_progress(j, JBD_PROGRESS_SCAN_OLD, sc->log_len - budget, sc->log_len);
 		if (window_get(&sc->w, jblk, &blk))
 			break;
 		next = jbd_log_next(j, next);
@@ -565,8 +570,10 @@ errcode_t jbd_scan_log(struct jbd_journal *j, int flags, struct jbd_scan **out)
 	} else {
 		err = scan_live(&sc);
 	}
-	if (!err && (flags & JBD_SCAN_OLD) && sc.log_len)
+	if (!err && (flags & JBD_SCAN_OLD) && sc.log_len) {
+		sc.old = 1;
 		err = scan_old(&sc);
+	}
 	free(sc.caps);
 	free(sc.w.buf);
 	if (err) {

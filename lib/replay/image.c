@@ -240,6 +240,8 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 	err = jbd_journal_open(fs, o->journal_path, &r->j);
 	if (err)
 		goto out;
+	r->j->progress = o->progress;
+	r->j->progress_arg = o->progress_arg;
 	if (writing && jsb_get(r->j, JSB_MARK_OFFSET) == E4R_FINISH_MARK && r->j->start == 0) {
 		err = resume(fs, r);
 		goto out;

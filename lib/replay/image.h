@@ -16,6 +16,8 @@ struct replay_opts {
 	io_manager			io;		/* NULL: unix_io_manager (tests inject faults) */
 	const struct replay_hooks	*hooks;		/* ask and auto */
 	int				diagnose;	/* also diagnose every checksum failure, whatever the policy */
+	jbd_progress_fn			progress;	/* reading the log, writing home; may be NULL */
+	void				*progress_arg;
 };
 
 /* What happened; the caller prints it. */

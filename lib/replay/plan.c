@@ -585,6 +585,7 @@ errcode_t replay_write_blocks(struct jbd_journal *j, const struct replay_plan *p
 			*written += run;
 			i += run;
 		}
+		jbd_progress(j, JBD_PROGRESS_WRITE, done + n, p->nwrites);
 		done += n;
 	}
 	err = io_channel_flush(fs_io);
