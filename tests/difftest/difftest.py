@@ -272,7 +272,6 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--regress", action="append", default=[])
     ap.add_argument("--gaps", help="known gaps: disagreements counted apart, not failed")
-    ap.add_argument("--structs", help="only damages of these structures (comma list)")
     ap.add_argument("--repair", action="store_true",
                     help="also repair each damaged case with e2fsck -fy and check -y -f, and "
                     "compare: e2fsck -fn clean after ours, every inode e2fsck keeps kept")
@@ -309,9 +308,6 @@ def main():
     for r in ARGS.regress:
         todo += regress_cases(r, names)
     todo += cases(ARGS.seed, ARGS.count, names)
-    if ARGS.structs:
-        keep = set(ARGS.structs.split(","))
-        todo = [t for t in todo if t[2].split()[0] in keep]
     gaps = load_gaps(ARGS.gaps) if ARGS.gaps else []
     gap_hits = {}
     if ARGS.list:
