@@ -238,23 +238,18 @@ out:
  */
 static int block_end_padding_ok(ext2_filsys fs)
 {
-	uint64_t first = EXT2FS_B2C(fs, ext2fs_blocks_count(fs->super) - 1) + 1;
-	uint64_t real_end = EXT2FS_B2C(fs, fs->super->s_first_data_block) +
-			    (uint64_t)EXT2_CLUSTERS_PER_GROUP(fs->super) * fs->group_desc_count;
-	uint64_t n = real_end > first ? real_end - first : 0, i;
-	unsigned char *bits;
+	ext2fs_block_bitmap map = fs->block_map;
+	blk64_t real_end = ext2fs_get_block_bitmap_start2(map) +
+			   (blk64_t)EXT2_CLUSTERS_PER_GROUP(fs->super) * fs->group_desc_count - 1;
+	blk64_t end, i;
 	int ok = 1;
 
-	if (!n)
+	/* the bitmap's end is the last block: widen it to the group's end while testing */
+	if (ext2fs_fudge_block_bitmap_end2(map, real_end, &end))
 		return 1;
-	bits = calloc(1, (n + 7) / 8);
-	if (!bits || ext2fs_get_block_bitmap_range2(fs->block_map, first, n, bits)) {
-		free(bits);
-		return 1;
-	}
-	for (i = 0; i < n && ok; i++)
-		ok = bit(bits, i);
-	free(bits);
+	for (i = end + 1; i <= real_end && i > end && ok; i++)
+		ok = ext2fs_test_block_bitmap2(map, EXT2FS_C2B(fs, i));
+	ext2fs_fudge_block_bitmap_end2(map, end, NULL);
 	return ok;
 }
 

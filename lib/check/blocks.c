@@ -254,6 +254,7 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 	ext2_filsys fs = c->fs;
 	blk64_t blk = ext2fs_file_acl_block(fs, (struct ext2_inode *)w->inode);
 	struct ext2_ext_attr_header *h = (struct ext2_ext_attr_header *)buf;
+	struct check_ea_charge charge = { 0, 0 };
 
 	if (!blk)
 		return;
@@ -268,7 +269,7 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 	}
 	if (ext2fs_test_block_bitmap2(c->ea, blk)) {	/* shared with an inode seen before */
 		w->nblocks++;
-		check_xattr_more_ref(c, blk);
+		check_xattr_more_ref(c, blk, &w->ea);
 		return;
 	}
 	/* the block as on disk: header fields little-endian; the checksum is computed over it so */
@@ -280,10 +281,12 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
 		return;
 	}
-	check_xattr_entries(c, w->ino, blk, buf);
+	check_xattr_entries(c, w->ino, w->inode, blk, buf, &charge);
+	w->ea.clusters += charge.clusters;
+	w->ea.inodes += charge.inodes;
 	if (!claim_block(w, blk, -1)) {
 		ext2fs_mark_block_bitmap2(c->ea, blk);
-		check_xattr_first_ref(c, w->ino, blk, ext2fs_le32_to_cpu(h->h_refcount));
+		check_xattr_first_ref(c, w->ino, blk, ext2fs_le32_to_cpu(h->h_refcount), &charge);
 	}
 }
 

@@ -8,22 +8,6 @@
 #include "check/ctx.h"
 
 #define PROGRESS_EVERY		4096
-#define XATTR_MAGIC		0xEA020000
-
-static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)
-{
-	unsigned isize = EXT2_INODE_SIZE(fs->super);
-	uint32_t magic;
-
-	if (ext2fs_file_acl_block(fs, (const struct ext2_inode *)in))
-		return 1;
-	if (isize <= EXT2_GOOD_OLD_INODE_SIZE ||
-	    EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize + sizeof(magic) > isize)
-		return 0;
-	/* host order: libext2fs's inode reads convert the in-inode xattr magic with the inode */
-	memcpy(&magic, (const char *)in + EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize, sizeof(magic));
-	return magic == XATTR_MAGIC;
-}
 
 /* i_blocks as the inode counts it, in the units of its flags. */
 static void check_i_blocks(struct check_inode_walk *w)
@@ -31,11 +15,9 @@ static void check_i_blocks(struct check_inode_walk *w)
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
 	uint64_t found = ext2fs_inode_i_blocks(fs, in);
-	uint64_t want = w->nblocks * EXT2FS_CLUSTER_RATIO(fs);
+	/* xattr values in EA inodes are charged to their owner's i_blocks too */
+	uint64_t want = (w->nblocks + w->ea.clusters) * EXT2FS_CLUSTER_RATIO(fs);
 
-	/* An xattr value in an EA inode is charged to its owner's i_blocks: not counted here. */
-	if (ext2fs_has_feature_ea_inode(fs->super) && has_xattrs(fs, w->inode))
-		return;
 	if (!(ext2fs_has_feature_huge_file(fs->super) && (in->i_flags & EXT4_HUGE_FILE_FL)))
 		want *= fs->blocksize / 512;
 	/* without huge_file the high half must be zero (libext2fs ignores it there) */
@@ -90,12 +72,28 @@ static void check_file_size(struct check_inode_walk *w)
 				 (uint64_t)(w->last_lblk + 1) * fs->blocksize, size);
 }
 
+/*
+ * The length of a symlink's target in BUF (LEN bytes): up to the first NUL,
+ * or for an encrypted one the 2-byte length before the ciphertext plus those
+ * two bytes.
+ */
+static uint64_t symlink_target_len(const struct ext2_inode *in, const char *buf, size_t len)
+{
+	uint16_t n;
+
+	if (in->i_flags & EXT4_ENCRYPT_FL) {
+		memcpy(&n, buf, sizeof(n));
+		return (uint64_t)ext2fs_le16_to_cpu(n) + 2;
+	}
+	return strnlen(buf, len);
+}
+
 /* A symlink's target must be as long as its size says, fast (in i_block) or in one block. */
 static int symlink_ok(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
-	uint64_t size = EXT2_I_SIZE(w->inode);
+	uint64_t size = EXT2_I_SIZE(w->inode), len;
 	blk64_t blk;
 
 	if (in->i_flags & EXT4_INLINE_DATA_FL)
@@ -103,9 +101,10 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 	if (size == 0)
 		return 0;
 	if (!ext2fs_inode_has_valid_blocks2(fs, in)) {	/* fast symlink */
-		if (size >= sizeof(in->i_block) || (in->i_flags & EXT4_EXTENTS_FL))
+		if (in->i_flags & EXT4_EXTENTS_FL)
 			return 0;
-		return strnlen((const char *)in->i_block, sizeof(in->i_block)) == size;
+		len = symlink_target_len(in, (const char *)in->i_block, sizeof(in->i_block));
+		return len < sizeof(in->i_block) && len == size;
 	}
 	if (size >= fs->blocksize || w->last_lblk != 0)
 		return 0;
@@ -117,7 +116,8 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 	}
 	if (check_out_of_fs(fs, blk, 1) || io_channel_read_blk64(fs->io, blk, 1, buf))
 		return 0;
-	return strnlen(buf, fs->blocksize) == size;
+	len = symlink_target_len(in, buf, fs->blocksize);
+	return len < fs->blocksize && len == size;
 }
 
 static errcode_t add_dir(struct check_ctx *c, ext2_ino_t ino)
@@ -246,6 +246,19 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 	return 1;
 }
 
+/* Fields Linux does not use that must stay zero (Hurd keeps other things there). */
+static void check_unused_fields(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (in->i_faddr)
+		check_report_ino(c, E4R_PR_INODE_FADDR, ino, E4R_NONE, 0, in->i_faddr);
+	if (sb->s_creator_os == EXT2_OS_LINUX && !ext2fs_has_feature_64bit(sb) &&
+	    in->osd2.linux2.l_i_file_acl_high)
+		check_report_ino(c, E4R_PR_INODE_FILE_ACL_HIGH, ino, E4R_NONE, 0,
+				 in->osd2.linux2.l_i_file_acl_high);
+}
+
 static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
 			    char *buf, int low_dtime)
 {
@@ -281,6 +294,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		return;
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
+	check_unused_fields(c, ino, in);
+	check_xattr_ibody(&w);
 	if (!check_flags(&w)) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
 		return;
@@ -288,7 +303,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_walk_blocks(&w, buf);
 	if (w.bad)
 		return;
-	check_quota_charge(c, ino, in, w.nblocks * EXT2_CLUSTER_SIZE(c->fs->super));
+	check_quota_charge(c, ino, in, (w.nblocks + w.ea.clusters) * EXT2_CLUSTER_SIZE(c->fs->super),
+			   1 + w.ea.inodes);
 	check_i_blocks(&w);
 	if (w.kind == KIND_DIR)
 		check_dir_size(&w);

@@ -21,6 +21,7 @@
 
 #define HEADER_SIZE	32u
 #define ENTRY_SIZE	16u	/* before the name */
+#define XATTR_MAGIC	0xEA020000
 
 /* One shared block: what its header says, and who was seen pointing at it. */
 struct xattr_ref {
@@ -28,6 +29,7 @@ struct xattr_ref {
 	ext2_ino_t	first_ino;
 	uint32_t	refcount;	/* h_refcount */
 	uint64_t	refs;		/* inodes pointing at it */
+	struct check_ea_charge	charge;	/* its values in EA inodes: charged to every inode using it */
 };
 
 struct check_xattr_refs {
@@ -72,7 +74,8 @@ static errcode_t ref_grow(struct check_xattr_refs *t)
 	return 0;
 }
 
-errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount)
+errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount,
+				const struct check_ea_charge *charge)
 {
 	struct check_xattr_refs *t = c->xattr_refs;
 	size_t i;
@@ -91,16 +94,20 @@ errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk
 	t->slot[i].first_ino = ino;
 	t->slot[i].refcount = refcount;
 	t->slot[i].refs = 1;
+	t->slot[i].charge = *charge;
 	t->n++;
 	return 0;
 }
 
-void check_xattr_more_ref(struct check_ctx *c, blk64_t blk)
+void check_xattr_more_ref(struct check_ctx *c, blk64_t blk, struct check_ea_charge *charge)
 {
 	struct xattr_ref *r = ref_find(c->xattr_refs, blk);
 
-	if (r)
+	if (r) {
 		r->refs++;
+		charge->clusters += r->charge.clusters;
+		charge->inodes += r->charge.inodes;
+	}
 }
 
 void check_xattr_refcounts(struct check_ctx *c)
@@ -156,25 +163,82 @@ static void report_entry(struct check_ctx *c, enum check_problem code, ext2_ino_
  * name right after it, and the value as on disk: E is converted into a
  * copy, name included.
  */
-static uint32_t entry_hash(const struct ext2_ext_attr_entry *e, uint32_t value_inum,
-			   uint32_t value_size, char *value, int is_signed)
-{
-	union {
-		struct ext2_ext_attr_entry	e;
-		char				bytes[ENTRY_SIZE + 256];
-	} h;
+union host_entry {
+	struct ext2_ext_attr_entry	e;
+	char				bytes[ENTRY_SIZE + 256];
+};
 
-	memcpy(h.bytes, e, ENTRY_SIZE + e->e_name_len);
-	h.e.e_value_offs = ext2fs_le16_to_cpu(e->e_value_offs);
-	h.e.e_value_inum = value_inum;
-	h.e.e_value_size = value_size;
-	h.e.e_hash = ext2fs_le32_to_cpu(e->e_hash);
+static void host_entry(union host_entry *h, const struct ext2_ext_attr_entry *e)
+{
+	memcpy(h->bytes, e, ENTRY_SIZE + e->e_name_len);
+	h->e.e_value_offs = ext2fs_le16_to_cpu(e->e_value_offs);
+	h->e.e_value_inum = ext2fs_le32_to_cpu(e->e_value_inum);
+	h->e.e_value_size = ext2fs_le32_to_cpu(e->e_value_size);
+	h->e.e_hash = ext2fs_le32_to_cpu(e->e_hash);
+}
+
+static uint32_t entry_hash(const struct ext2_ext_attr_entry *e, char *value, int is_signed)
+{
+	union host_entry h;
+
+	host_entry(&h, e);
 	return is_signed ? ext2fs_ext_attr_hash_entry_signed(&h.e, value) :
 	       ext2fs_ext_attr_hash_entry(&h.e, value);
 }
 
+/* Either hash (old kernels hashed names with signed chars) matches HASH. */
+static int value_hash_ok(const struct ext2_ext_attr_entry *e, char *value, uint32_t hash)
+{
+	return hash == entry_hash(e, value, 0) || hash == entry_hash(e, value, 1);
+}
+
+/*
+ * An entry whose value lives in an EA inode (ea_inode): the inode must be
+ * one a value can live in, carry the EA inode flag, and the entry's hash
+ * covers its name and the value's hash (kept in the EA inode). The owner
+ * is charged the value's size in clusters and one inode (e2fsck's quota
+ * and i_blocks rule). An entry left by Lustre's older scheme (the EA
+ * inode's mtime and generation naming its owner) is charged nothing.
+ * Returns 0 or the problem; *BAD_INO: the inode the problem is about.
+ */
+static enum check_problem value_inode(struct check_ctx *c, ext2_ino_t owner,
+				      const struct ext2_inode_large *owner_in,
+				      const struct ext2_ext_attr_entry *e, struct check_ea_charge *charge,
+				      ext2_ino_t *bad_ino)
+{
+	ext2_filsys fs = c->fs;
+	union host_entry h;
+	struct ext2_inode vin;
+	uint32_t hash = 0;
+	errcode_t err;
+
+	host_entry(&h, e);
+	*bad_ino = owner;
+	if (h.e.e_value_inum < c->first_ino || h.e.e_value_inum > c->inodes)
+		return E4R_PR_EA_VALUE_INODE;
+	err = ext2fs_read_inode(fs, h.e.e_value_inum, &vin);
+	if (err && err != EXT2_ET_INODE_CSUM_INVALID)
+		return E4R_PR_EA_VALUE_INODE;
+	if (ext2fs_ext_attr_hash_entry2(fs, &h.e, NULL, &hash))
+		return E4R_PR_EA_VALUE_INODE;
+	if (hash == h.e.e_hash) {
+		uint64_t csize = EXT2_CLUSTER_SIZE(fs->super);
+
+		charge->clusters += (h.e.e_value_size + csize - 1) / csize;
+	} else if (vin.i_mtime != owner || vin.i_generation != owner_in->i_generation) {
+		return (vin.i_flags & EXT4_EA_INODE_FL) ? E4R_PR_EA_ENTRY_HASH : E4R_PR_EA_VALUE_INODE;
+	}
+	if (!(vin.i_flags & EXT4_EA_INODE_FL)) {
+		*bad_ino = h.e.e_value_inum;
+		return E4R_PR_EA_INODE_FLAG;
+	}
+	charge->inodes++;
+	return 0;
+}
+
 /* BUF: an xattr block as on disk (little-endian). */
-void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char *buf)
+void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
+			 blk64_t blk, char *buf, struct check_ea_charge *charge)
 {
 	unsigned size = c->fs->blocksize, off = HEADER_SIZE;
 	uint8_t *used = calloc(size, 1);
@@ -208,11 +272,17 @@ void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char 
 			if (value_size &&
 			    !take(used, size, value_offs, EXT2_EXT_ATTR_SIZE(value_size)))
 				report_entry(c, E4R_PR_EA_ENTRY_BOUNDS, ino, blk, off);
-			/* Old kernels hashed names with signed chars: either hash is valid. */
 			hash = ext2fs_le32_to_cpu(e->e_hash);
-			if (hash != entry_hash(e, value_inum, value_size, buf + value_offs, 0) &&
-			    hash != entry_hash(e, value_inum, value_size, buf + value_offs, 1))
+			if (!value_hash_ok(e, buf + value_offs, hash))
 				report_entry(c, E4R_PR_EA_ENTRY_HASH, ino, blk, off);
+		} else {
+			ext2_ino_t bad_ino;
+			enum check_problem p = value_inode(c, ino, in, e, charge, &bad_ino);
+
+			if (p == E4R_PR_EA_INODE_FLAG)
+				check_report_ino(c, p, bad_ino, E4R_NONE, E4R_NONE, E4R_NONE);
+			else if (p)
+				report_entry(c, p, ino, blk, off);
 		}
 		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
 	}
@@ -221,4 +291,124 @@ void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char 
 		report_entry(c, E4R_PR_EA_ENTRY_BOUNDS, ino, blk, off);
 out:
 	free(used);
+}
+
+/* Epoch bits 3 with a negative seconds field: a pre-1970 time in the old, wrong encoding. */
+static int negative_epoch(uint32_t xtime, uint32_t extra)
+{
+	return (xtime & 0x80000000u) && (extra & EXT4_EPOCH_MASK) == EXT4_EPOCH_MASK;
+}
+
+static int bad_extra_times(const struct ext2_inode_large *in)
+{
+	unsigned have = EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize;
+
+	return (inode_includes(have, i_atime_extra) && negative_epoch(in->i_atime, in->i_atime_extra)) ||
+	       (inode_includes(have, i_ctime_extra) && negative_epoch(in->i_ctime, in->i_ctime_extra)) ||
+	       (inode_includes(have, i_mtime_extra) && negative_epoch(in->i_mtime, in->i_mtime_extra)) ||
+	       (inode_includes(have, i_crtime_extra) &&
+		negative_epoch(in->i_crtime, in->i_crtime_extra));
+}
+
+/*
+ * The in-inode attributes: after the 4-byte magic, entries growing up
+ * (16 bytes plus the name, padded to 4) ended by four zero bytes, and the
+ * values at offsets counted from the first entry. Like e2fsck: walk while
+ * an entry's header still fits in what the earlier entries and values
+ * left, nothing may leave the space or overlap, and an entry's hash, when
+ * not zero (older kernels left it so), must match.
+ */
+static void check_ibody_entries(struct check_inode_walk *w, char *header, unsigned storage)
+{
+	struct check_ctx *c = w->c;
+	struct check_ea_charge charge = { 0, 0 };
+	enum check_problem problem = 0;
+	ext2_ino_t bad_ino = w->ino;
+	unsigned off = 4, remain = storage - 4;
+	uint8_t *used = calloc(storage, 1);
+
+	if (!used)
+		return;
+	take(used, storage, 0, 4);
+	while (remain >= ENTRY_SIZE) {
+		struct ext2_ext_attr_entry *e = (struct ext2_ext_attr_entry *)(header + off);
+		uint32_t first, value_size, value_offs, hash;
+
+		memcpy(&first, e, sizeof(first));
+		if (!first)
+			break;
+		if (!take(used, storage, off, EXT2_EXT_ATTR_LEN(e->e_name_len))) {
+			problem = E4R_PR_INODE_EA_BOUNDS;
+			break;
+		}
+		remain -= ENTRY_SIZE;
+		if (EXT2_EXT_ATTR_SIZE(e->e_name_len) > remain) {
+			problem = E4R_PR_INODE_EA_BOUNDS;
+			break;
+		}
+		remain -= EXT2_EXT_ATTR_SIZE(e->e_name_len);
+		value_size = ext2fs_le32_to_cpu(e->e_value_size);
+		value_offs = ext2fs_le16_to_cpu(e->e_value_offs);
+		if (!e->e_value_inum) {
+			if (value_size > remain ||
+			    (value_size && !take(used, storage, 4 + value_offs,
+						 EXT2_EXT_ATTR_SIZE(value_size)))) {
+				problem = E4R_PR_INODE_EA_BOUNDS;
+				break;
+			}
+			hash = ext2fs_le32_to_cpu(e->e_hash);
+			if (hash && !value_hash_ok(e, header + 4 + value_offs, hash)) {
+				problem = E4R_PR_INODE_EA_HASH;
+				break;
+			}
+			remain -= value_size;
+		} else {
+			problem = value_inode(c, w->ino, w->inode, e, &charge, &bad_ino);
+			if (problem == E4R_PR_EA_ENTRY_HASH)
+				problem = E4R_PR_INODE_EA_HASH;
+			else if (problem == E4R_PR_EA_VALUE_INODE)
+				problem = E4R_PR_INODE_EA_VALUE;
+			if (problem)
+				break;
+		}
+		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
+	}
+	if (!problem && !take(used, storage, off, 4))
+		problem = E4R_PR_INODE_EA_BOUNDS;
+	free(used);
+	if (problem == E4R_PR_EA_INODE_FLAG)
+		check_report_ino(c, problem, bad_ino, E4R_NONE, E4R_NONE, E4R_NONE);
+	else if (problem)
+		check_report_ino(c, problem, w->ino, E4R_NONE, E4R_NONE, off);
+	w->ea.clusters += charge.clusters;
+	w->ea.inodes += charge.inodes;
+}
+
+void check_xattr_ibody(struct check_inode_walk *w)
+{
+	struct ext2_inode_large *in = w->inode;
+	ext2_filsys fs = w->c->fs;
+	unsigned max = EXT2_INODE_SIZE(fs->super) - EXT2_GOOD_OLD_INODE_SIZE;
+	unsigned extra = in->i_extra_isize;
+	uint32_t magic;
+
+	if (EXT2_INODE_SIZE(fs->super) <= EXT2_GOOD_OLD_INODE_SIZE)
+		return;
+	/* it must at least hold itself and i_checksum_hi; 0 is tolerated (old inodes) */
+	if (extra && (extra < 4 || extra > max || (extra & 3))) {
+		uint64_t want = (extra < 4 || extra > max) ? fs->super->s_want_extra_isize
+							    : (extra + 3) & ~3u;
+
+		check_report_ino(w->c, E4R_PR_INODE_EXTRA_ISIZE, w->ino, E4R_NONE, want, extra);
+		return;
+	}
+	if (extra + 4 < max) {
+		/* host order: libext2fs's inode reads convert the in-inode xattr magic with the inode */
+		memcpy(&magic, (char *)in + EXT2_GOOD_OLD_INODE_SIZE + extra, sizeof(magic));
+		if (magic == XATTR_MAGIC)
+			check_ibody_entries(w, (char *)in + EXT2_GOOD_OLD_INODE_SIZE + extra,
+					    max - extra);
+	}
+	if (bad_extra_times(in))
+		check_report_ino(w->c, E4R_PR_INODE_EXTRA_TIME, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 }

@@ -46,6 +46,23 @@ static errcode_t inode_write(struct check_ctx *c, ext2_ino_t ino, struct inode_b
 	return err;
 }
 
+/* Drop epoch bits 3 on a negative time: such times are pre-1970 ones in the old encoding. */
+static void repair_extra_times(struct ext2_inode_large *in)
+{
+	unsigned have = EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize;
+
+#define NEG(t, x) (((t) & 0x80000000u) && ((x) & EXT4_EPOCH_MASK) == EXT4_EPOCH_MASK)
+	if (inode_includes(have, i_atime_extra) && NEG(in->i_atime, in->i_atime_extra))
+		in->i_atime_extra &= ~EXT4_EPOCH_MASK;
+	if (inode_includes(have, i_ctime_extra) && NEG(in->i_ctime, in->i_ctime_extra))
+		in->i_ctime_extra &= ~EXT4_EPOCH_MASK;
+	if (inode_includes(have, i_mtime_extra) && NEG(in->i_mtime, in->i_mtime_extra))
+		in->i_mtime_extra &= ~EXT4_EPOCH_MASK;
+	if (inode_includes(have, i_crtime_extra) && NEG(in->i_crtime, in->i_crtime_extra))
+		in->i_crtime_extra &= ~EXT4_EPOCH_MASK;
+#undef NEG
+}
+
 /* The one-field repairs: the finding's expected value goes where the found one was. */
 errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 {
@@ -105,6 +122,33 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 		err = ext2fs_inode_size_set(c->fs, in, 0);
 		if (err)
 			goto bad;
+		break;
+	case E4R_PR_INODE_EXTRA_ISIZE:
+		if (f->expected == E4R_NONE || b.size <= EXT2_GOOD_OLD_INODE_SIZE ||
+		    f->expected > (uint64_t)b.size - EXT2_GOOD_OLD_INODE_SIZE)
+			goto bad;
+		b.in->i_extra_isize = (uint16_t)f->expected;
+		break;
+	case E4R_PR_INODE_EA_BOUNDS:
+	case E4R_PR_INODE_EA_HASH:
+	case E4R_PR_INODE_EA_VALUE:
+		/* like e2fsck: every in-inode attribute goes (the magic that starts them is zeroed) */
+		if (b.size <= EXT2_GOOD_OLD_INODE_SIZE ||
+		    EXT2_GOOD_OLD_INODE_SIZE + b.in->i_extra_isize + 4u > (unsigned)b.size)
+			goto bad;
+		memset((char *)b.in + EXT2_GOOD_OLD_INODE_SIZE + b.in->i_extra_isize, 0, 4);
+		break;
+	case E4R_PR_EA_INODE_FLAG:
+		in->i_flags |= EXT4_EA_INODE_FL;
+		break;
+	case E4R_PR_INODE_EXTRA_TIME:
+		repair_extra_times(b.in);
+		break;
+	case E4R_PR_INODE_FADDR:
+		in->i_faddr = 0;
+		break;
+	case E4R_PR_INODE_FILE_ACL_HIGH:
+		b.in->osd2.linux2.l_i_file_acl_high = 0;
 		break;
 	default:
 		goto bad;
