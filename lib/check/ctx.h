@@ -115,6 +115,8 @@ void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, const struct ext2_
 struct check_inode_walk;
 /* The inode's extra space: i_extra_isize, the in-inode attributes, the extra timestamps. */
 void check_xattr_ibody(struct check_inode_walk *w);
+/* Attributes an inode's flags require: system.data for inline data, "c" for encryption. */
+void check_xattr_needed(struct check_inode_walk *w);
 
 /* The orphan list (before pass 1) and the orphan file (after pass 5): check/orphan.c. */
 errcode_t check_orphan_list(struct check_ctx *c);

@@ -295,6 +295,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
 	check_unused_fields(c, ino, in);
+	check_xattr_needed(&w);
 	check_xattr_ibody(&w);
 	if (!check_flags(&w)) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);

@@ -412,3 +412,88 @@ void check_xattr_ibody(struct check_inode_walk *w)
 	if (bad_extra_times(in))
 		check_report_ino(w->c, E4R_PR_INODE_EXTRA_TIME, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 }
+
+/* Xattr KEY of inode INO as libext2fs names it, read from disk: 0, or libext2fs's error. */
+static errcode_t xattr_lookup(ext2_filsys fs, ext2_ino_t ino, const char *key, size_t *size,
+			      uint8_t *first)
+{
+	struct ext2_xattr_handle *h = NULL;
+	int flags = fs->flags;
+	void *v = NULL;
+	errcode_t err;
+
+	/* a checksum failure is pass 1's finding already; the attributes are still read */
+	fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	err = ext2fs_xattrs_open(fs, ino, &h);
+	if (!err)
+		err = ext2fs_xattrs_read(h);
+	if (!err)
+		err = ext2fs_xattr_get(h, key, &v, size);
+	if (!err) {
+		*first = *size ? *(uint8_t *)v : 0;
+		ext2fs_free_mem(&v);
+	}
+	if (h)
+		ext2fs_xattrs_close(&h);
+	fs->flags = (fs->flags & ~EXT2_FLAG_IGNORE_CSUM_ERRORS) |
+		    (flags & EXT2_FLAG_IGNORE_CSUM_ERRORS);
+	return err;
+}
+
+/* What libext2fs says of an inline data inode whose attributes are broken or lack system.data. */
+static int inline_attr_missing(errcode_t err)
+{
+	switch (err) {
+	case EXT2_ET_BAD_EA_BLOCK_NUM:
+	case EXT2_ET_BAD_EA_HASH:
+	case EXT2_ET_BAD_EA_HEADER:
+	case EXT2_ET_EA_BAD_NAME_LEN:
+	case EXT2_ET_EA_BAD_VALUE_SIZE:
+	case EXT2_ET_EA_KEY_NOT_FOUND:
+	case EXT2_ET_EA_NO_SPACE:
+	case EXT2_ET_MISSING_EA_FEATURE:
+	case EXT2_ET_INLINE_DATA_CANT_ITERATE:
+	case EXT2_ET_INLINE_DATA_NO_BLOCK:
+	case EXT2_ET_INLINE_DATA_NO_SPACE:
+	case EXT2_ET_NO_INLINE_DATA:
+	case EXT2_ET_EXT_ATTR_CSUM_INVALID:
+	case EXT2_ET_EA_BAD_VALUE_OFFSET:
+	case EXT2_ET_EA_INODE_CORRUPTED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* fscrypt contexts: version 1 is 28 bytes, version 2 is 40; later versions are not judged. */
+#define FSCRYPT_CONTEXT_V1_SIZE	28
+#define FSCRYPT_CONTEXT_V2_SIZE	40
+
+void check_xattr_needed(struct check_inode_walk *w)
+{
+	struct check_ctx *c = w->c;
+	ext2_filsys fs = c->fs;
+	uint32_t flags = w->inode->i_flags;
+	size_t size = 0;
+	uint8_t version = 0;
+	errcode_t err;
+
+	if (w->ino < c->first_ino)
+		return;
+	/* inline data lives in i_block and the system.data attribute: the attribute must be there */
+	if ((flags & EXT4_INLINE_DATA_FL) && ext2fs_has_feature_inline_data(fs->super)) {
+		err = xattr_lookup(fs, w->ino, "system.data", &size, &version);
+		if (inline_attr_missing(err))
+			check_report_ino(c, E4R_PR_INLINE_DATA_NO_ATTR, w->ino, E4R_NONE, E4R_NONE,
+					 E4R_NONE);
+	}
+	/* an encrypted inode keeps its encryption context in attribute "c" (index 9) */
+	if (flags & EXT4_ENCRYPT_FL) {
+		err = xattr_lookup(fs, w->ino, "c", &size, &version);
+		if (err == EXT2_ET_EA_KEY_NOT_FOUND)
+			check_report_ino(c, E4R_PR_ENCRYPT_NO_ATTR, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		else if (!err && (!size || (version == 1 && size != FSCRYPT_CONTEXT_V1_SIZE) ||
+				  (version == 2 && size != FSCRYPT_CONTEXT_V2_SIZE)))
+			check_report_ino(c, E4R_PR_ENCRYPT_ATTR_BAD, w->ino, E4R_NONE, E4R_NONE, size);
+	}
+}

@@ -150,6 +150,17 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_INODE_FILE_ACL_HIGH:
 		b.in->osd2.linux2.l_i_file_acl_high = 0;
 		break;
+	case E4R_PR_INLINE_DATA_NO_ATTR:
+		/* like e2fsck: the data cannot be trusted; an empty file without inline data */
+		err = ext2fs_inode_size_set(c->fs, in, 0);
+		if (err)
+			goto bad;
+		in->i_flags &= ~EXT4_INLINE_DATA_FL;
+		memset(in->i_block, 0, sizeof(in->i_block));
+		break;
+	case E4R_PR_ENCRYPT_NO_ATTR:
+		in->i_flags &= ~EXT4_ENCRYPT_FL;
+		break;
 	default:
 		goto bad;
 	}
