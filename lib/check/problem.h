@@ -32,6 +32,9 @@ enum check_problem {
 	E4R_PR_JOURNAL_BAD,
 	E4R_PR_JOURNAL_SB_CSUM,
 	E4R_PR_SB_RESIZE_META_BG,
+	E4R_PR_JOURNAL_EXTERNAL_MISSING,
+	E4R_PR_JOURNAL_ERRNO,
+	E4R_PR_SB_FEATURE_UNKNOWN,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
 	E4R_PR_INODE_BAD_MODE,
@@ -209,6 +212,7 @@ enum check_fix {
 	E4R_FIX_ORPHAN_FILE_RECREATE,
 	E4R_FIX_QUOTA_INODE_OFF,	/* stop tracking a quota type whose inode is invalid */
 	E4R_FIX_QUOTA_REWRITE,		/* write the quota file again: usage counted, limits kept */
+	E4R_FIX_JOURNAL_ERRNO,		/* zero the error the journal superblock records */
 	E4R_FIX_COUNT
 };
 

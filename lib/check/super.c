@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <time.h>
 
 #include "check/ctx.h"
@@ -34,6 +35,10 @@ static void check_sb_fields(struct check_ctx *c)
 	if (sb->s_free_inodes_count > sb->s_inodes_count)
 		check_report_group(c, E4R_PR_SB_FREE_INODES_RANGE, E4R_NONE, E4R_NONE,
 				   sb->s_inodes_count, sb->s_free_inodes_count);
+	/* libext2fs refuses unknown incompat and ro_compat features; e2fsck refuses compat ones too */
+	if (sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP)
+		check_report_group(c, E4R_PR_SB_FEATURE_UNKNOWN, E4R_NONE, E4R_NONE, E4R_NONE,
+				   sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP);
 	if (sb->s_last_orphan && (sb->s_last_orphan < c->first_ino ||
 				  sb->s_last_orphan > sb->s_inodes_count))
 		check_report_ino(c, E4R_PR_SB_ORPHAN_HEAD, sb->s_last_orphan, E4R_NONE, E4R_NONE,
@@ -100,11 +105,25 @@ static void check_journal(struct check_ctx *c)
 	struct jbd_journal *j = NULL;
 	errcode_t err;
 
+	static const uint8_t null_uuid[sizeof(sb->s_journal_uuid)];
+
 	if (!ext2fs_has_feature_journal(sb))
 		return;
+	/*
+	 * e2fsck takes a journal UUID to mean an external journal, whatever
+	 * s_journal_inum says, and finds no device for it.
+	 */
+	if (sb->s_journal_inum && memcmp(sb->s_journal_uuid, null_uuid, sizeof(null_uuid))) {
+		check_report_ino(c, E4R_PR_JOURNAL_EXTERNAL_MISSING, sb->s_journal_inum, E4R_NONE,
+				 E4R_NONE, E4R_NONE);
+		return;
+	}
 	err = jbd_journal_open(c->fs, NULL, &j);
 	if (err == E4R_JOURNAL_EXTERNAL_NEEDED || err == ENOMEM)
 		return;	/* an external journal is not ours to check without its device */
+	/* where the log starts and its tail: read only by a replay, which -n does not make */
+	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START)
+		return;
 	if (err) {
 		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
 		return;
@@ -112,6 +131,10 @@ static void check_journal(struct check_ctx *c)
 	if (j->sb_csum_ok == 0)
 		check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum, E4R_NONE,
 				 j->sb_csum_computed, j->sb_csum_stored);
+	else if (j->errno_)
+		/* the kernel aborted the journal on an error: e2fsck marks the filesystem so */
+		check_report_ino(c, E4R_PR_JOURNAL_ERRNO, sb->s_journal_inum, E4R_NONE, 0,
+				 (uint32_t)j->errno_);
 	jbd_journal_close(j);
 }
 

@@ -8,6 +8,7 @@
 
 #include "check/ctx.h"
 #include "repair/repair.h"
+#include "util/crc.h"
 
 struct inode_buf {
 	struct ext2_inode_large	*in;
@@ -368,6 +369,52 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 	sb->s_jnl_backup_type = 0;
 	ext2fs_mark_super_dirty(fs);
 	return 0;
+}
+
+/* The journal superblock's fields this repair touches (JBD2 is big-endian). */
+#define JSB_ERRNO_OFF		0x20
+#define JSB_INCOMPAT_OFF	0x28
+#define JSB_CSUM_OFF		0xFC
+#define JSB_SIZE		1024
+#define JSB_CSUM_V2V3		(0x8 | 0x10)
+
+/*
+ * The journal recorded an error (s_errno): like e2fsck, the error is taken
+ * into the filesystem (this check is the full one it asks for) and the
+ * journal superblock forgets it, its checksum made again.
+ */
+errcode_t repair_journal_errno(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	unsigned char *buf;
+	uint32_t incompat, csum;
+	blk64_t blk = 0;
+	errcode_t err;
+
+	if (!ino || ino > c->inodes || fs->blocksize < JSB_SIZE)
+		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
+	err = ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &blk);
+	if (err)
+		return err;
+	if (!blk || check_out_of_fs(fs, blk, 1))
+		return EXT2_ET_BAD_BLOCK_NUM;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(fs->io, blk, 1, buf);
+	if (!err) {
+		memset(buf + JSB_ERRNO_OFF, 0, 4);
+		memcpy(&incompat, buf + JSB_INCOMPAT_OFF, 4);
+		if (ext2fs_be32_to_cpu(incompat) & JSB_CSUM_V2V3) {
+			memset(buf + JSB_CSUM_OFF, 0, 4);
+			csum = ext2fs_cpu_to_be32(util_crc32c(~0U, buf, JSB_SIZE));
+			memcpy(buf + JSB_CSUM_OFF, &csum, 4);
+		}
+		err = io_channel_write_blk64(fs->io, blk, 1, buf);
+	}
+	free(buf);
+	return err;
 }
 
 /* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
