@@ -166,16 +166,13 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 	}
 	/*
 	 * A root that claims more levels than any tree of this block size can
-	 * need (the kernel stops at 5) is forged: walking it would read one
-	 * block per claimed level for every leaf. Like e2fsck, clear the inode.
+	 * need (the kernel stops at 5): e2fsck offers to rebuild the tree, a
+	 * warning under -n, and reads it all the same.
 	 */
-	if (!ext2fs_extent_get_info(h, &info) && info.max_depth > ext2fs_max_extent_depth(h)) {
-		extent_problem(w, E4R_PR_EXTENT_TOO_DEEP, E4R_NONE, ext2fs_max_extent_depth(h),
-			       info.max_depth);
-		w->bad = 1;
-		ext2fs_extent_free(h);
-		return;
-	}
+	if (!ext2fs_extent_get_info(h, &info) && info.max_depth > ext2fs_max_extent_depth(h) &&
+	    !w->dup_pass)
+		check_report_ino(w->c, E4R_PR_EXTENT_TOO_DEEP, w->ino, E4R_NONE,
+				 ext2fs_max_extent_depth(h), info.max_depth);
 	while (!w->bad && steps++ < max_steps) {
 		err = ext2fs_extent_get(h, op, &e);
 		op = EXT2_EXTENT_NEXT;

@@ -47,6 +47,39 @@ static errcode_t inode_write(struct check_ctx *c, ext2_ino_t ino, struct inode_b
 	return err;
 }
 
+/*
+ * A root whose eh_depth claims more levels than a tree can have: e2fsck
+ * rebuilds the tree. Its entries are as they were, so the depth is found
+ * again: an index entry points at a node with a sound header one level
+ * down; leaf entries read as an index point at no such node.
+ */
+static errcode_t fix_root_depth(struct check_ctx *c, struct ext2_inode *in)
+{
+	ext2_filsys fs = c->fs;
+	struct ext3_extent_header *root = (struct ext3_extent_header *)in->i_block, *child;
+	struct ext3_extent_idx *idx = (struct ext3_extent_idx *)(root + 1);
+	blk64_t blk = ext2fs_le32_to_cpu(idx->ei_leaf) |
+		      ((blk64_t)ext2fs_le16_to_cpu(idx->ei_leaf_hi) << 32);
+	unsigned depth = 0;
+	char *buf;
+
+	if (ext2fs_le16_to_cpu(root->eh_magic) != EXT3_EXT_MAGIC)
+		return EXT2_ET_EXTENT_HEADER_BAD;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	if (root->eh_entries && !check_out_of_fs(fs, blk, 1) &&
+	    !io_channel_read_blk64(fs->io, blk, 1, buf)) {
+		child = (struct ext3_extent_header *)buf;
+		if (ext2fs_le16_to_cpu(child->eh_magic) == EXT3_EXT_MAGIC &&
+		    ext2fs_le16_to_cpu(child->eh_depth) < 4)
+			depth = ext2fs_le16_to_cpu(child->eh_depth) + 1;
+	}
+	free(buf);
+	root->eh_depth = ext2fs_cpu_to_le16(depth);
+	return 0;
+}
+
 /* Drop epoch bits 3 on a negative time: such times are pre-1970 ones in the old encoding. */
 static void repair_extra_times(struct ext2_inode_large *in)
 {
@@ -121,6 +154,11 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 		break;
 	case E4R_PR_SPECIAL_SIZE:
 		err = ext2fs_inode_size_set(c->fs, in, 0);
+		if (err)
+			goto bad;
+		break;
+	case E4R_PR_EXTENT_TOO_DEEP:
+		err = fix_root_depth(c, in);
 		if (err)
 			goto bad;
 		break;

@@ -81,7 +81,7 @@ run debugfs -R "ls -l /lost+found" t.img
 expect_out "#[0-9]+" "lost+found was made and holds the file"
 # A broken extent (its start outside the filesystem) is trimmed.
 repaired "sif f1 block[5] 9999999"
-# A root claiming 32767 levels (the kernel stops at 5): the inode is cleared,
+# A root claiming 32767 levels (the kernel stops at 5): its depth is found again,
 # both tools naming the same claimed depth and the same limit.
 repaired "sif f1 block[1] 0x7fff0004"
 OUT=$YOUT expect_out "extent tree claims 32767 levels; no tree of this block size needs more than [0-9]+" "the depth is named"
