@@ -35,6 +35,8 @@ enum check_problem {
 	E4R_PR_JOURNAL_EXTERNAL_MISSING,
 	E4R_PR_JOURNAL_ERRNO,
 	E4R_PR_SB_FEATURE_UNKNOWN,
+	E4R_PR_SB_VALUE,
+	E4R_PR_JOURNAL_V2_FIELDS,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
 	E4R_PR_INODE_BAD_MODE,
@@ -213,6 +215,7 @@ enum check_fix {
 	E4R_FIX_QUOTA_INODE_OFF,	/* stop tracking a quota type whose inode is invalid */
 	E4R_FIX_QUOTA_REWRITE,		/* write the quota file again: usage counted, limits kept */
 	E4R_FIX_JOURNAL_ERRNO,		/* zero the error the journal superblock records */
+	E4R_FIX_JOURNAL_V2_FIELDS,	/* zero the journal superblock past its v1 fields */
 	E4R_FIX_COUNT
 };
 

@@ -9,6 +9,42 @@
 #include "util/e4r_err.h"
 #include "jbd/journal.h"
 
+/* A power of two (zero passes, as in e2fsck's check). */
+static int log2_ok(uint64_t v)
+{
+	return !(v & (v - 1));
+}
+
+/*
+ * The ranges e2fsck holds superblock values to before it checks anything
+ * (values libext2fs's open lets through); one out of range stops e2fsck.
+ * The finding says which value (the numbers of the message).
+ */
+static void check_sb_values(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	ext2_filsys fs = c->fs;
+	unsigned inode_size = EXT2_INODE_SIZE(sb);
+	int bad = 0;
+
+	if (ext2fs_r_blocks_count(sb) > ext2fs_blocks_count(sb) / 2)
+		bad = 1;
+	else if (sb->s_reserved_gdt_blocks > fs->blocksize / sizeof(uint32_t))
+		bad = 2;
+	else if (sb->s_desc_size > EXT2_MAX_DESC_SIZE || !log2_ok(sb->s_desc_size))
+		bad = 3;
+	else if (sb->s_rev_level > EXT2_GOOD_OLD_REV &&
+		 (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO || sb->s_first_ino > sb->s_inodes_count))
+		bad = 4;
+	else if (inode_size < EXT2_GOOD_OLD_INODE_SIZE || inode_size > fs->blocksize ||
+		 !log2_ok(inode_size))
+		bad = 5;
+	else if (sb->s_blocks_per_group != sb->s_clusters_per_group * EXT2FS_CLUSTER_RATIO(fs))
+		bad = 6;
+	if (bad)
+		check_report_group(c, E4R_PR_SB_VALUE, E4R_NONE, E4R_NONE, E4R_NONE, bad);
+}
+
 static void check_sb_fields(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -128,7 +164,15 @@ static void check_journal(struct check_ctx *c)
 		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
 		return;
 	}
-	if (j->sb_csum_ok == 0)
+	/*
+	 * An internal journal has one user: more means fields of a v1 superblock
+	 * read as v2 ones, which e2fsck clears (everything past the v1 fields).
+	 */
+	if (j->format == 2 &&
+	    jbd_be32(((const struct jbd_superblock *)j->raw_sb)->s_nr_users) > 1)
+		check_report_ino(c, E4R_PR_JOURNAL_V2_FIELDS, sb->s_journal_inum, E4R_NONE, 1,
+				 jbd_be32(((const struct jbd_superblock *)j->raw_sb)->s_nr_users));
+	else if (j->sb_csum_ok == 0)
 		check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum, E4R_NONE,
 				 j->sb_csum_computed, j->sb_csum_stored);
 	else if (j->errno_)
@@ -165,6 +209,7 @@ errcode_t check_super(struct check_ctx *c)
 	}
 	if (sb->s_state & EXT2_ERROR_FS)
 		check_report_group(c, E4R_PR_ERRORS_FLAG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	check_sb_values(c);
 	check_sb_fields(c);
 	check_journal(c);
 	check_mark_metadata(c);

@@ -414,14 +414,11 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 #define JSB_INCOMPAT_OFF	0x28
 #define JSB_CSUM_OFF		0xFC
 #define JSB_SIZE		1024
+#define JSB_V1_SIZE		0x24	/* a v1 superblock ends before s_feature_compat */
 #define JSB_CSUM_V2V3		(0x8 | 0x10)
 
-/*
- * The journal recorded an error (s_errno): like e2fsck, the error is taken
- * into the filesystem (this check is the full one it asks for) and the
- * journal superblock forgets it, its checksum made again.
- */
-errcode_t repair_journal_errno(struct check_ctx *c)
+/* Read, change (CHANGE) and write the internal journal's superblock, its checksum made again. */
+static errcode_t rewrite_journal_sb(struct check_ctx *c, void (*change)(unsigned char *sb))
 {
 	ext2_filsys fs = c->fs;
 	ext2_ino_t ino = fs->super->s_journal_inum;
@@ -442,7 +439,7 @@ errcode_t repair_journal_errno(struct check_ctx *c)
 		return ENOMEM;
 	err = io_channel_read_blk64(fs->io, blk, 1, buf);
 	if (!err) {
-		memset(buf + JSB_ERRNO_OFF, 0, 4);
+		change(buf);
 		memcpy(&incompat, buf + JSB_INCOMPAT_OFF, 4);
 		if (ext2fs_be32_to_cpu(incompat) & JSB_CSUM_V2V3) {
 			memset(buf + JSB_CSUM_OFF, 0, 4);
@@ -453,6 +450,32 @@ errcode_t repair_journal_errno(struct check_ctx *c)
 	}
 	free(buf);
 	return err;
+}
+
+static void zero_errno(unsigned char *sb)
+{
+	memset(sb + JSB_ERRNO_OFF, 0, 4);
+}
+
+static void zero_v2_fields(unsigned char *sb)
+{
+	memset(sb + JSB_V1_SIZE, 0, JSB_SIZE - JSB_V1_SIZE);
+}
+
+/*
+ * The journal recorded an error (s_errno): like e2fsck, the error is taken
+ * into the filesystem (this check is the full one it asks for) and the
+ * journal superblock forgets it.
+ */
+errcode_t repair_journal_errno(struct check_ctx *c)
+{
+	return rewrite_journal_sb(c, zero_errno);
+}
+
+/* More than one user of an internal journal: e2fsck clears what follows the v1 superblock. */
+errcode_t repair_journal_v2_fields(struct check_ctx *c)
+{
+	return rewrite_journal_sb(c, zero_v2_fields);
 }
 
 /* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
