@@ -319,7 +319,7 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
 		break;
 	case FSCK_EVENT_BACKUP_SUPER:
-		fprintf(t->out, _("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
+		fprintf(t->out, _("%s: the superblock or the group descriptors look bad: using the backup superblock at block %llu\n"),
 			t->image, (unsigned long long)s->backup_sb);
 		break;
 	}

@@ -60,6 +60,27 @@ static int64_t dir_max_blocks(ext2_filsys fs)
 	return (int64_t)1 << (21 - fs->super->s_log_block_size);
 }
 
+/*
+ * Bigalloc maps a logical cluster onto one physical cluster, offsets kept:
+ * a block at another offset of its cluster than its logical block, or in
+ * another physical cluster than the block before it of the same logical
+ * cluster, breaks that (e2fsck's cluster allocation rules).
+ */
+static int misaligned(struct check_inode_walk *w, blk64_t pblk, int64_t lblk)
+{
+	ext2_filsys fs = w->c->fs;
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
+	int bad = ((blk64_t)lblk & mask) != (pblk & mask);
+
+	if (!bad && w->prev_pblk && ((blk64_t)lblk & mask) &&
+	    EXT2FS_B2C(fs, (blk64_t)lblk) == EXT2FS_B2C(fs, (blk64_t)w->prev_lblk) &&
+	    EXT2FS_B2C(fs, pblk) != EXT2FS_B2C(fs, w->prev_pblk))
+		bad = 1;
+	w->prev_pblk = pblk;
+	w->prev_lblk = lblk;
+	return bad;
+}
+
 /* One block claimed by the inode: data (LBLK >= 0) or map metadata (LBLK < 0). */
 static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 {
@@ -78,6 +99,13 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 			w->last_lblk = lblk;
 		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))
 			return w->bad = 1;
+	}
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && lblk >= 0 && !w->dup_pass && misaligned(w, blk, lblk)) {
+		/* like e2fsck: reported, then claimed twice so that pass 1b deals with it */
+		check_report_ino(c, E4R_PR_CLUSTER_MISALIGNED, w->ino, blk, E4R_NONE, lblk);
+		ext2fs_mark_block_bitmap2(c->used, blk);
+		ext2fs_mark_block_bitmap2(c->dup, blk);
+		c->have_dups = 1;
 	}
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
 		blk64_t cl = EXT2FS_B2C(fs, blk);

@@ -161,6 +161,8 @@ struct check_inode_walk {
 	int64_t			last_lblk;	/* highest mapped logical block, -1: none */
 	int64_t			last_init_lblk;	/* same, initialized extents only */
 	blk64_t			last_cluster;	/* bigalloc: blocks of one cluster count once */
+	blk64_t			prev_pblk;	/* bigalloc: the data block before (0: none) */
+	int64_t			prev_lblk;
 	unsigned		illegal;
 	int			bad;		/* broken: stop walking it */
 	uint64_t		ndup;

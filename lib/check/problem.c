@@ -235,6 +235,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_ENCRYPT_ATTR_BAD, "encrypt_attr_bad", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE_CLEAR), PH(NOW),
 	    N_("encrypted inode %i has a corrupt encryption extended attribute (%f bytes)")),
+	/* e2fsck's answer too: none here; the block is then multiply-claimed, repaired by the clone */
+	ROW(E4R_PR_CLUSTER_MISALIGNED, "cluster_misaligned", P1, ERR, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
+	    N_("inode %i logical block %f (physical block %b) breaks the cluster allocation rules")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(DIR_BLOCK), PH(NOW),
