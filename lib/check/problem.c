@@ -95,7 +95,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    N_("the superblock has unsupported compatible features %f")),
 	ROW(E4R_PR_SB_VALUE, "sb_value", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
-	    N_("a superblock value is out of range (%f: 1 reserved blocks, 2 reserved descriptor blocks, 3 descriptor size, 4 first inode, 5 inode size, 6 clusters per group)")),
+	    N_("a superblock value is out of range (%f: 1 reserved blocks, 2 reserved descriptor blocks, 3 descriptor size, 4 first inode, 5 inode size, 6 clusters per group, 7 checksum type, 8 filename encoding)")),
 	ROW(E4R_PR_JOURNAL_V2_FIELDS, "journal_v2_fields", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_V2_FIELDS), PH(NOW),
 	    N_("the journal (inode %i) superblock says %f users: its v2 fields are invalid (left from a v1 superblock)")),

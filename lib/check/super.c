@@ -41,6 +41,10 @@ static void check_sb_values(struct check_ctx *c)
 		bad = 5;
 	else if (sb->s_blocks_per_group != sb->s_clusters_per_group * EXT2FS_CLUSTER_RATIO(fs))
 		bad = 6;
+	else if (ext2fs_has_feature_metadata_csum(sb) && sb->s_checksum_type != EXT2_CRC32C_CHKSUM)
+		bad = 7;
+	else if (ext2fs_has_feature_casefold(sb) && sb->s_encoding != EXT4_ENC_UTF8_12_1)
+		bad = 8;
 	if (bad)
 		check_report_group(c, E4R_PR_SB_VALUE, E4R_NONE, E4R_NONE, E4R_NONE, bad);
 }
@@ -143,17 +147,19 @@ static void check_journal(struct check_ctx *c)
 
 	static const uint8_t null_uuid[sizeof(sb->s_journal_uuid)];
 
-	if (!ext2fs_has_feature_journal(sb))
-		return;
 	/*
 	 * e2fsck takes a journal UUID to mean an external journal, whatever
-	 * s_journal_inum says, and finds no device for it.
+	 * s_journal_inum or the has_journal feature say, and finds no device
+	 * for it (an external journal proper is not checked without its device).
 	 */
-	if (sb->s_journal_inum && memcmp(sb->s_journal_uuid, null_uuid, sizeof(null_uuid))) {
+	if (memcmp(sb->s_journal_uuid, null_uuid, sizeof(null_uuid)) &&
+	    (sb->s_journal_inum || !ext2fs_has_feature_journal(sb))) {
 		check_report_ino(c, E4R_PR_JOURNAL_EXTERNAL_MISSING, sb->s_journal_inum, E4R_NONE,
 				 E4R_NONE, E4R_NONE);
 		return;
 	}
+	if (!ext2fs_has_feature_journal(sb))
+		return;
 	err = jbd_journal_open(c->fs, NULL, &j);
 	if (err == E4R_JOURNAL_EXTERNAL_NEEDED || err == ENOMEM)
 		return;	/* an external journal is not ours to check without its device */
