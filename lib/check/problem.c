@@ -239,6 +239,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_CLUSTER_MISALIGNED, "cluster_misaligned", P1, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    N_("inode %i logical block %f (physical block %b) breaks the cluster allocation rules")),
+	ROW(E4R_PR_EA_INODE_REFCOUNT, "ea_inode_refcount", P1, ERR, E4R_ANS_FIX, PREEN,
+	    FIX(INODE), PH(NOW),
+	    N_("extended attribute inode %i reference count is %f, should be %e")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(DIR_BLOCK), PH(NOW),

@@ -35,7 +35,28 @@ struct xattr_ref {
 struct check_xattr_refs {
 	struct xattr_ref	*slot;
 	size_t			n, cap;
+	uint32_t		*ea_refs;	/* [inodes + 1] xattr entries naming each EA inode */
 };
+
+static struct check_xattr_refs *refs_table(struct check_ctx *c)
+{
+	if (!c->xattr_refs)
+		c->xattr_refs = calloc(1, sizeof(*c->xattr_refs));
+	return c->xattr_refs;
+}
+
+/* One more entry whose value lives in inode INUM (an in-inode entry, or a block's, once). */
+static void ea_inode_ref(struct check_ctx *c, uint32_t inum)
+{
+	struct check_xattr_refs *t = refs_table(c);
+
+	if (!t || !inum || inum > c->inodes)
+		return;
+	if (!t->ea_refs)
+		t->ea_refs = calloc((size_t)c->inodes + 1, sizeof(*t->ea_refs));
+	if (t->ea_refs && t->ea_refs[inum] < UINT32_MAX)
+		t->ea_refs[inum]++;
+}
 
 static size_t ref_hash(blk64_t blk, size_t cap)
 {
@@ -77,14 +98,11 @@ static errcode_t ref_grow(struct check_xattr_refs *t)
 errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount,
 				const struct check_ea_charge *charge)
 {
-	struct check_xattr_refs *t = c->xattr_refs;
+	struct check_xattr_refs *t = refs_table(c);
 	size_t i;
 
-	if (!t) {
-		t = c->xattr_refs = calloc(1, sizeof(*t));
-		if (!t)
-			return ENOMEM;
-	}
+	if (!t)
+		return ENOMEM;
 	if ((t->n + 1) * 2 > t->cap && ref_grow(t))
 		return ENOMEM;
 	for (i = ref_hash(blk, t->cap); t->slot[i].blk; i = (i + 1) & (t->cap - 1))
@@ -110,10 +128,47 @@ void check_xattr_more_ref(struct check_ctx *c, blk64_t blk, struct check_ea_char
 	}
 }
 
+/*
+ * EA inodes against the entries naming them (e2fsck's pass 4 rule): one
+ * named by none is an unattached inode like any other; one named keeps the
+ * count of its references (in i_ctime and i_version) and one link. Lustre's
+ * older EA inodes keep no count (their ctime equals their atime).
+ */
+static void check_ea_inodes(struct check_ctx *c)
+{
+	struct check_xattr_refs *t = c->xattr_refs;
+	struct ext2_inode in;
+	ext2_ino_t ino;
+	errcode_t err;
+
+	for (ino = c->first_ino; ino <= c->inodes; ino++) {
+		uint64_t refs, stored;
+
+		if (!ext2fs_test_inode_bitmap2(c->inode_ea, ino) ||
+		    ext2fs_test_inode_bitmap2(c->inode_bad, ino))
+			continue;
+		refs = t && t->ea_refs ? t->ea_refs[ino] : 0;
+		if (!refs) {
+			check_report_ino(c, E4R_PR_UNATTACHED, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+			continue;
+		}
+		err = ext2fs_read_inode(c->fs, ino, &in);
+		if (err && err != EXT2_ET_INODE_CSUM_INVALID)	/* a bad checksum is pass 1's finding */
+			continue;
+		stored = ext2fs_get_ea_inode_ref(&in);
+		if (stored != refs && in.i_ctime != in.i_atime)
+			check_report_ino(c, E4R_PR_EA_INODE_REFCOUNT, ino, E4R_NONE, refs, stored);
+		if (in.i_links_count != 1)
+			check_report_ino(c, E4R_PR_LINK_COUNT, ino, E4R_NONE, 1, in.i_links_count);
+	}
+}
+
 void check_xattr_refcounts(struct check_ctx *c)
 {
 	struct check_xattr_refs *t = c->xattr_refs;
 	size_t i;
+
+	check_ea_inodes(c);
 
 	for (i = 0; t && i < t->cap; i++) {
 		struct xattr_ref *r = &t->slot[i];
@@ -126,8 +181,10 @@ void check_xattr_refcounts(struct check_ctx *c)
 
 void check_xattr_free(struct check_ctx *c)
 {
-	if (c->xattr_refs)
+	if (c->xattr_refs) {
 		free(c->xattr_refs->slot);
+		free(c->xattr_refs->ea_refs);
+	}
 	free(c->xattr_refs);
 	c->xattr_refs = NULL;
 }
@@ -279,6 +336,7 @@ void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, const struct ext2_
 			ext2_ino_t bad_ino;
 			enum check_problem p = value_inode(c, ino, in, e, charge, &bad_ino);
 
+			ea_inode_ref(c, value_inum);
 			if (p == E4R_PR_EA_INODE_FLAG)
 				check_report_ino(c, p, bad_ino, E4R_NONE, E4R_NONE, E4R_NONE);
 			else if (p)
@@ -363,6 +421,7 @@ static void check_ibody_entries(struct check_inode_walk *w, char *header, unsign
 			}
 			remain -= value_size;
 		} else {
+			ea_inode_ref(c, ext2fs_le32_to_cpu(e->e_value_inum));
 			problem = value_inode(c, w->ino, w->inode, e, &charge, &bad_ino);
 			if (problem == E4R_PR_EA_ENTRY_HASH)
 				problem = E4R_PR_INODE_EA_HASH;

@@ -177,6 +177,11 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 			goto bad;
 		memset((char *)b.in + EXT2_GOOD_OLD_INODE_SIZE + b.in->i_extra_isize, 0, 4);
 		break;
+	case E4R_PR_EA_INODE_REFCOUNT:
+		if (f->expected == E4R_NONE)
+			goto bad;
+		ext2fs_set_ea_inode_ref(in, f->expected);
+		break;
 	case E4R_PR_EA_INODE_FLAG:
 		in->i_flags |= EXT4_EA_INODE_FL;
 		break;
