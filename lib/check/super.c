@@ -2,12 +2,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "check/ctx.h"
 #include "util/e4r_err.h"
 #include "jbd/journal.h"
+#include "util/crc.h"
 
 /* A power of two (zero passes, as in e2fsck's check). */
 static int log2_ok(uint64_t v)
@@ -138,6 +141,39 @@ static void check_group(struct check_ctx *c, dgrp_t g)
 	}
 }
 
+/*
+ * The internal journal's superblock checksum, read directly (for a
+ * superblock jbd refuses on a field e2fsck does not judge without a
+ * replay): 1 when the journal keeps v2/v3 checksums and this one is wrong.
+ */
+static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed)
+{
+	ext2_filsys fs = c->fs;
+	const struct jbd_superblock *jsb;
+	unsigned char *buf;
+	blk64_t blk = 0;
+	int bad = 0;
+
+	if (!fs->super->s_journal_inum || fs->blocksize < JBD_SUPERBLOCK_SIZE ||
+	    ext2fs_bmap2(fs, fs->super->s_journal_inum, NULL, NULL, 0, 0, NULL, &blk) || !blk ||
+	    check_out_of_fs(fs, blk, 1))
+		return 0;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return 0;
+	jsb = (const struct jbd_superblock *)buf;
+	if (!io_channel_read_blk64(fs->io, blk, 1, buf) &&
+	    (jbd_be32(jsb->s_feature_incompat) &
+	     (JBD_FEATURE_INCOMPAT_CSUM_V2 | JBD_FEATURE_INCOMPAT_CSUM_V3))) {
+		*stored = jbd_be32(jsb->s_checksum);
+		memset(buf + offsetof(struct jbd_superblock, s_checksum), 0, sizeof(jsb->s_checksum));
+		*computed = util_crc32c(~0U, buf, JBD_SUPERBLOCK_SIZE);
+		bad = *stored != *computed;
+	}
+	free(buf);
+	return bad;
+}
+
 /* The journal must be loadable even when a read-only check does not replay it. */
 static void check_journal(struct check_ctx *c)
 {
@@ -164,8 +200,14 @@ static void check_journal(struct check_ctx *c)
 	if (err == E4R_JOURNAL_EXTERNAL_NEEDED || err == ENOMEM)
 		return;	/* an external journal is not ours to check without its device */
 	/* where the log starts and its tail: read only by a replay, which -n does not make */
-	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START)
+	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START) {
+		uint32_t stored, computed;
+
+		if (jsb_csum_bad(c, &stored, &computed))
+			check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum, E4R_NONE,
+					 computed, stored);
 		return;
+	}
 	if (err) {
 		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
 		return;

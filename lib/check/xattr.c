@@ -524,7 +524,7 @@ static int inline_attr_missing(errcode_t err)
 	}
 }
 
-/* fscrypt contexts: version 1 is 28 bytes, version 2 is 40; later versions are not judged. */
+/* fscrypt contexts: version 0 is none, 1 is 28 bytes, 2 is 40; later versions are not judged. */
 #define FSCRYPT_CONTEXT_V1_SIZE	28
 #define FSCRYPT_CONTEXT_V2_SIZE	40
 
@@ -548,10 +548,12 @@ void check_xattr_needed(struct check_inode_walk *w)
 	}
 	/* an encrypted inode keeps its encryption context in attribute "c" (index 9) */
 	if (flags & EXT4_ENCRYPT_FL) {
+		/* attributes that cannot be read count as no context, as for e2fsck */
 		err = xattr_lookup(fs, w->ino, "c", &size, &version);
-		if (err == EXT2_ET_EA_KEY_NOT_FOUND)
+		if (err && err != EXT2_ET_NO_MEMORY && err != ENOMEM)
 			check_report_ino(c, E4R_PR_ENCRYPT_NO_ATTR, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
-		else if (!err && (!size || (version == 1 && size != FSCRYPT_CONTEXT_V1_SIZE) ||
+		else if (!err && (!size || version == 0 ||
+				  (version == 1 && size != FSCRYPT_CONTEXT_V1_SIZE) ||
 				  (version == 2 && size != FSCRYPT_CONTEXT_V2_SIZE)))
 			check_report_ino(c, E4R_PR_ENCRYPT_ATTR_BAD, w->ino, E4R_NONE, E4R_NONE, size);
 	}
