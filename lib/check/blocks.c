@@ -183,6 +183,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 	struct ext2_extent_info info;
 	uint64_t next_lblk = 0, steps = 0, max_steps = ext2fs_blocks_count(fs->super) + 16;
 	blk64_t node = E4R_NONE;
+	int64_t want_first = -1;	/* after an index entry: the start its child must begin at */
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
 
@@ -214,7 +215,13 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		}
 		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
 			continue;
+		/* an index entry's start is its child's first start (e2fsck's rule) */
+		if (want_first >= 0 && (int64_t)e.e_lblk != want_first && !w->dup_pass)
+			check_report_ino(w->c, E4R_PR_EXTENT_INDEX_START, w->ino, node, e.e_lblk,
+					 (uint64_t)want_first);
+		want_first = -1;
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			want_first = e.e_lblk;
 			node = e.e_pblk;
 			if (check_out_of_fs(fs, e.e_pblk, 1)) {
 				extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);

@@ -97,13 +97,55 @@ static void repair_extra_times(struct ext2_inode_large *in)
 #undef NEG
 }
 
+/*
+ * Index entries whose start is not their child's first: like e2fsck, each
+ * node's first extent sets the starts of the index entries above it (the
+ * extent handle writes the nodes and the root in the inode).
+ */
+static errcode_t fix_index_starts(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	struct ext2_extent_info info;
+	int op = EXT2_EXTENT_ROOT;
+	uint64_t steps = 0, max_steps = ext2fs_blocks_count(c->fs->super) + 16;
+	errcode_t err = ext2fs_extent_open(c->fs, ino, &h);
+
+	if (err)
+		return err;
+	while (steps++ < max_steps) {
+		err = ext2fs_extent_get(h, op, &e);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		err = ext2fs_extent_get_info(h, &info);
+		if (!err && info.curr_level > 0 && info.curr_entry == 1)
+			err = ext2fs_extent_fix_parents(h);
+		if (err)
+			break;
+	}
+	ext2fs_extent_free(h);
+	return err;
+}
+
 /* The one-field repairs: the finding's expected value goes where the found one was. */
 errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
 	struct inode_buf b = { 0 };
 	struct ext2_inode *in;
-	errcode_t err = inode_read(c, ino, &b);
+	errcode_t err;
+
+	/* the extent handle reads and writes the inode itself */
+	if (f->code == E4R_PR_EXTENT_INDEX_START)
+		return ino && ino <= c->inodes ? fix_index_starts(c, ino) : EINVAL;
+	err = inode_read(c, ino, &b);
 
 	if (err)
 		return err;
