@@ -152,4 +152,37 @@ expect_no_out "user.foo" "the in-inode attributes are cleared, as e2fsck does"
 icase 112 05000000 "i_faddr for inode $i1 \(/f1\) is 5, should be zero" "inode $i1 i_faddr is 5, should be zero"
 icase 118 0100 "i_file_acl_hi for inode $i1 \(/f1\) is 1, should be zero" \
 	"inode $i1 i_file_acl_high is 1, should be zero"
+
+# EA inodes (ea_inode) and inline data (inline_data). debugfs's ea_set leaves the owner's
+# i_blocks without its EA inode's blocks: e2fsck -fy settles that before the base is used.
+mkimg base.img 16M -I 256 -O ea_inode,inline_data
+head -c 6000 /dev/zero | tr '\0' v > big
+printf 'hi\n' > small
+printf '%s\n' "write small s1" "write small f1" "ea_set -f big f1 user.big" |
+	debugfs -w -f - base.img >/dev/null 2>&1 || fail "debugfs ea_inode image"
+e2fsck -fy base.img >/dev/null 2>&1
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on the image with an EA inode"
+run "$E4R" check -n -f base.img
+expect_rc 0 "check -n -f on the image with an EA inode (its blocks charged to the owner)"
+ea=
+for i in $(seq 12 20); do
+	fl=$(debugfs -R "stat <$i>" base.img 2>/dev/null | sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
+	[ -n "$fl" ] && [ $((fl & 0x200000)) -ne 0 ] && ea=$i && break
+done
+[ -n "$ea" ] || fail "no EA inode in the image"
+repaired_by "sif <$ea> ctime 5"
+printf '%s\n' "$YOUT" | grep -Eq "extended attribute inode $ea reference count is [0-9]+, should be 1" ||
+	fail "check -y -f did not name the EA inode's reference count"
+repaired_by "sif <$ea> links_count 2"
+repaired_by "sif <$ea> flags 0x80000"
+printf '%s\n' "$YOUT" | grep -q "inode $ea holds an extended attribute value but lacks the EA inode flag" ||
+	fail "check -y -f did not name the missing EA inode flag"
+# Inline data without its system.data attribute: truncated to nothing, as e2fsck does.
+repaired_by "ea_rm s1 system.data"
+printf '%s\n' "$YOUT" | grep -q "has inline data but no readable system.data" ||
+	fail "check -y -f did not name the missing system.data"
+# A pre-1970 time in the old encoding (negative seconds, epoch bits 3): e2fsck -n only warns.
+repaired_by "sif f1 ctime 0x80000000;sif f1 ctime_extra 3" 0
+printf '%s\n' "$YOUT" | grep -q "likely pre-1970" || fail "check -y -f did not name the old time encoding"
 exit 0
