@@ -92,7 +92,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    N_("the journal (inode %i) records error %f: the filesystem had errors")),
 	ROW(E4R_PR_SB_FEATURE_UNKNOWN, "sb_feature_unknown", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
-	    N_("the superblock has unsupported compatible features %f")),
+	    N_("the superblock has unsupported features %f (compatible ones in the high 32 bits, read-only and incompatible ones below)")),
 	ROW(E4R_PR_SB_VALUE, "sb_value", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    N_("a superblock value is out of range (%f: 1 reserved blocks, 2 reserved descriptor blocks, 3 descriptor size, 4 first inode, 5 inode size, 6 clusters per group, 7 checksum type, 8 filename encoding)")),

@@ -78,10 +78,17 @@ static void check_sb_fields(struct check_ctx *c)
 	if (sb->s_free_inodes_count > sb->s_inodes_count)
 		check_report_group(c, E4R_PR_SB_FREE_INODES_RANGE, E4R_NONE, E4R_NONE,
 				   sb->s_inodes_count, sb->s_free_inodes_count);
-	/* libext2fs refuses unknown incompat and ro_compat features; e2fsck refuses compat ones too */
-	if (sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP)
+	/*
+	 * libext2fs refuses unknown incompat features, and ro_compat ones only
+	 * when it may write; e2fsck refuses all three kinds.
+	 */
+	if ((sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) ||
+	    (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) ||
+	    (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP))
 		check_report_group(c, E4R_PR_SB_FEATURE_UNKNOWN, E4R_NONE, E4R_NONE, E4R_NONE,
-				   sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP);
+				   ((uint64_t)(sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) << 32) |
+				   (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) |
+				   (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP));
 	if (sb->s_last_orphan && (sb->s_last_orphan < c->first_ino ||
 				  sb->s_last_orphan > sb->s_inodes_count))
 		check_report_ino(c, E4R_PR_SB_ORPHAN_HEAD, sb->s_last_orphan, E4R_NONE, E4R_NONE,
