@@ -253,6 +253,9 @@ static void check_unused_fields(struct check_ctx *c, ext2_ino_t ino, struct ext2
 
 	if (in->i_faddr)
 		check_report_ino(c, E4R_PR_INODE_FADDR, ino, E4R_NONE, 0, in->i_faddr);
+	/* a directory's size has no high half without largedir */
+	if (LINUX_S_ISDIR(in->i_mode) && in->i_size_high && !ext2fs_has_feature_largedir(sb))
+		check_report_ino(c, E4R_PR_DIR_SIZE_HIGH, ino, E4R_NONE, 0, in->i_size_high);
 	if (sb->s_creator_os == EXT2_OS_LINUX && !ext2fs_has_feature_64bit(sb) &&
 	    in->osd2.linux2.l_i_file_acl_high)
 		check_report_ino(c, E4R_PR_INODE_FILE_ACL_HIGH, ino, E4R_NONE, 0,

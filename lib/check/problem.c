@@ -245,6 +245,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_EXTENT_INDEX_START, "extent_index_start", P1, ERR, E4R_ANS_FIX, 0,
 	    FIX(INODE), PH(NOW),
 	    N_("inode %i: an index entry starts at logical block %f, its extent node %b at %e")),
+	ROW(E4R_PR_DIR_SIZE_HIGH, "dir_size_high", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(INODE), PH(NOW),
+	    N_("directory inode %i i_size_high is %f, should be zero (no largedir feature)")),
 
 	ROW(E4R_PR_DIR_CSUM, "dir_csum", P2, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(DIR_BLOCK), PH(NOW),

@@ -32,4 +32,7 @@ expect_out "^ *1/ *1 " "f1 has an extent tree one level deep"
 damage "sif f1 block[3] 5" "Logical start 5 does not match logical start 0 at next level" \
 	"inode $i1: an index entry starts at logical block 5, its extent node [0-9]+ at 0"
 repaired_by "sif f1 block[3] 5"
+# A directory's i_size_high without largedir: cleared, as e2fsck does.
+repaired_by "sif dir size_hi 1"
+printf '%s\n' "$YOUT" | grep -q "i_size_high is 1, should be zero" || fail "check -y -f did not name i_size_high"
 exit 0
