@@ -246,6 +246,33 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 	return 1;
 }
 
+static int count_block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			  blk64_t ref_blk, int ref_offset, void *priv)
+{
+	uint64_t *n = priv;
+
+	(void)blocknr; (void)blockcnt; (void)ref_blk; (void)ref_offset;
+	return ++*n > ext2fs_blocks_count(fs->super) ? BLOCK_ABORT : 0;
+}
+
+/*
+ * The resize inode's i_blocks counts every block of its map (the reserved
+ * descriptor blocks and their backups, which pass 0 checks and marks as
+ * metadata), as e2fsck counts them.
+ */
+static void check_resize_i_blocks(struct check_ctx *c, struct ext2_inode_large *in, char *buf)
+{
+	ext2_filsys fs = c->fs;
+	uint64_t n = 0, want, found = ext2fs_inode_i_blocks(fs, (struct ext2_inode *)in);
+
+	if (ext2fs_block_iterate3(fs, EXT2_RESIZE_INO, BLOCK_FLAG_READ_ONLY, buf, count_block_cb, &n) ||
+	    n > ext2fs_blocks_count(fs->super))
+		return;
+	want = n * EXT2FS_CLUSTER_RATIO(fs) * (fs->blocksize / 512);
+	if (found != want)
+		check_report_ino(c, E4R_PR_I_BLOCKS, EXT2_RESIZE_INO, E4R_NONE, want, found);
+}
+
 /* Fields Linux does not use that must stay zero (Hurd keeps other things there). */
 static void check_unused_fields(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in)
 {
@@ -284,6 +311,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		c->kind[ino] = KIND_REG;
 		if (reserved_walks(c, ino, in, 1))
 			check_walk_blocks(&w, buf);
+		if (ino == EXT2_RESIZE_INO && ext2fs_has_feature_resize_inode(c->fs->super))
+			check_resize_i_blocks(c, in, buf);
 		return;
 	}
 	w.kind = check_inode_kind(in->i_mode);

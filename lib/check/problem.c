@@ -99,6 +99,12 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_V2_FIELDS, "journal_v2_fields", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_V2_FIELDS), PH(NOW),
 	    N_("the journal (inode %i) superblock says %f users: its v2 fields are invalid (left from a v1 superblock)")),
+	ROW(E4R_PR_RESIZE_INODE_STRAY, "resize_inode_stray", P0, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(INODE), PH(NOW),
+	    N_("the resize inode (inode %i) is not clear, but the filesystem has no resize_inode feature")),
+	ROW(E4R_PR_RESIZE_INODE_INVALID, "resize_inode_invalid", P0, ERR, E4R_ANS_FIX, 0,
+	    FIX(RESIZE_INODE_RECREATE), PH(LATE),
+	    N_("the resize inode (inode %i) is not valid (made again)")),
 
 	ROW(E4R_PR_INODE_CSUM, "inode_csum", P1, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(INODE), PH(NOW),

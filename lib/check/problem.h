@@ -37,6 +37,8 @@ enum check_problem {
 	E4R_PR_SB_FEATURE_UNKNOWN,
 	E4R_PR_SB_VALUE,
 	E4R_PR_JOURNAL_V2_FIELDS,
+	E4R_PR_RESIZE_INODE_STRAY,
+	E4R_PR_RESIZE_INODE_INVALID,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
 	E4R_PR_INODE_BAD_MODE,
@@ -220,6 +222,7 @@ enum check_fix {
 	E4R_FIX_QUOTA_REWRITE,		/* write the quota file again: usage counted, limits kept */
 	E4R_FIX_JOURNAL_ERRNO,		/* zero the error the journal superblock records */
 	E4R_FIX_JOURNAL_V2_FIELDS,	/* zero the journal superblock past its v1 fields */
+	E4R_FIX_RESIZE_INODE_RECREATE,	/* zero the resize inode, then make it again */
 	E4R_FIX_COUNT
 };
 

@@ -237,6 +237,77 @@ static void check_journal(struct check_ctx *c)
 	jbd_journal_close(j);
 }
 
+/*
+ * The resize inode (e2fsck's pass 0 rules): without the feature it must be
+ * empty; with it, only its double indirect block is set, it is a linked
+ * regular file, and the double indirect block names the reserved descriptor
+ * blocks, each an indirect block naming its copies in the backup groups.
+ */
+static int resize_inode_sound(ext2_filsys fs, const struct ext2_inode *in)
+{
+	uint32_t *dind, *ind;
+	blk64_t blk = in->i_block[EXT2_DIND_BLOCK], pblk;
+	unsigned per = fs->blocksize / 4, gdt_off = fs->desc_blocks, ind_off, i;
+	dgrp_t g;
+	int ok = 1;
+
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		if (i != EXT2_DIND_BLOCK && in->i_block[i])
+			return 0;
+	if (!blk || !in->i_links_count || !(in->i_mode & LINUX_S_IFREG) || check_out_of_fs(fs, blk, 1))
+		return 0;
+	dind = malloc(fs->blocksize);
+	ind = malloc(fs->blocksize);
+	if (!dind || !ind || ext2fs_read_ind_block(fs, blk, dind)) {
+		ok = !dind || !ind;	/* no memory is not the inode's fault */
+		goto out;
+	}
+	pblk = fs->super->s_first_data_block + 1 + fs->desc_blocks;
+	if (fs->blocksize == 1024 && fs->super->s_first_data_block == 0)
+		pblk++;	/* 1 KiB bigalloc: the superblock's block is not the first */
+	for (i = 0; ok && i < fs->super->s_reserved_gdt_blocks; i++, gdt_off++, pblk++) {
+		gdt_off %= per;
+		if (dind[gdt_off] != pblk || check_out_of_fs(fs, pblk, 1) ||
+		    ext2fs_read_ind_block(fs, pblk, ind)) {
+			ok = 0;
+			break;
+		}
+		for (g = 1, ind_off = 0; ok && g < fs->group_desc_count; g++) {
+			if (!ext2fs_bg_has_super(fs, g))
+				continue;
+			ok = ind_off < per &&
+			     ind[ind_off++] == pblk + EXT2_GROUPS_TO_BLOCKS(fs->super, g);
+		}
+	}
+out:
+	free(dind);
+	free(ind);
+	return ok;
+}
+
+static void check_resize_inode(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	int i;
+
+	if (ext2fs_read_inode(fs, EXT2_RESIZE_INO, &in))
+		return;
+	if (!ext2fs_has_feature_resize_inode(fs->super)) {
+		for (i = 0; i < EXT2_N_BLOCKS; i++)
+			if (in.i_block[i]) {
+				check_report_ino(c, E4R_PR_RESIZE_INODE_STRAY, EXT2_RESIZE_INO, E4R_NONE,
+						 E4R_NONE, E4R_NONE);
+				break;
+			}
+		return;
+	}
+	/* meta_bg beside resize_inode is reported (and repaired) on its own */
+	if (!ext2fs_has_feature_meta_bg(fs->super) && !resize_inode_sound(fs, &in))
+		check_report_ino(c, E4R_PR_RESIZE_INODE_INVALID, EXT2_RESIZE_INO, E4R_NONE, E4R_NONE,
+				 E4R_NONE);
+}
+
 errcode_t check_mark_metadata(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
@@ -267,6 +338,7 @@ errcode_t check_super(struct check_ctx *c)
 	check_sb_values(c);
 	check_sb_fields(c);
 	check_journal(c);
+	check_resize_inode(c);
 	check_mark_metadata(c);
 	check_progress(c, E4R_PASS_SUPER, 1, 1);
 	return 0;

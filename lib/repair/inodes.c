@@ -233,6 +233,11 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_INODE_FADDR:
 		in->i_faddr = 0;
 		break;
+	case E4R_PR_RESIZE_INODE_STRAY:
+		memset(b.in, 0, (size_t)b.size);
+		if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
+			b.in->i_extra_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
+		break;
 	case E4R_PR_DIR_SIZE_HIGH:
 		in->i_size_high = 0;
 		break;
@@ -592,6 +597,24 @@ errcode_t repair_bad_blocks_inode(struct check_ctx *c)
  * the resize inode goes (as e2fsck decides); its blocks are freed by the
  * next round's bitmap rebuild.
  */
+/*
+ * A resize inode that does not describe the reserved descriptor blocks: like
+ * e2fsck, zeroed and made again by libext2fs (its double indirect block is
+ * allocated from the bitmaps, which the round has rebuilt by then).
+ */
+errcode_t repair_resize_inode_recreate(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err;
+
+	memset(&in, 0, sizeof(in));
+	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &in);
+	if (!err)
+		err = ext2fs_create_resize_inode(fs);
+	return err;
+}
+
 errcode_t repair_resize_inode_off(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;

@@ -93,4 +93,8 @@ expect_out "could be more shallow \(32767; could be <= $deep_limit\)" "e2fsck na
 # A doubly claimed block: f2's first extent moved onto f1's blocks; f2 gets copies.
 repaired "sif f2 block[5] $blk"
 OUT=$YOUT expect_out "multiply-claimed" "the shared block is explained"
+# The resize inode: a stray block in its map (not valid: made again), a wrong i_blocks.
+repaired "sif <7> block[2] 5"
+OUT=$YOUT expect_out "the resize inode \(inode 7\) is not valid" "the resize inode is named"
+repaired "sif <7> blocks 8"
 exit 0
