@@ -201,6 +201,12 @@ static void check_journal(struct check_ctx *c)
 				 E4R_NONE, E4R_NONE);
 		return;
 	}
+	/* e2fsck looks for the journal s_journal_inum names, with has_journal or not */
+	if (sb->s_journal_inum > sb->s_inodes_count) {
+		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE,
+				 EXT2_ET_BAD_INODE_NUM);
+		return;
+	}
 	if (!ext2fs_has_feature_journal(sb))
 		return;
 	err = jbd_journal_open(c->fs, NULL, &j);

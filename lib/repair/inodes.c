@@ -444,17 +444,21 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 	struct inode_buf b = { 0 };
 	errcode_t err;
 
-	if (!ino || ino > c->inodes)
+	if (!ino)
 		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
-	err = inode_read(c, ino, &b);
-	if (err)
-		return err;
-	memset(b.in, 0, (size_t)b.size);
-	if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
-		b.in->i_extra_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
-	err = inode_write(c, ino, &b);
-	if (err)
-		return err;
+	/* an inode number past the filesystem names nothing to zero: only the superblock forgets it */
+	if (ino <= c->inodes) {
+		err = inode_read(c, ino, &b);
+		if (err)
+			return err;
+		memset(b.in, 0, (size_t)b.size);
+		if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
+			b.in->i_extra_isize = sizeof(struct ext2_inode_large) -
+					      EXT2_GOOD_OLD_INODE_SIZE;
+		err = inode_write(c, ino, &b);
+		if (err)
+			return err;
+	}
 	ext2fs_clear_feature_journal(sb);
 	ext2fs_clear_feature_journal_needs_recovery(sb);
 	sb->s_journal_inum = 0;
