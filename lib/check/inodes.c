@@ -35,8 +35,19 @@ static void check_dir_size(struct check_inode_walk *w)
 	uint64_t size = EXT2_I_SIZE(w->inode), nblock = size / fs->blocksize;
 	uint64_t have = (uint64_t)(w->last_lblk + 1);
 
-	if (w->inode->i_flags & EXT4_INLINE_DATA_FL)
+	if (w->inode->i_flags & EXT4_INLINE_DATA_FL) {
+		/* an inline directory is as long as its inline data (i_block and system.data) */
+		size_t inline_size = 0;
+		int flags = fs->flags;
+		errcode_t err;
+
+		fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+		err = ext2fs_inline_data_size(fs, w->ino, &inline_size);
+		fs->flags = flags;
+		if (!err && inline_size != size)
+			check_report_ino(c, E4R_PR_I_SIZE, w->ino, E4R_NONE, inline_size, size);
 		return;
+	}
 	if (w->last_lblk < 0) {
 		check_report_ino(c, E4R_PR_DIR_NO_BLOCKS, w->ino, E4R_NONE, E4R_NONE, size);
 		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
