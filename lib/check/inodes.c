@@ -202,6 +202,13 @@ static int check_flags(struct check_inode_walk *w)
 		check_report_ino(c, E4R_PR_SPECIAL_FILE, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
+	/* flags only a directory may carry */
+	if (w->kind != KIND_DIR && (in->i_flags & EXT2_INDEX_FL))
+		check_report_ino(c, E4R_PR_INDEX_NOT_DIR, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
+	if (w->kind != KIND_DIR && (in->i_flags & EXT4_CASEFOLD_FL))
+		check_report_ino(c, E4R_PR_CASEFOLD_NOT_DIR, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
+	else if ((in->i_flags & EXT4_CASEFOLD_FL) && !ext2fs_has_feature_casefold(fs->super))
+		check_report_ino(c, E4R_PR_CASEFOLD_NO_FEATURE, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
 	if (w->kind == KIND_DIR && (in->i_flags & EXT2_INDEX_FL) &&
 	    !ext2fs_has_feature_dir_index(fs->super)) {
 		struct check_finding f = check_finding_init(E4R_PR_HTREE_NO_FEATURE);

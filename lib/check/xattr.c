@@ -130,7 +130,8 @@ void check_xattr_more_ref(struct check_ctx *c, blk64_t blk, struct check_ea_char
 
 /*
  * EA inodes against the entries naming them (e2fsck's pass 4 rule): one
- * named by none is an unattached inode like any other; one named keeps the
+ * named by none is an inode like any other (its directory entries count);
+ * one named keeps the
  * count of its references (in i_ctime and i_version) and one link. Lustre's
  * older EA inodes keep no count (their ctime equals their atime).
  */
@@ -149,7 +150,8 @@ static void check_ea_inodes(struct check_ctx *c)
 			continue;
 		refs = t && t->ea_refs ? t->ea_refs[ino] : 0;
 		if (!refs) {
-			check_report_ino(c, E4R_PR_UNATTACHED, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+			/* named by no attribute: counted like any inode by the entries naming it (pass 4) */
+			ext2fs_unmark_inode_bitmap2(c->inode_ea, ino);
 			continue;
 		}
 		err = ext2fs_read_inode(c->fs, ino, &in);

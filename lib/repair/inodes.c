@@ -241,6 +241,13 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_DIR_SIZE_HIGH:
 		in->i_size_high = 0;
 		break;
+	case E4R_PR_INDEX_NOT_DIR:
+		in->i_flags &= ~EXT2_INDEX_FL;
+		break;
+	case E4R_PR_CASEFOLD_NOT_DIR:
+	case E4R_PR_CASEFOLD_NO_FEATURE:
+		in->i_flags &= ~EXT4_CASEFOLD_FL;
+		break;
 	case E4R_PR_INODE_FILE_ACL_HIGH:
 		b.in->osd2.linux2.l_i_file_acl_high = 0;
 		break;

@@ -97,4 +97,7 @@ OUT=$YOUT expect_out "multiply-claimed" "the shared block is explained"
 repaired "sif <7> block[2] 5"
 OUT=$YOUT expect_out "the resize inode \(inode 7\) is not valid" "the resize inode is named"
 repaired "sif <7> blocks 8"
+# Flags only a directory may carry, on a file: the htree index flag, the casefold flag.
+repaired "sif f1 flags 0x81000"
+repaired "sif f1 flags 0x40080000"
 exit 0
