@@ -153,7 +153,7 @@ static void check_group(struct check_ctx *c, dgrp_t g)
  * superblock jbd refuses on a field e2fsck does not judge without a
  * replay): 1 when the journal keeps v2/v3 checksums and this one is wrong.
  */
-static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed)
+static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed, uint32_t *maxlen)
 {
 	ext2_filsys fs = c->fs;
 	const struct jbd_superblock *jsb;
@@ -169,7 +169,10 @@ static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *compute
 	if (!buf)
 		return 0;
 	jsb = (const struct jbd_superblock *)buf;
-	if (!io_channel_read_blk64(fs->io, blk, 1, buf) &&
+	*maxlen = UINT32_MAX;
+	if (!io_channel_read_blk64(fs->io, blk, 1, buf))
+		*maxlen = jbd_be32(jsb->s_maxlen);
+	if (*maxlen != UINT32_MAX &&
 	    (jbd_be32(jsb->s_feature_incompat) &
 	     (JBD_FEATURE_INCOMPAT_CSUM_V2 | JBD_FEATURE_INCOMPAT_CSUM_V3))) {
 		*stored = jbd_be32(jsb->s_checksum);
@@ -179,6 +182,16 @@ static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *compute
 	}
 	free(buf);
 	return bad;
+}
+
+/* The internal journal's length in blocks, from its inode's size (0 when unreadable). */
+static uint64_t journal_inode_blocks(struct check_ctx *c)
+{
+	struct ext2_inode in;
+
+	if (ext2fs_read_inode(c->fs, c->fs->super->s_journal_inum, &in))
+		return 0;
+	return EXT2_I_SIZE(&in) / c->fs->blocksize;
 }
 
 /* The journal must be loadable even when a read-only check does not replay it. */
@@ -213,13 +226,17 @@ static void check_journal(struct check_ctx *c)
 	if (err == E4R_JOURNAL_EXTERNAL_NEEDED || err == ENOMEM)
 		return;	/* an external journal is not ours to check without its device */
 	/* where the log starts and its tail: read only by a replay, which -n does not make */
-	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START) {
-		uint32_t stored, computed;
+	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START || err == E4R_JSB_BAD_MAXLEN) {
+		uint32_t stored = 0, computed = 0, maxlen = UINT32_MAX;
+		int csum_bad = jsb_csum_bad(c, &stored, &computed, &maxlen);
 
-		if (jsb_csum_bad(c, &stored, &computed))
-			check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum, E4R_NONE,
-					 computed, stored);
-		return;
+		/* e2fsck refuses a log longer than its inode, and takes a shorter one as it is */
+		if (err != E4R_JSB_BAD_MAXLEN || maxlen <= journal_inode_blocks(c)) {
+			if (csum_bad)
+				check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum,
+						 E4R_NONE, computed, stored);
+			return;
+		}
 	}
 	if (err) {
 		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
