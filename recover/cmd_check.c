@@ -408,7 +408,7 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 		check_orphans_text(t->out, t->image, &s->orphans, t->preen);
 		break;
 	case FSCK_EVENT_BACKUP_SUPER:
-		fprintf(t->out, _("%s: the group descriptors look bad: using the backup superblock at block %llu\n"),
+		fprintf(t->out, _("%s: the superblock or the group descriptors look bad: using the backup superblock at block %llu\n"),
 			t->image, (unsigned long long)s->backup_sb);
 		break;
 	}

@@ -60,6 +60,27 @@ static int64_t dir_max_blocks(ext2_filsys fs)
 	return (int64_t)1 << (21 - fs->super->s_log_block_size);
 }
 
+/*
+ * Bigalloc maps a logical cluster onto one physical cluster, offsets kept:
+ * a block at another offset of its cluster than its logical block, or in
+ * another physical cluster than the block before it of the same logical
+ * cluster, breaks that (e2fsck's cluster allocation rules).
+ */
+static int misaligned(struct check_inode_walk *w, blk64_t pblk, int64_t lblk)
+{
+	ext2_filsys fs = w->c->fs;
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
+	int bad = ((blk64_t)lblk & mask) != (pblk & mask);
+
+	if (!bad && w->prev_pblk && ((blk64_t)lblk & mask) &&
+	    EXT2FS_B2C(fs, (blk64_t)lblk) == EXT2FS_B2C(fs, (blk64_t)w->prev_lblk) &&
+	    EXT2FS_B2C(fs, pblk) != EXT2FS_B2C(fs, w->prev_pblk))
+		bad = 1;
+	w->prev_pblk = pblk;
+	w->prev_lblk = lblk;
+	return bad;
+}
+
 /* One block claimed by the inode: data (LBLK >= 0) or map metadata (LBLK < 0). */
 static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 {
@@ -78,6 +99,13 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 			w->last_lblk = lblk;
 		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))
 			return w->bad = 1;
+	}
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && lblk >= 0 && !w->dup_pass && misaligned(w, blk, lblk)) {
+		/* like e2fsck: reported, then claimed twice so that pass 1b deals with it */
+		check_report_ino(c, E4R_PR_CLUSTER_MISALIGNED, w->ino, blk, E4R_NONE, lblk);
+		ext2fs_mark_block_bitmap2(c->used, blk);
+		ext2fs_mark_block_bitmap2(c->dup, blk);
+		c->have_dups = 1;
 	}
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
 		blk64_t cl = EXT2FS_B2C(fs, blk);
@@ -155,6 +183,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 	struct ext2_extent_info info;
 	uint64_t next_lblk = 0, steps = 0, max_steps = ext2fs_blocks_count(fs->super) + 16;
 	blk64_t node = E4R_NONE;
+	int64_t want_first = -1;	/* after an index entry: the start its child must begin at */
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
 
@@ -166,16 +195,13 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 	}
 	/*
 	 * A root that claims more levels than any tree of this block size can
-	 * need (the kernel stops at 5) is forged: walking it would read one
-	 * block per claimed level for every leaf. Like e2fsck, clear the inode.
+	 * need (the kernel stops at 5): e2fsck offers to rebuild the tree, a
+	 * warning under -n, and reads it all the same.
 	 */
-	if (!ext2fs_extent_get_info(h, &info) && info.max_depth > ext2fs_max_extent_depth(h)) {
-		extent_problem(w, E4R_PR_EXTENT_TOO_DEEP, E4R_NONE, ext2fs_max_extent_depth(h),
-			       info.max_depth);
-		w->bad = 1;
-		ext2fs_extent_free(h);
-		return;
-	}
+	if (!ext2fs_extent_get_info(h, &info) && info.max_depth > ext2fs_max_extent_depth(h) &&
+	    !w->dup_pass)
+		check_report_ino(w->c, E4R_PR_EXTENT_TOO_DEEP, w->ino, E4R_NONE,
+				 ext2fs_max_extent_depth(h), info.max_depth);
 	while (!w->bad && steps++ < max_steps) {
 		err = ext2fs_extent_get(h, op, &e);
 		op = EXT2_EXTENT_NEXT;
@@ -189,7 +215,13 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		}
 		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
 			continue;
+		/* an index entry's start is its child's first start (e2fsck's rule) */
+		if (want_first >= 0 && (int64_t)e.e_lblk != want_first && !w->dup_pass)
+			check_report_ino(w->c, E4R_PR_EXTENT_INDEX_START, w->ino, node, e.e_lblk,
+					 (uint64_t)want_first);
+		want_first = -1;
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			want_first = e.e_lblk;
 			node = e.e_pblk;
 			if (check_out_of_fs(fs, e.e_pblk, 1)) {
 				extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
@@ -254,6 +286,7 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 	ext2_filsys fs = c->fs;
 	blk64_t blk = ext2fs_file_acl_block(fs, (struct ext2_inode *)w->inode);
 	struct ext2_ext_attr_header *h = (struct ext2_ext_attr_header *)buf;
+	struct check_ea_charge charge = { 0, 0 };
 
 	if (!blk)
 		return;
@@ -268,7 +301,7 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 	}
 	if (ext2fs_test_block_bitmap2(c->ea, blk)) {	/* shared with an inode seen before */
 		w->nblocks++;
-		check_xattr_more_ref(c, blk);
+		check_xattr_more_ref(c, blk, &w->ea);
 		return;
 	}
 	/* the block as on disk: header fields little-endian; the checksum is computed over it so */
@@ -280,10 +313,12 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
 		return;
 	}
-	check_xattr_entries(c, w->ino, blk, buf);
+	check_xattr_entries(c, w->ino, w->inode, blk, buf, &charge);
+	w->ea.clusters += charge.clusters;
+	w->ea.inodes += charge.inodes;
 	if (!claim_block(w, blk, -1)) {
 		ext2fs_mark_block_bitmap2(c->ea, blk);
-		check_xattr_first_ref(c, w->ino, blk, ext2fs_le32_to_cpu(h->h_refcount));
+		check_xattr_first_ref(c, w->ino, blk, ext2fs_le32_to_cpu(h->h_refcount), &charge);
 	}
 }
 

@@ -84,7 +84,7 @@ errcode_t check_bitmaps(struct check_ctx *c);
 /* Quota (check/quota.c): setup before pass 1, charge each inode in pass 1, compare after pass 5. */
 errcode_t check_quota_setup(struct check_ctx *c);
 void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
-			uint64_t bytes);
+			uint64_t bytes, uint64_t inodes);
 errcode_t check_quota(struct check_ctx *c);
 void check_quota_free(struct check_ctx *c);
 uint32_t *check_quota_inump(struct ext2_super_block *sb, int type);
@@ -95,13 +95,32 @@ errcode_t check_quota_each(struct check_ctx *c, int type,
 /* 1 when INO is one of the superblock's quota inodes. */
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
 
-/* Xattr blocks (check/xattr.c): the first valid reference, later ones, the comparison after pass 1. */
-errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount);
-void check_xattr_more_ref(struct check_ctx *c, blk64_t blk);
+/* What xattr values kept in EA inodes charge their owner (quota and i_blocks). */
+struct check_ea_charge {
+	uint64_t	clusters;
+	uint64_t	inodes;
+};
+
+/*
+ * Xattr blocks (check/xattr.c): the first valid reference, later ones (each
+ * adds the block's EA inode charge to CHARGE), the comparison after pass 1.
+ */
+errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount,
+				const struct check_ea_charge *charge);
+void check_xattr_more_ref(struct check_ctx *c, blk64_t blk, struct check_ea_charge *charge);
 void check_xattr_refcounts(struct check_ctx *c);
 void check_xattr_free(struct check_ctx *c);
-/* Entries of the xattr block BUF (at BLK, read for inode INO): bounds, overlaps, names, hashes. */
-void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, char *buf);
+/*
+ * Entries of the xattr block BUF (at BLK, read for inode INO, IN): bounds,
+ * overlaps, names, hashes, EA inodes (their charge added to CHARGE).
+ */
+void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
+			 blk64_t blk, char *buf, struct check_ea_charge *charge);
+struct check_inode_walk;
+/* The inode's extra space: i_extra_isize, the in-inode attributes, the extra timestamps. */
+void check_xattr_ibody(struct check_inode_walk *w);
+/* Attributes an inode's flags require: system.data for inline data, "c" for encryption. */
+void check_xattr_needed(struct check_inode_walk *w);
 
 /* The orphan list (before pass 1) and the orphan file (after pass 5): check/orphan.c. */
 errcode_t check_orphan_list(struct check_ctx *c);
@@ -158,11 +177,14 @@ struct check_inode_walk {
 	int64_t			last_lblk;	/* highest mapped logical block, -1: none */
 	int64_t			last_init_lblk;	/* same, initialized extents only */
 	blk64_t			last_cluster;	/* bigalloc: blocks of one cluster count once */
+	blk64_t			prev_pblk;	/* bigalloc: the data block before (0: none) */
+	int64_t			prev_lblk;
 	unsigned		illegal;
 	int			bad;		/* broken: stop walking it */
 	uint64_t		ndup;
 	blk64_t			first_dup;
 	unsigned		uninit_reported;	/* a directory's uninit extents: said once */
+	struct check_ea_charge	ea;		/* values in EA inodes (in-inode and block) */
 	uint64_t		nmeta;		/* claims on filesystem metadata */
 	blk64_t			first_meta;
 };

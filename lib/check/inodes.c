@@ -30,11 +30,9 @@ static void check_i_blocks(struct check_inode_walk *w)
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
 	uint64_t found = ext2fs_inode_i_blocks(fs, in);
-	uint64_t want = w->nblocks * EXT2FS_CLUSTER_RATIO(fs);
+	/* xattr values in EA inodes are charged to their owner's i_blocks too */
+	uint64_t want = (w->nblocks + w->ea.clusters) * EXT2FS_CLUSTER_RATIO(fs);
 
-	/* An xattr value in an EA inode is charged to its owner's i_blocks: not counted here. */
-	if (ext2fs_has_feature_ea_inode(fs->super) && has_xattrs(fs, w->inode))
-		return;
 	if (!(ext2fs_has_feature_huge_file(fs->super) && (in->i_flags & EXT4_HUGE_FILE_FL)))
 		want *= fs->blocksize / 512;
 	/* without huge_file the high half must be zero (libext2fs ignores it there) */
@@ -52,8 +50,19 @@ static void check_dir_size(struct check_inode_walk *w)
 	uint64_t size = EXT2_I_SIZE(w->inode), nblock = size / fs->blocksize;
 	uint64_t have = (uint64_t)(w->last_lblk + 1);
 
-	if (w->inode->i_flags & EXT4_INLINE_DATA_FL)
+	if (w->inode->i_flags & EXT4_INLINE_DATA_FL) {
+		/* an inline directory is as long as its inline data (i_block and system.data) */
+		size_t inline_size = 0;
+		int flags = fs->flags;
+		errcode_t err;
+
+		fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+		err = ext2fs_inline_data_size(fs, w->ino, &inline_size);
+		fs->flags = flags;
+		if (!err && inline_size != size)
+			check_report_ino(c, E4R_PR_I_SIZE, w->ino, E4R_NONE, inline_size, size);
 		return;
+	}
 	if (w->last_lblk < 0) {
 		check_report_ino(c, E4R_PR_DIR_NO_BLOCKS, w->ino, E4R_NONE, E4R_NONE, size);
 		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
@@ -89,12 +98,28 @@ static void check_file_size(struct check_inode_walk *w)
 				 (uint64_t)(w->last_lblk + 1) * fs->blocksize, size);
 }
 
+/*
+ * The length of a symlink's target in BUF (LEN bytes): up to the first NUL,
+ * or for an encrypted one the 2-byte length before the ciphertext plus those
+ * two bytes.
+ */
+static uint64_t symlink_target_len(const struct ext2_inode *in, const char *buf, size_t len)
+{
+	uint16_t n;
+
+	if (in->i_flags & EXT4_ENCRYPT_FL) {
+		memcpy(&n, buf, sizeof(n));
+		return (uint64_t)ext2fs_le16_to_cpu(n) + 2;
+	}
+	return strnlen(buf, len);
+}
+
 /* A symlink's target must be as long as its size says, fast (in i_block) or in one block. */
 static int symlink_ok(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
-	uint64_t size = EXT2_I_SIZE(w->inode);
+	uint64_t size = EXT2_I_SIZE(w->inode), len;
 	blk64_t blk;
 
 	if (in->i_flags & EXT4_INLINE_DATA_FL)
@@ -102,9 +127,10 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 	if (size == 0)
 		return 0;
 	if (!ext2fs_inode_has_valid_blocks2(fs, in)) {	/* fast symlink */
-		if (size >= sizeof(in->i_block) || (in->i_flags & EXT4_EXTENTS_FL))
+		if (in->i_flags & EXT4_EXTENTS_FL)
 			return 0;
-		return strnlen((const char *)in->i_block, sizeof(in->i_block)) == size;
+		len = symlink_target_len(in, (const char *)in->i_block, sizeof(in->i_block));
+		return len < sizeof(in->i_block) && len == size;
 	}
 	if (size >= fs->blocksize || w->last_lblk != 0)
 		return 0;
@@ -116,7 +142,8 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 	}
 	if (check_out_of_fs(fs, blk, 1) || io_channel_read_blk64(fs->io, blk, 1, buf))
 		return 0;
-	return strnlen(buf, fs->blocksize) == size;
+	len = symlink_target_len(in, buf, fs->blocksize);
+	return len < fs->blocksize && len == size;
 }
 
 static errcode_t add_dir(struct check_ctx *c, ext2_ino_t ino)
@@ -190,6 +217,13 @@ static int check_flags(struct check_inode_walk *w)
 		check_report_ino(c, E4R_PR_SPECIAL_FILE, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
+	/* flags only a directory may carry */
+	if (w->kind != KIND_DIR && (in->i_flags & EXT2_INDEX_FL))
+		check_report_ino(c, E4R_PR_INDEX_NOT_DIR, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
+	if (w->kind != KIND_DIR && (in->i_flags & EXT4_CASEFOLD_FL))
+		check_report_ino(c, E4R_PR_CASEFOLD_NOT_DIR, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
+	else if ((in->i_flags & EXT4_CASEFOLD_FL) && !ext2fs_has_feature_casefold(fs->super))
+		check_report_ino(c, E4R_PR_CASEFOLD_NO_FEATURE, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
 	if (w->kind == KIND_DIR && (in->i_flags & EXT2_INDEX_FL) &&
 	    !ext2fs_has_feature_dir_index(fs->super)) {
 		struct check_finding f = check_finding_init(E4R_PR_HTREE_NO_FEATURE);
@@ -245,6 +279,49 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 	return 1;
 }
 
+static int count_block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			  blk64_t ref_blk, int ref_offset, void *priv)
+{
+	uint64_t *n = priv;
+
+	(void)blocknr; (void)blockcnt; (void)ref_blk; (void)ref_offset;
+	return ++*n > ext2fs_blocks_count(fs->super) ? BLOCK_ABORT : 0;
+}
+
+/*
+ * The resize inode's i_blocks counts every block of its map (the reserved
+ * descriptor blocks and their backups, which pass 0 checks and marks as
+ * metadata), as e2fsck counts them.
+ */
+static void check_resize_i_blocks(struct check_ctx *c, struct ext2_inode_large *in, char *buf)
+{
+	ext2_filsys fs = c->fs;
+	uint64_t n = 0, want, found = ext2fs_inode_i_blocks(fs, (struct ext2_inode *)in);
+
+	if (ext2fs_block_iterate3(fs, EXT2_RESIZE_INO, BLOCK_FLAG_READ_ONLY, buf, count_block_cb, &n) ||
+	    n > ext2fs_blocks_count(fs->super))
+		return;
+	want = n * EXT2FS_CLUSTER_RATIO(fs) * (fs->blocksize / 512);
+	if (found != want)
+		check_report_ino(c, E4R_PR_I_BLOCKS, EXT2_RESIZE_INO, E4R_NONE, want, found);
+}
+
+/* Fields Linux does not use that must stay zero (Hurd keeps other things there). */
+static void check_unused_fields(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (in->i_faddr)
+		check_report_ino(c, E4R_PR_INODE_FADDR, ino, E4R_NONE, 0, in->i_faddr);
+	/* a directory's size has no high half without largedir */
+	if (LINUX_S_ISDIR(in->i_mode) && in->i_size_high && !ext2fs_has_feature_largedir(sb))
+		check_report_ino(c, E4R_PR_DIR_SIZE_HIGH, ino, E4R_NONE, 0, in->i_size_high);
+	if (sb->s_creator_os == EXT2_OS_LINUX && !ext2fs_has_feature_64bit(sb) &&
+	    in->osd2.linux2.l_i_file_acl_high)
+		check_report_ino(c, E4R_PR_INODE_FILE_ACL_HIGH, ino, E4R_NONE, 0,
+				 in->osd2.linux2.l_i_file_acl_high);
+}
+
 static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
 			    char *buf, int low_dtime)
 {
@@ -267,6 +344,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		c->kind[ino] = KIND_REG;
 		if (reserved_walks(c, ino, in, 1))
 			check_walk_blocks(&w, buf);
+		if (ino == EXT2_RESIZE_INO && ext2fs_has_feature_resize_inode(c->fs->super))
+			check_resize_i_blocks(c, in, buf);
 		return;
 	}
 	w.kind = check_inode_kind(in->i_mode);
@@ -280,6 +359,9 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		return;
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
+	check_unused_fields(c, ino, in);
+	check_xattr_needed(&w);
+	check_xattr_ibody(&w);
 	if (!check_flags(&w)) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
 		return;
@@ -287,7 +369,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_walk_blocks(&w, buf);
 	if (w.bad)
 		return;
-	check_quota_charge(c, ino, in, w.nblocks * EXT2_CLUSTER_SIZE(c->fs->super));
+	check_quota_charge(c, ino, in, (w.nblocks + w.ea.clusters) * EXT2_CLUSTER_SIZE(c->fs->super),
+			   1 + w.ea.inodes);
 	check_i_blocks(&w);
 	if (w.kind == KIND_DIR)
 		check_dir_size(&w);

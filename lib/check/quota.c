@@ -165,7 +165,7 @@ errcode_t check_quota_setup(struct check_ctx *c)
 }
 
 void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
-			uint64_t bytes)
+			uint64_t bytes, uint64_t inodes)
 {
 	struct check_quota *q = c->quota;
 	unsigned isize = EXT2_INODE_SIZE(c->fs->super);
@@ -194,7 +194,7 @@ void check_quota_charge(struct check_ctx *c, ext2_ino_t ino, const struct ext2_i
 			return;
 		}
 		u->space += bytes;
-		u->inodes++;
+		u->inodes += inodes;
 	}
 }
 

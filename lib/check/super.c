@@ -2,11 +2,55 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "check/ctx.h"
 #include "util/e4r_err.h"
 #include "jbd/journal.h"
+#include "util/crc.h"
+
+/* A power of two (zero passes, as in e2fsck's check). */
+static int log2_ok(uint64_t v)
+{
+	return !(v & (v - 1));
+}
+
+/*
+ * The ranges e2fsck holds superblock values to before it checks anything
+ * (values libext2fs's open lets through); one out of range stops e2fsck.
+ * The finding says which value (the numbers of the message).
+ */
+static void check_sb_values(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	ext2_filsys fs = c->fs;
+	unsigned inode_size = EXT2_INODE_SIZE(sb);
+	int bad = 0;
+
+	if (ext2fs_r_blocks_count(sb) > ext2fs_blocks_count(sb) / 2)
+		bad = 1;
+	else if (sb->s_reserved_gdt_blocks > fs->blocksize / sizeof(uint32_t))
+		bad = 2;
+	else if (sb->s_desc_size > EXT2_MAX_DESC_SIZE || !log2_ok(sb->s_desc_size))
+		bad = 3;
+	else if (sb->s_rev_level > EXT2_GOOD_OLD_REV &&
+		 (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO || sb->s_first_ino > sb->s_inodes_count))
+		bad = 4;
+	else if (inode_size < EXT2_GOOD_OLD_INODE_SIZE || inode_size > fs->blocksize ||
+		 !log2_ok(inode_size))
+		bad = 5;
+	else if (sb->s_blocks_per_group != sb->s_clusters_per_group * EXT2FS_CLUSTER_RATIO(fs))
+		bad = 6;
+	else if (ext2fs_has_feature_metadata_csum(sb) && sb->s_checksum_type != EXT2_CRC32C_CHKSUM)
+		bad = 7;
+	else if (ext2fs_has_feature_casefold(sb) && sb->s_encoding != EXT4_ENC_UTF8_12_1)
+		bad = 8;
+	if (bad)
+		check_report_group(c, E4R_PR_SB_VALUE, E4R_NONE, E4R_NONE, E4R_NONE, bad);
+}
 
 static void check_sb_fields(struct check_ctx *c)
 {
@@ -34,6 +78,17 @@ static void check_sb_fields(struct check_ctx *c)
 	if (sb->s_free_inodes_count > sb->s_inodes_count)
 		check_report_group(c, E4R_PR_SB_FREE_INODES_RANGE, E4R_NONE, E4R_NONE,
 				   sb->s_inodes_count, sb->s_free_inodes_count);
+	/*
+	 * libext2fs refuses unknown incompat features, and ro_compat ones only
+	 * when it may write; e2fsck refuses all three kinds.
+	 */
+	if ((sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) ||
+	    (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) ||
+	    (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP))
+		check_report_group(c, E4R_PR_SB_FEATURE_UNKNOWN, E4R_NONE, E4R_NONE, E4R_NONE,
+				   ((uint64_t)(sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) << 32) |
+				   (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) |
+				   (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP));
 	if (sb->s_last_orphan && (sb->s_last_orphan < c->first_ino ||
 				  sb->s_last_orphan > sb->s_inodes_count))
 		check_report_ino(c, E4R_PR_SB_ORPHAN_HEAD, sb->s_last_orphan, E4R_NONE, E4R_NONE,
@@ -93,6 +148,52 @@ static void check_group(struct check_ctx *c, dgrp_t g)
 	}
 }
 
+/*
+ * The internal journal's superblock checksum, read directly (for a
+ * superblock jbd refuses on a field e2fsck does not judge without a
+ * replay): 1 when the journal keeps v2/v3 checksums and this one is wrong.
+ */
+static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed, uint32_t *maxlen)
+{
+	ext2_filsys fs = c->fs;
+	const struct jbd_superblock *jsb;
+	unsigned char *buf;
+	blk64_t blk = 0;
+	int bad = 0;
+
+	if (!fs->super->s_journal_inum || fs->blocksize < JBD_SUPERBLOCK_SIZE ||
+	    ext2fs_bmap2(fs, fs->super->s_journal_inum, NULL, NULL, 0, 0, NULL, &blk) || !blk ||
+	    check_out_of_fs(fs, blk, 1))
+		return 0;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return 0;
+	jsb = (const struct jbd_superblock *)buf;
+	*maxlen = UINT32_MAX;
+	if (!io_channel_read_blk64(fs->io, blk, 1, buf))
+		*maxlen = jbd_be32(jsb->s_maxlen);
+	if (*maxlen != UINT32_MAX &&
+	    (jbd_be32(jsb->s_feature_incompat) &
+	     (JBD_FEATURE_INCOMPAT_CSUM_V2 | JBD_FEATURE_INCOMPAT_CSUM_V3))) {
+		*stored = jbd_be32(jsb->s_checksum);
+		memset(buf + offsetof(struct jbd_superblock, s_checksum), 0, sizeof(jsb->s_checksum));
+		*computed = util_crc32c(~0U, buf, JBD_SUPERBLOCK_SIZE);
+		bad = *stored != *computed;
+	}
+	free(buf);
+	return bad;
+}
+
+/* The internal journal's length in blocks, from its inode's size (0 when unreadable). */
+static uint64_t journal_inode_blocks(struct check_ctx *c)
+{
+	struct ext2_inode in;
+
+	if (ext2fs_read_inode(c->fs, c->fs->super->s_journal_inum, &in))
+		return 0;
+	return EXT2_I_SIZE(&in) / c->fs->blocksize;
+}
+
 /* The journal must be loadable even when a read-only check does not replay it. */
 static void check_journal(struct check_ctx *c)
 {
@@ -100,6 +201,25 @@ static void check_journal(struct check_ctx *c)
 	struct jbd_journal *j = NULL;
 	errcode_t err;
 
+	static const uint8_t null_uuid[sizeof(sb->s_journal_uuid)];
+
+	/*
+	 * e2fsck takes a journal UUID to mean an external journal, whatever
+	 * s_journal_inum or the has_journal feature say, and finds no device
+	 * for it (an external journal proper is not checked without its device).
+	 */
+	if (memcmp(sb->s_journal_uuid, null_uuid, sizeof(null_uuid)) &&
+	    (sb->s_journal_inum || !ext2fs_has_feature_journal(sb))) {
+		check_report_ino(c, E4R_PR_JOURNAL_EXTERNAL_MISSING, sb->s_journal_inum, E4R_NONE,
+				 E4R_NONE, E4R_NONE);
+		return;
+	}
+	/* e2fsck looks for the journal s_journal_inum names, with has_journal or not */
+	if (sb->s_journal_inum > sb->s_inodes_count) {
+		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE,
+				 EXT2_ET_BAD_INODE_NUM);
+		return;
+	}
 	if (!ext2fs_has_feature_journal(sb))
 		return;
 	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
@@ -112,14 +232,110 @@ static void check_journal(struct check_ctx *c)
 	}
 	if (err == ENOMEM)
 		return;
+	/* where the log starts and its tail: read only by a replay, which -n does not make */
+	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START || err == E4R_JSB_BAD_MAXLEN) {
+		uint32_t stored = 0, computed = 0, maxlen = UINT32_MAX;
+		int csum_bad = jsb_csum_bad(c, &stored, &computed, &maxlen);
+
+		/* e2fsck refuses a log longer than its inode, and takes a shorter one as it is */
+		if (err != E4R_JSB_BAD_MAXLEN || maxlen <= journal_inode_blocks(c)) {
+			if (csum_bad)
+				check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum,
+						 E4R_NONE, computed, stored);
+			return;
+		}
+	}
 	if (err) {
 		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE, err);
 		return;
 	}
-	if (j->sb_csum_ok == 0)
+	/*
+	 * An internal journal has one user: more means fields of a v1 superblock
+	 * read as v2 ones, which e2fsck clears (everything past the v1 fields).
+	 */
+	if (j->format == 2 &&
+	    jbd_be32(((const struct jbd_superblock *)j->raw_sb)->s_nr_users) > 1)
+		check_report_ino(c, E4R_PR_JOURNAL_V2_FIELDS, sb->s_journal_inum, E4R_NONE, 1,
+				 jbd_be32(((const struct jbd_superblock *)j->raw_sb)->s_nr_users));
+	else if (j->sb_csum_ok == 0)
 		check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum, E4R_NONE,
 				 j->sb_csum_computed, j->sb_csum_stored);
+	else if (j->errno_)
+		/* the kernel aborted the journal on an error: e2fsck marks the filesystem so */
+		check_report_ino(c, E4R_PR_JOURNAL_ERRNO, sb->s_journal_inum, E4R_NONE, 0,
+				 (uint32_t)j->errno_);
 	jbd_journal_close(j);
+}
+
+/*
+ * The resize inode (e2fsck's pass 0 rules): without the feature it must be
+ * empty; with it, only its double indirect block is set, it is a linked
+ * regular file, and the double indirect block names the reserved descriptor
+ * blocks, each an indirect block naming its copies in the backup groups.
+ */
+static int resize_inode_sound(ext2_filsys fs, const struct ext2_inode *in)
+{
+	uint32_t *dind, *ind;
+	blk64_t blk = in->i_block[EXT2_DIND_BLOCK], pblk;
+	unsigned per = fs->blocksize / 4, gdt_off = fs->desc_blocks, ind_off, i;
+	dgrp_t g;
+	int ok = 1;
+
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		if (i != EXT2_DIND_BLOCK && in->i_block[i])
+			return 0;
+	if (!blk || !in->i_links_count || !(in->i_mode & LINUX_S_IFREG) || check_out_of_fs(fs, blk, 1))
+		return 0;
+	dind = malloc(fs->blocksize);
+	ind = malloc(fs->blocksize);
+	if (!dind || !ind || ext2fs_read_ind_block(fs, blk, dind)) {
+		ok = !dind || !ind;	/* no memory is not the inode's fault */
+		goto out;
+	}
+	pblk = fs->super->s_first_data_block + 1 + fs->desc_blocks;
+	if (fs->blocksize == 1024 && fs->super->s_first_data_block == 0)
+		pblk++;	/* 1 KiB bigalloc: the superblock's block is not the first */
+	for (i = 0; ok && i < fs->super->s_reserved_gdt_blocks; i++, gdt_off++, pblk++) {
+		gdt_off %= per;
+		if (dind[gdt_off] != pblk || check_out_of_fs(fs, pblk, 1) ||
+		    ext2fs_read_ind_block(fs, pblk, ind)) {
+			ok = 0;
+			break;
+		}
+		for (g = 1, ind_off = 0; ok && g < fs->group_desc_count; g++) {
+			if (!ext2fs_bg_has_super(fs, g))
+				continue;
+			ok = ind_off < per &&
+			     ind[ind_off++] == pblk + EXT2_GROUPS_TO_BLOCKS(fs->super, g);
+		}
+	}
+out:
+	free(dind);
+	free(ind);
+	return ok;
+}
+
+static void check_resize_inode(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	int i;
+
+	if (ext2fs_read_inode(fs, EXT2_RESIZE_INO, &in))
+		return;
+	if (!ext2fs_has_feature_resize_inode(fs->super)) {
+		for (i = 0; i < EXT2_N_BLOCKS; i++)
+			if (in.i_block[i]) {
+				check_report_ino(c, E4R_PR_RESIZE_INODE_STRAY, EXT2_RESIZE_INO, E4R_NONE,
+						 E4R_NONE, E4R_NONE);
+				break;
+			}
+		return;
+	}
+	/* meta_bg beside resize_inode is reported (and repaired) on its own */
+	if (!ext2fs_has_feature_meta_bg(fs->super) && !resize_inode_sound(fs, &in))
+		check_report_ino(c, E4R_PR_RESIZE_INODE_INVALID, EXT2_RESIZE_INO, E4R_NONE, E4R_NONE,
+				 E4R_NONE);
 }
 
 errcode_t check_mark_metadata(struct check_ctx *c)
@@ -149,8 +365,10 @@ errcode_t check_super(struct check_ctx *c)
 	}
 	if (sb->s_state & EXT2_ERROR_FS)
 		check_report_group(c, E4R_PR_ERRORS_FLAG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	check_sb_values(c);
 	check_sb_fields(c);
 	check_journal(c);
+	check_resize_inode(c);
 	check_mark_metadata(c);
 	check_progress(c, E4R_PASS_SUPER, 1, 1);
 	return 0;

@@ -81,16 +81,16 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 }
 
 errcode_t fs_open_backup(const char *image, blk64_t superblock, unsigned blocksize,
-				io_manager io, ext2_filsys *fsp)
+				io_manager io, int rw, ext2_filsys *fsp)
 {
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS |
-		    EXT2_FLAG_RW;
+		    (rw ? EXT2_FLAG_RW : 0);
 	/* a backup's claims are checked like the primary's (fs_image_open) */
 	errcode_t err = fs_image_precheck(image, superblock, blocksize, 0);
 
 	if (!err)
 		err = ext2fs_open2(image, NULL, flags, (int)superblock, blocksize, io, fsp);
-	if (err)
+	if (err || !rw)
 		return err;
 	/* Every copy is written from this one on close, the primary first. */
 	(*fsp)->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;

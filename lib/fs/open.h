@@ -29,8 +29,11 @@ errcode_t fs_mount_point(const char *image, char *mnt, size_t len);
 /* E4R_CHECK_MOUNTED when IMAGE is mounted (repairs must not run then), else 0. */
 errcode_t fs_not_mounted(const char *image);
 
-/* Open IMAGE read-write from the backup superblock fs_pick_super chose. */
+/*
+ * Open IMAGE from the backup superblock fs_pick_super chose: read-write (RW;
+ * every copy, the primary first, is written on close) or read-only.
+ */
 errcode_t fs_open_backup(const char *image, blk64_t superblock, unsigned blocksize,
-				io_manager io, ext2_filsys *fsp);
+				io_manager io, int rw, ext2_filsys *fsp);
 
 #endif

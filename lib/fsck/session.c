@@ -152,11 +152,17 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		/* every repair write passes the guard (fs/guard_io.h) */
 		io = fs_guard_io(io);
 		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
+	} else if (fs_image_open(o->image, flags, io, &fs) == 0) {
+		ext2fs_close_free(&fs);
+	} else {
+		/* like e2fsck -n: a primary superblock libext2fs refuses is read from a sound backup */
+		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
+		s->backup_ro = s->backup_sb != 0;
 	}
 	if (s->backup_sb) {
 		/* like e2fsck: bad primary descriptors are replaced by a sound backup's */
 		tell(o, FSCK_EVENT_BACKUP_SUPER, s);
-		err = fs_open_backup(o->image, s->backup_sb, backup_bs, io, &fs);
+		err = fs_open_backup(o->image, s->backup_sb, backup_bs, io, repair, &fs);
 	} else {
 		err = fs_image_open(o->image, flags, io, &fs);
 	}
@@ -219,8 +225,8 @@ int fsck_exit_code(const struct fsck_session *s)
 		return FSCK_EXIT_OPERATIONAL | FSCK_EXIT_UNCORRECTED;
 	if (s->stopped != FSCK_STAGE_NONE || !r)
 		return s->err == E4R_UNDO_EXISTS ? FSCK_EXIT_USAGE : FSCK_EXIT_OPERATIONAL;
-	rc = r->fixed || s->backup_sb ? FSCK_EXIT_FIXED : FSCK_EXIT_OK;
-	if (r->left || r->preen_halt)
+	rc = r->fixed || (s->backup_sb && !s->backup_ro) ? FSCK_EXIT_FIXED : FSCK_EXIT_OK;
+	if (r->left || r->preen_halt || s->backup_ro)
 		rc = FSCK_EXIT_UNCORRECTED;
 	if (r->aborted)
 		rc = (rc & FSCK_EXIT_UNCORRECTED) | FSCK_EXIT_OPERATIONAL;

@@ -55,6 +55,7 @@ struct fsck_session {
 	errcode_t		err;		/* why it stopped; 0 with FSCK_STAGE_NONE */
 	struct fsck_journal_note journal;
 	blk64_t			backup_sb;	/* the backup superblock read instead of the primary; 0: the primary */
+	int			backup_ro;	/* read from it without repairs: the primary is left broken */
 	struct check_result	*result;	/* the findings; NULL unless the check ran */
 	struct replay_result	*replay;	/* the replay's plan, scan and diagnosis (its journal
 						   handle is closed: not to be read through) */

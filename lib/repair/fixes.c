@@ -123,6 +123,21 @@ static errcode_t do_journal_clear(struct check_ctx *c, size_t first, size_t i)
 	return repair_journal_clear(c);
 }
 
+static errcode_t do_journal_errno(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_journal_errno(c);
+}
+
+static errcode_t do_journal_v2_fields(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_journal_v2_fields(c);
+}
+
+static errcode_t do_resize_inode_recreate(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_resize_inode_recreate(c);
+}
+
 static errcode_t do_resize_inode_off(struct check_ctx *c, size_t first, size_t i)
 {
 	return repair_resize_inode_off(c);
@@ -289,6 +304,9 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_RELOCATE_BITMAP]	= do_relocate_bitmap,
 	[E4R_FIX_UNINIT_ENTRY]		= do_uninit_entry,
 	[E4R_FIX_JOURNAL_CLEAR]		= do_journal_clear,
+	[E4R_FIX_JOURNAL_ERRNO]		= do_journal_errno,
+	[E4R_FIX_JOURNAL_V2_FIELDS]	= do_journal_v2_fields,
+	[E4R_FIX_RESIZE_INODE_RECREATE]	= do_resize_inode_recreate,
 	[E4R_FIX_RESIZE_INODE_OFF]	= do_resize_inode_off,
 	[E4R_FIX_ORPHAN_LIST_CLEAR]	= do_orphan_list_clear,
 	[E4R_FIX_INODE]			= do_inode,

@@ -8,6 +8,7 @@
 
 #include "check/ctx.h"
 #include "repair/repair.h"
+#include "util/crc.h"
 
 struct inode_buf {
 	struct ext2_inode_large	*in;
@@ -46,13 +47,105 @@ static errcode_t inode_write(struct check_ctx *c, ext2_ino_t ino, struct inode_b
 	return err;
 }
 
+/*
+ * A root whose eh_depth claims more levels than a tree can have: e2fsck
+ * rebuilds the tree. Its entries are as they were, so the depth is found
+ * again: an index entry points at a node with a sound header one level
+ * down; leaf entries read as an index point at no such node.
+ */
+static errcode_t fix_root_depth(struct check_ctx *c, struct ext2_inode *in)
+{
+	ext2_filsys fs = c->fs;
+	struct ext3_extent_header *root = (struct ext3_extent_header *)in->i_block, *child;
+	struct ext3_extent_idx *idx = (struct ext3_extent_idx *)(root + 1);
+	blk64_t blk = ext2fs_le32_to_cpu(idx->ei_leaf) |
+		      ((blk64_t)ext2fs_le16_to_cpu(idx->ei_leaf_hi) << 32);
+	unsigned depth = 0;
+	char *buf;
+
+	if (ext2fs_le16_to_cpu(root->eh_magic) != EXT3_EXT_MAGIC)
+		return EXT2_ET_EXTENT_HEADER_BAD;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	if (root->eh_entries && !check_out_of_fs(fs, blk, 1) &&
+	    !io_channel_read_blk64(fs->io, blk, 1, buf)) {
+		child = (struct ext3_extent_header *)buf;
+		if (ext2fs_le16_to_cpu(child->eh_magic) == EXT3_EXT_MAGIC &&
+		    ext2fs_le16_to_cpu(child->eh_depth) < 4)
+			depth = ext2fs_le16_to_cpu(child->eh_depth) + 1;
+	}
+	free(buf);
+	root->eh_depth = ext2fs_cpu_to_le16(depth);
+	return 0;
+}
+
+/* Drop epoch bits 3 on a negative time: such times are pre-1970 ones in the old encoding. */
+static void repair_extra_times(struct ext2_inode_large *in)
+{
+	unsigned have = EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize;
+
+#define NEG(t, x) (((t) & 0x80000000u) && ((x) & EXT4_EPOCH_MASK) == EXT4_EPOCH_MASK)
+	if (inode_includes(have, i_atime_extra) && NEG(in->i_atime, in->i_atime_extra))
+		in->i_atime_extra &= ~EXT4_EPOCH_MASK;
+	if (inode_includes(have, i_ctime_extra) && NEG(in->i_ctime, in->i_ctime_extra))
+		in->i_ctime_extra &= ~EXT4_EPOCH_MASK;
+	if (inode_includes(have, i_mtime_extra) && NEG(in->i_mtime, in->i_mtime_extra))
+		in->i_mtime_extra &= ~EXT4_EPOCH_MASK;
+	if (inode_includes(have, i_crtime_extra) && NEG(in->i_crtime, in->i_crtime_extra))
+		in->i_crtime_extra &= ~EXT4_EPOCH_MASK;
+#undef NEG
+}
+
+/*
+ * Index entries whose start is not their child's first: like e2fsck, each
+ * node's first extent sets the starts of the index entries above it (the
+ * extent handle writes the nodes and the root in the inode).
+ */
+static errcode_t fix_index_starts(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	struct ext2_extent_info info;
+	int op = EXT2_EXTENT_ROOT;
+	uint64_t steps = 0, max_steps = ext2fs_blocks_count(c->fs->super) + 16;
+	errcode_t err = ext2fs_extent_open(c->fs, ino, &h);
+
+	if (err)
+		return err;
+	while (steps++ < max_steps) {
+		err = ext2fs_extent_get(h, op, &e);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		err = ext2fs_extent_get_info(h, &info);
+		if (!err && info.curr_level > 0 && info.curr_entry == 1)
+			err = ext2fs_extent_fix_parents(h);
+		if (err)
+			break;
+	}
+	ext2fs_extent_free(h);
+	return err;
+}
+
 /* The one-field repairs: the finding's expected value goes where the found one was. */
 errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
 	struct inode_buf b = { 0 };
 	struct ext2_inode *in;
-	errcode_t err = inode_read(c, ino, &b);
+	errcode_t err;
+
+	/* the extent handle reads and writes the inode itself */
+	if (f->code == E4R_PR_EXTENT_INDEX_START)
+		return ino && ino <= c->inodes ? fix_index_starts(c, ino) : EINVAL;
+	err = inode_read(c, ino, &b);
 
 	if (err)
 		return err;
@@ -105,6 +198,69 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 		err = ext2fs_inode_size_set(c->fs, in, 0);
 		if (err)
 			goto bad;
+		break;
+	case E4R_PR_EXTENT_TOO_DEEP:
+		err = fix_root_depth(c, in);
+		if (err)
+			goto bad;
+		break;
+	case E4R_PR_INODE_EXTRA_ISIZE:
+		if (f->expected == E4R_NONE || b.size <= EXT2_GOOD_OLD_INODE_SIZE ||
+		    f->expected > (uint64_t)b.size - EXT2_GOOD_OLD_INODE_SIZE)
+			goto bad;
+		b.in->i_extra_isize = (uint16_t)f->expected;
+		break;
+	case E4R_PR_INODE_EA_BOUNDS:
+	case E4R_PR_INODE_EA_HASH:
+	case E4R_PR_INODE_EA_VALUE:
+		/* like e2fsck: every in-inode attribute goes (the magic that starts them is zeroed) */
+		if (b.size <= EXT2_GOOD_OLD_INODE_SIZE ||
+		    EXT2_GOOD_OLD_INODE_SIZE + b.in->i_extra_isize + 4u > (unsigned)b.size)
+			goto bad;
+		memset((char *)b.in + EXT2_GOOD_OLD_INODE_SIZE + b.in->i_extra_isize, 0, 4);
+		break;
+	case E4R_PR_EA_INODE_REFCOUNT:
+		if (f->expected == E4R_NONE)
+			goto bad;
+		ext2fs_set_ea_inode_ref(in, f->expected);
+		break;
+	case E4R_PR_EA_INODE_FLAG:
+		in->i_flags |= EXT4_EA_INODE_FL;
+		break;
+	case E4R_PR_INODE_EXTRA_TIME:
+		repair_extra_times(b.in);
+		break;
+	case E4R_PR_INODE_FADDR:
+		in->i_faddr = 0;
+		break;
+	case E4R_PR_RESIZE_INODE_STRAY:
+		memset(b.in, 0, (size_t)b.size);
+		if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
+			b.in->i_extra_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
+		break;
+	case E4R_PR_DIR_SIZE_HIGH:
+		in->i_size_high = 0;
+		break;
+	case E4R_PR_INDEX_NOT_DIR:
+		in->i_flags &= ~EXT2_INDEX_FL;
+		break;
+	case E4R_PR_CASEFOLD_NOT_DIR:
+	case E4R_PR_CASEFOLD_NO_FEATURE:
+		in->i_flags &= ~EXT4_CASEFOLD_FL;
+		break;
+	case E4R_PR_INODE_FILE_ACL_HIGH:
+		b.in->osd2.linux2.l_i_file_acl_high = 0;
+		break;
+	case E4R_PR_INLINE_DATA_NO_ATTR:
+		/* like e2fsck: the data cannot be trusted; an empty file without inline data */
+		err = ext2fs_inode_size_set(c->fs, in, 0);
+		if (err)
+			goto bad;
+		in->i_flags &= ~EXT4_INLINE_DATA_FL;
+		memset(in->i_block, 0, sizeof(in->i_block));
+		break;
+	case E4R_PR_ENCRYPT_NO_ATTR:
+		in->i_flags &= ~EXT4_ENCRYPT_FL;
 		break;
 	default:
 		goto bad;
@@ -306,17 +462,21 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 	struct inode_buf b = { 0 };
 	errcode_t err;
 
-	if (!ino || ino > c->inodes)
+	if (!ino)
 		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
-	err = inode_read(c, ino, &b);
-	if (err)
-		return err;
-	memset(b.in, 0, (size_t)b.size);
-	if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
-		b.in->i_extra_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
-	err = inode_write(c, ino, &b);
-	if (err)
-		return err;
+	/* an inode number past the filesystem names nothing to zero: only the superblock forgets it */
+	if (ino <= c->inodes) {
+		err = inode_read(c, ino, &b);
+		if (err)
+			return err;
+		memset(b.in, 0, (size_t)b.size);
+		if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
+			b.in->i_extra_isize = sizeof(struct ext2_inode_large) -
+					      EXT2_GOOD_OLD_INODE_SIZE;
+		err = inode_write(c, ino, &b);
+		if (err)
+			return err;
+	}
 	ext2fs_clear_feature_journal(sb);
 	ext2fs_clear_feature_journal_needs_recovery(sb);
 	sb->s_journal_inum = 0;
@@ -324,6 +484,75 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 	sb->s_jnl_backup_type = 0;
 	ext2fs_mark_super_dirty(fs);
 	return 0;
+}
+
+/* The journal superblock's fields this repair touches (JBD2 is big-endian). */
+#define JSB_ERRNO_OFF		0x20
+#define JSB_INCOMPAT_OFF	0x28
+#define JSB_CSUM_OFF		0xFC
+#define JSB_SIZE		1024
+#define JSB_V1_SIZE		0x24	/* a v1 superblock ends before s_feature_compat */
+#define JSB_CSUM_V2V3		(0x8 | 0x10)
+
+/* Read, change (CHANGE) and write the internal journal's superblock, its checksum made again. */
+static errcode_t rewrite_journal_sb(struct check_ctx *c, void (*change)(unsigned char *sb))
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	unsigned char *buf;
+	uint32_t incompat, csum;
+	blk64_t blk = 0;
+	errcode_t err;
+
+	if (!ino || ino > c->inodes || fs->blocksize < JSB_SIZE)
+		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
+	err = ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &blk);
+	if (err)
+		return err;
+	if (!blk || check_out_of_fs(fs, blk, 1))
+		return EXT2_ET_BAD_BLOCK_NUM;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(fs->io, blk, 1, buf);
+	if (!err) {
+		change(buf);
+		memcpy(&incompat, buf + JSB_INCOMPAT_OFF, 4);
+		if (ext2fs_be32_to_cpu(incompat) & JSB_CSUM_V2V3) {
+			memset(buf + JSB_CSUM_OFF, 0, 4);
+			csum = ext2fs_cpu_to_be32(util_crc32c(~0U, buf, JSB_SIZE));
+			memcpy(buf + JSB_CSUM_OFF, &csum, 4);
+		}
+		err = io_channel_write_blk64(fs->io, blk, 1, buf);
+	}
+	free(buf);
+	return err;
+}
+
+static void zero_errno(unsigned char *sb)
+{
+	memset(sb + JSB_ERRNO_OFF, 0, 4);
+}
+
+static void zero_v2_fields(unsigned char *sb)
+{
+	memset(sb + JSB_V1_SIZE, 0, JSB_SIZE - JSB_V1_SIZE);
+}
+
+/*
+ * The journal recorded an error (s_errno): like e2fsck, the error is taken
+ * into the filesystem (this check is the full one it asks for) and the
+ * journal superblock forgets it.
+ */
+errcode_t repair_journal_errno(struct check_ctx *c)
+{
+	return rewrite_journal_sb(c, zero_errno);
+}
+
+/* More than one user of an internal journal: e2fsck clears what follows the v1 superblock. */
+errcode_t repair_journal_v2_fields(struct check_ctx *c)
+{
+	return rewrite_journal_sb(c, zero_v2_fields);
 }
 
 /* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
@@ -390,6 +619,24 @@ errcode_t repair_bad_blocks_inode(struct check_ctx *c)
  * the resize inode goes (as e2fsck decides); its blocks are freed by the
  * next round's bitmap rebuild.
  */
+/*
+ * A resize inode that does not describe the reserved descriptor blocks: like
+ * e2fsck, zeroed and made again by libext2fs (its double indirect block is
+ * allocated from the bitmaps, which the round has rebuilt by then).
+ */
+errcode_t repair_resize_inode_recreate(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	errcode_t err;
+
+	memset(&in, 0, sizeof(in));
+	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &in);
+	if (!err)
+		err = ext2fs_create_resize_inode(fs);
+	return err;
+}
+
 errcode_t repair_resize_inode_off(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;

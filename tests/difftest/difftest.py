@@ -304,9 +304,18 @@ def main():
         with open(bases[name] + ".json") as f:
             STATE["choosers"][name] = dmg.Damager(dmg.FsMap(ARGS.fsmeta, bases[name],
                                                             json.load(f)), bases[name])
+    if ARGS.structs:
+        wanted = set(ARGS.structs.split(","))
+        unknown = wanted - set(dmg.Damager.STRUCTS)
+        if unknown:
+            ap.error("unknown structures: %s" % ",".join(sorted(unknown)))
+        for chooser in STATE["choosers"].values():
+            # Keep the table's weights (inode appears several times) among the wanted ones.
+            chooser.STRUCTS = [s for s in dmg.Damager.STRUCTS if s in wanted]
     todo = []
     for r in ARGS.regress:
-        todo += regress_cases(r, names)
+        todo += [c for c in regress_cases(r, names)
+                 if not ARGS.structs or c[2].split()[0] in wanted]
     todo += cases(ARGS.seed, ARGS.count, names)
     gaps = load_gaps(ARGS.gaps) if ARGS.gaps else []
     gap_hits = {}

@@ -33,4 +33,29 @@ damage "set_bg 0 block_bitmap_csum 0x1234;set_bg 0 checksum calc" \
 	"Group 0 block bitmap does not match checksum" "block bitmap of group 0 \(block [0-9]+\) does not match its checksum"
 damage "set_bg 0 inode_bitmap_csum 0x1234;set_bg 0 checksum calc" \
 	"Group 0 inode bitmap does not match checksum" "inode bitmap of group 0 \(block [0-9]+\) does not match its checksum"
+# The last group's bitmap past the filesystem's last block (16384 blocks of 1 KiB from
+# block 1: the last group's last bit is block 16384): those bits must be set.
+# Found by the differential tester (libext2fs only notes bits past the group's end).
+last=$(( $(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block count: *//p') - 1 ))
+lg=$(( $(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Blocks per group: *//p') ))
+bbs=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block size: *//p')
+ng=$(dumpe2fs base.img 2>/dev/null | grep -c '^Group [0-9]')
+first=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^First block: *//p')
+pad=$(( first + ng * lg - 1 ))	# the bitmap's last bit, as a block number
+if [ "$pad" -gt "$last" ]; then
+	bb=$(dumpe2fs base.img 2>/dev/null | awk -v g="Group $((ng - 1)):" \
+		'index($0, g) == 1 { on = 1 } on && /Block bitmap at/ { sub(/.*Block bitmap at /, ""); print $1 + 0; exit }')
+	bit=$(( pad - first - (ng - 1) * lg ))
+	cp base.img t.img
+	flip t.img $(( bb * bbs + bit / 8 )) $(( bit % 8 ))
+	run e2fsck -fn t.img
+	expect_rc 4 "oracle: e2fsck -fn on a padding bit cleared"
+	expect_out "Padding at end of block bitmap is not set" "oracle names the padding"
+	run "$E4R" check -n -f t.img
+	expect_rc 4 "check -n -f on a padding bit cleared"
+	expect_out "padding at end of a block bitmap block is not set" "check names the padding"
+	repaired_image t.img "a block bitmap padding bit cleared"
+else
+	fail "the base image fills its last group: no padding to damage"
+fi
 exit 0

@@ -23,4 +23,16 @@ damage "sif f1 size 10" "Inode $i1, i_size is 10, should be [0-9]+" "inode $i1 i
 # A file claiming a block of the inode table (filesystem metadata).
 itab=$(dumpe2fs base.img 2>/dev/null | sed -n 's/.*Inode table at \([0-9]*\)-.*/\1/p' | head -1)
 damage "sif f2 block[5] $itab" "Multiply-claimed block\(s\) in inode $i2: $itab" "inode $i2 claims [0-9]+ block\(s\) of filesystem metadata, the first block $itab"
+# An index entry whose start is not its child's first (the root of a one-level tree:
+# f1 punched into eight extents). i_block[3] is the root's first index entry's start.
+{ for b in 1 3 5 7 9 11 13; do echo "punch f1 $b $b"; done; } | debugfs -w -f - base.img >/dev/null 2>&1 ||
+	fail "debugfs punch"
+run debugfs -R "ex f1" base.img
+expect_out "^ *1/ *1 " "f1 has an extent tree one level deep"
+damage "sif f1 block[3] 5" "Logical start 5 does not match logical start 0 at next level" \
+	"inode $i1: an index entry starts at logical block 5, its extent node [0-9]+ at 0"
+repaired_by "sif f1 block[3] 5"
+# A directory's i_size_high without largedir: cleared, as e2fsck does.
+repaired_by "sif dir size_hi 1"
+printf '%s\n' "$YOUT" | grep -q "i_size_high is 1, should be zero" || fail "check -y -f did not name i_size_high"
 exit 0

@@ -117,7 +117,7 @@ done
 	fail "oracle: e2fsck -fy keeps the FIFO in lost+found"
 # A broken extent (its start outside the filesystem) is trimmed.
 repaired "sif f1 block[5] 9999999"
-# A root claiming 32767 levels (the kernel stops at 5): the inode is cleared,
+# A root claiming 32767 levels (the kernel stops at 5): its depth is found again,
 # both tools naming the same claimed depth and the same limit.
 repaired "sif f1 block[1] 0x7fff0004"
 OUT=$YOUT expect_out "extent tree claims 32767 levels; no tree of this block size needs more than [0-9]+" "the depth is named"
@@ -154,4 +154,11 @@ cmp -s frag-e2fsck.img.stat frag.img.stat || fail "frag differs from what e2fsck
 # A doubly claimed block: f2's first extent moved onto f1's blocks; f2 gets copies.
 repaired "sif f2 block[5] $blk"
 OUT=$YOUT expect_out "multiply-claimed" "the shared block is explained"
+# The resize inode: a stray block in its map (not valid: made again), a wrong i_blocks.
+repaired "sif <7> block[2] 5"
+OUT=$YOUT expect_out "the resize inode \(inode 7\) is not valid" "the resize inode is named"
+repaired "sif <7> blocks 8"
+# Flags only a directory may carry, on a file: the htree index flag, the casefold flag.
+repaired "sif f1 flags 0x81000"
+repaired "sif f1 flags 0x40080000"
 exit 0

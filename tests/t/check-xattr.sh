@@ -110,4 +110,79 @@ cp csum.img base.img
 repaired_by "sif f2 file_acl $cb"
 printf '%s\n' "$YOUT" | grep -q "extended attribute block $cb has reference count 1, should be 2" ||
 	fail "check -y -f did not name the reference count under metadata_csum"
+
+# In-inode attributes (256-byte inodes, no 64bit: i_file_acl_high must be zero), and the
+# inode fields around them. The inode's offset in the image, from debugfs's imap.
+mkimg base.img 16M -I 256 -O ^metadata_csum,^64bit
+populate base.img
+debugfs -w -R "ea_set f1 user.foo barbazvalue" base.img >/dev/null 2>&1 || fail "debugfs ea_set"
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on the image with an in-inode xattr"
+i1=$(debugfs -R "stat f1" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+bs=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block size: *//p')
+loc=$(debugfs -R "imap f1" base.img 2>/dev/null | sed -n 's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/\1 \2/p')
+I=$(( ${loc% *} * bs + ${loc#* } ))
+xisz=$(od -A n -t u2 -j $((I + 128)) -N 2 base.img | tr -d ' ')
+X=$((I + 128 + xisz + 4))	# the first in-inode entry, after the 4-byte magic
+[ "$(od -A n -t x4 -j $((X - 4)) -N 4 base.img | tr -d ' ')" = ea020000 ] || fail "f1 has no in-inode xattr"
+
+# icase OFFSET HEX E2FSCK-REGEX OUR-REGEX: poke f1's inode at OFFSET, both tools see it.
+icase() {
+	cp base.img t.img
+	poke t.img $(($I + $1)) "$2"
+	run e2fsck -fn t.img
+	expect_rc 4 "oracle: e2fsck -fn after writing $2 at inode offset $1"
+	expect_out "$3" "oracle names the damage at inode offset $1"
+	run "$E4R" check -n -f t.img
+	expect_rc 4 "check -n -f after writing $2 at inode offset $1"
+	expect_out "$4" "check names the damage at inode offset $1"
+	repaired_image t.img "$2 at inode offset $1"
+}
+E=$((X - I))	# the entry's offset in the inode
+icase 128 2100 "Inode $i1 has a extra size \(33\) which is invalid" \
+	"inode $i1 i_extra_isize is 33, should be 36"
+icase $((E + 12)) 01000000 "Extended attribute in inode $i1 has a hash \(1\) which is invalid" \
+	"inode $i1: the in-inode extended attribute at offset 4 has a wrong hash"
+icase $((E + 8)) ff000000 "Extended attribute in inode $i1 has a value size \(255\) which is invalid" \
+	"inode $i1: the in-inode extended attribute at offset 4, its name or its value leaves the inode"
+icase $((E + 4)) ffffff7f "Inode $i1 has illegal extended attribute value inode" \
+	"inode $i1: the in-inode extended attribute at offset 4 names an invalid value inode"
+run debugfs -R "ea_list f1" t.img
+expect_no_out "user.foo" "the in-inode attributes are cleared, as e2fsck does"
+icase 112 05000000 "i_faddr for inode $i1 \(/f1\) is 5, should be zero" "inode $i1 i_faddr is 5, should be zero"
+icase 118 0100 "i_file_acl_hi for inode $i1 \(/f1\) is 1, should be zero" \
+	"inode $i1 i_file_acl_high is 1, should be zero"
+
+# EA inodes (ea_inode) and inline data (inline_data). debugfs's ea_set leaves the owner's
+# i_blocks without its EA inode's blocks: e2fsck -fy settles that before the base is used.
+mkimg base.img 16M -I 256 -O ea_inode,inline_data
+head -c 6000 /dev/zero | tr '\0' v > big
+printf 'hi\n' > small
+printf '%s\n' "write small s1" "write small f1" "ea_set -f big f1 user.big" |
+	debugfs -w -f - base.img >/dev/null 2>&1 || fail "debugfs ea_inode image"
+e2fsck -fy base.img >/dev/null 2>&1
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on the image with an EA inode"
+run "$E4R" check -n -f base.img
+expect_rc 0 "check -n -f on the image with an EA inode (its blocks charged to the owner)"
+ea=
+for i in $(seq 12 20); do
+	fl=$(debugfs -R "stat <$i>" base.img 2>/dev/null | sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
+	[ -n "$fl" ] && [ $((fl & 0x200000)) -ne 0 ] && ea=$i && break
+done
+[ -n "$ea" ] || fail "no EA inode in the image"
+repaired_by "sif <$ea> ctime 5"
+printf '%s\n' "$YOUT" | grep -Eq "extended attribute inode $ea reference count is [0-9]+, should be 1" ||
+	fail "check -y -f did not name the EA inode's reference count"
+repaired_by "sif <$ea> links_count 2"
+repaired_by "sif <$ea> flags 0x80000"
+printf '%s\n' "$YOUT" | grep -q "inode $ea holds an extended attribute value but lacks the EA inode flag" ||
+	fail "check -y -f did not name the missing EA inode flag"
+# Inline data without its system.data attribute: truncated to nothing, as e2fsck does.
+repaired_by "ea_rm s1 system.data"
+printf '%s\n' "$YOUT" | grep -q "has inline data but no readable system.data" ||
+	fail "check -y -f did not name the missing system.data"
+# A pre-1970 time in the old encoding (negative seconds, epoch bits 3): e2fsck -n only warns.
+repaired_by "sif f1 ctime 0x80000000;sif f1 ctime_extra 3" 0
+printf '%s\n' "$YOUT" | grep -q "likely pre-1970" || fail "check -y -f did not name the old time encoding"
 exit 0
