@@ -7,22 +7,6 @@
 
 #include "check/ctx.h"
 
-#define XATTR_MAGIC		0xEA020000
-
-static int has_xattrs(ext2_filsys fs, const struct ext2_inode_large *in)
-{
-	unsigned isize = EXT2_INODE_SIZE(fs->super);
-	uint32_t magic;
-
-	if (ext2fs_file_acl_block(fs, (const struct ext2_inode *)in))
-		return 1;
-	if (isize <= EXT2_GOOD_OLD_INODE_SIZE ||
-	    EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize + sizeof(magic) > isize)
-		return 0;
-	/* host order: libext2fs's inode reads convert the in-inode xattr magic with the inode */
-	memcpy(&magic, (const char *)in + EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize, sizeof(magic));
-	return magic == XATTR_MAGIC;
-}
 
 /* i_blocks as the inode counts it, in the units of its flags. */
 static void check_i_blocks(struct check_inode_walk *w)

@@ -304,14 +304,11 @@ def main():
         with open(bases[name] + ".json") as f:
             STATE["choosers"][name] = dmg.Damager(dmg.FsMap(ARGS.fsmeta, bases[name],
                                                             json.load(f)), bases[name])
-    if ARGS.structs:
-        wanted = set(ARGS.structs.split(","))
-        unknown = wanted - set(dmg.Damager.STRUCTS)
-        if unknown:
-            ap.error("unknown structures: %s" % ",".join(sorted(unknown)))
-        for chooser in STATE["choosers"].values():
-            # Keep the table's weights (inode appears several times) among the wanted ones.
-            chooser.STRUCTS = [s for s in dmg.Damager.STRUCTS if s in wanted]
+    # --structs: the choosers draw from these only (damage.py's choose); regress lines too
+    wanted = {x.split(":")[0] for x in ARGS.structs} if ARGS.structs else set()
+    unknown = wanted - set(dmg.Damager.STRUCTS)
+    if unknown:
+        ap.error("unknown structures: %s" % ",".join(sorted(unknown)))
     todo = []
     for r in ARGS.regress:
         todo += [c for c in regress_cases(r, names)
