@@ -107,9 +107,7 @@ static int no_journal(const struct diagnose *dg)
 		printf(_("%s: the filesystem has no journal: nothing to diagnose\n"), dg->image);
 		return EXIT_OK;
 	}
-	json_init(&js, stdout, 0);
-	json_begin_object(&js, NULL);
-	json_string(&js, "image", dg->image);
+	json_begin_document(&js, stdout, "diagnose", dg->image);
 	json_bool(&js, "has_journal", 0);
 	json_null(&js, "checksum");
 	json_begin_array(&js, "findings");

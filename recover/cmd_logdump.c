@@ -709,9 +709,7 @@ static int no_journal(const struct logdump *ld)
 		printf(_("%s: the filesystem has no journal: nothing to show\n"), ld->image);
 		return EXIT_OK;
 	}
-	json_init(&js, stdout, 0);
-	json_begin_object(&js, NULL);
-	json_string(&js, "image", ld->image);
+	json_begin_document(&js, stdout, "logdump", ld->image);
 	json_bool(&js, "has_journal", 0);
 	json_begin_array(&js, "transactions");
 	json_end_array(&js);

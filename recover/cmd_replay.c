@@ -410,9 +410,7 @@ static int no_journal(struct replay_cli *c)
 		printf(_("%s: the filesystem has no journal: nothing to replay\n"), c->image);
 		return EXIT_OK;
 	}
-	json_init(&js, stdout, 0);
-	json_begin_object(&js, NULL);
-	json_string(&js, "image", c->image);
+	json_begin_document(&js, stdout, "replay", c->image);
 	json_string(&js, "policy", replay_policy_name(c->o.policy));
 	json_bool(&js, "dry_run", c->o.dry_run);
 	json_bool(&js, "has_journal", 0);

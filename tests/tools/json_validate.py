@@ -41,14 +41,15 @@ FC_TAIL_ALIASES = {"crc_ok": "csum_ok", "crc_stored": "csum_stored", "crc_comput
 
 def validators(schema_dir):
     """Per subcommand: the validator of the whole schema, and one per branch (report, error
-    document), whose messages name the field at fault where the whole one's oneOf cannot."""
+    document, and the document of a filesystem without a journal where the subcommand has
+    one), whose messages name the field at fault where the whole one's oneOf cannot."""
     out = {}
     for cmd in COMMANDS:
         with open(os.path.join(schema_dir, cmd + ".schema.json")) as f:
             schema = json.load(f)
         jsonschema.Draft202012Validator.check_schema(schema)
         branch = {name: jsonschema.Draft202012Validator({"$ref": "#/$defs/" + name, "$defs": schema["$defs"]})
-                  for name in ("report", "error_document")}
+                  for name in ("report", "error_document", "no_journal") if name in schema["$defs"]}
         out[cmd] = (jsonschema.Draft202012Validator(schema), branch)
     return out
 
@@ -57,7 +58,11 @@ def schema_errors(vals, doc):
     whole, branch = vals
     if whole.is_valid(doc):
         return []
-    which = "error_document" if isinstance(doc, dict) and isinstance(doc.get("error"), dict) else "report"
+    which = "report"
+    if isinstance(doc, dict) and isinstance(doc.get("error"), dict):
+        which = "error_document"
+    elif isinstance(doc, dict) and doc.get("has_journal") is False and "no_journal" in branch:
+        which = "no_journal"
     errors = ["%s: %s" % ("/".join(str(p) for p in err.absolute_path) or "(top)", err.message[:300])
               for err in branch[which].iter_errors(doc)]
     return errors or ["not valid under the schema"]
@@ -100,7 +105,7 @@ def semantics(cmd, doc, rc, problems):
         same(f, FINDING_ALIASES, f"finding {i}", problems)
     for i, t in enumerate(doc.get("fast_commit") or [] if cmd == "logdump" else []):
         same(t, FC_TAIL_ALIASES, f"fast_commit tag {i}", problems)
-    if cmd == "diagnose":
+    if cmd == "diagnose" and doc.get("has_journal") is not False:
         v = doc.get("checksum_version")
         if doc.get("checksum") != ("v%d" % v if v else "none"):
             problems.append(f"checksum {doc.get('checksum')!r} but checksum_version {v}")
