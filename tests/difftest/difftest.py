@@ -224,7 +224,9 @@ def load_gaps(path):
     gaps = []
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            text, _, reason = line.partition("#")
+            # a comment is a lone '#' as in regress.txt (a pattern may hold "#7")
+            parts = re.split(r"(?:^|\s)#(?:\s|$)", line.rstrip("\n"), maxsplit=1)
+            text, reason = parts[0], parts[1] if len(parts) > 1 else ""
             w = text.split()
             if not w:
                 continue
@@ -238,7 +240,9 @@ def load_gaps(path):
 def known_gap(gaps, name, spec, kind):
     w = spec.split()
     for g in gaps:
-        if g[1].fullmatch(name) and g[2] == w[0] and g[3].fullmatch(w[2]) and kind in g[4]:
+        # FIELD-REGEX names the field, or for whole blocks (no field) the block
+        if (g[1].fullmatch(name) and g[2] == w[0] and kind in g[4] and
+                (g[3].fullmatch(w[2]) or (w[2] == "-" and g[3].fullmatch(w[1])))):
             return g
     return None
 
