@@ -128,27 +128,30 @@ errcode_t check_connectivity(struct check_ctx *c)
  */
 static int zero_length(struct check_ctx *c, ext2_ino_t ino)
 {
-	struct ext2_inode_large in;
 	unsigned size = EXT2_INODE_SIZE(c->fs->super);
+	/* the whole on-disk inode: the in-inode xattr area lies past struct ext2_inode_large */
+	struct ext2_inode_large *in = calloc(1, size > sizeof(*in) ? size : sizeof(*in));
+	int zero = 0;
 
-	memset(&in, 0, sizeof(in));
-	if (ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)&in,
-				   size < sizeof(in) ? size : sizeof(in)))
-		return 0;
-	if (!LINUX_S_ISREG(in.i_mode) && !LINUX_S_ISDIR(in.i_mode))
-		return 0;
-	if (ext2fs_inode_i_blocks(c->fs, (struct ext2_inode *)&in))
-		return 0;
-	if (size > EXT2_GOOD_OLD_INODE_SIZE && in.i_extra_isize >= sizeof(in.i_extra_isize) &&
-	    EXT2_GOOD_OLD_INODE_SIZE + in.i_extra_isize + sizeof(uint32_t) <= size) {
+	if (!in || ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)in, size))
+		goto out;
+	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISDIR(in->i_mode))
+		goto out;
+	if (ext2fs_inode_i_blocks(c->fs, (struct ext2_inode *)in))
+		goto out;
+	zero = 1;
+	if (size > EXT2_GOOD_OLD_INODE_SIZE && in->i_extra_isize >= sizeof(in->i_extra_isize) &&
+	    EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize + sizeof(uint32_t) <= size) {
 		uint32_t magic;
 
-		memcpy(&magic, (char *)&in + EXT2_GOOD_OLD_INODE_SIZE + in.i_extra_isize,
+		memcpy(&magic, (char *)in + EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize,
 		       sizeof(magic));
 		if (magic == EXT2_EXT_ATTR_MAGIC)
-			return 0;
+			zero = 0;
 	}
-	return 1;
+out:
+	free(in);
+	return zero;
 }
 
 /*
