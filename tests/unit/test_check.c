@@ -8,6 +8,7 @@
 
 #include "check/check.h"
 #include "fs/image.h"
+#include "fsck/fsck.h"
 #include "util/e4r_err.h"
 #include "unit.h"
 
