@@ -7,6 +7,7 @@
 
 #include "check/check.h"
 #include "check/ctx.h"
+#include "util/sorted.h"
 
 
 static const char *const pass_names[E4R_PASS_COUNT] = {
@@ -86,18 +87,9 @@ void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total
 
 struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino)
 {
-	size_t lo = 0, hi = c->ndirs;
+	size_t i = util_find_key(UTIL_SORTED(c->dirs, c->ndirs, ino), ino);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->dirs[mid].ino == ino)
-			return &c->dirs[mid];
-		if (c->dirs[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return i < c->ndirs ? &c->dirs[i] : NULL;
 }
 
 int check_inode_kind(uint16_t mode)

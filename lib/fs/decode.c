@@ -6,6 +6,7 @@
 
 #include "fs/decode.h"
 #include "util/e4r_err.h"
+#include "util/sorted.h"
 
 /* A damaged image must not turn the inode pass into an endless walk. */
 #define DECODE_MAX_STEPS	(1ULL << 26)	/* extents + mapped blocks visited, in total */
@@ -198,15 +199,9 @@ errcode_t fs_decode_want(struct fs_decode *d, blk64_t blk)
 /* The layout run holding BLK, or NULL. Runs may overlap on damaged images: any match will do. */
 static const struct layout_run *find_run(const struct fs_decode *d, blk64_t blk)
 {
-	size_t lo = 0, hi = d->nlayout;
+	/* from the first run starting after blk, backwards */
+	size_t lo = util_upper_bound(UTIL_SORTED(d->layout, d->nlayout, start), blk);
 
-	while (lo < hi) {	/* first run starting after blk */
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->layout[mid].start <= blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0) {
 		const struct layout_run *r = &d->layout[lo];
 		if (blk - r->start < r->len)
@@ -249,16 +244,7 @@ static int cmp_wanted(const void *a, const void *b)
 /* Index of the first wanted block >= BLK. */
 static size_t wanted_from(const struct fs_decode *d, blk64_t blk)
 {
-	size_t lo = 0, hi = d->nwant;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->want[mid].blk < blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return util_lower_bound(UTIL_SORTED(d->want, d->nwant, blk), blk);
 }
 
 /* Record INO as the owner of the wanted blocks in [START, START+LEN). */

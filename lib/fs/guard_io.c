@@ -6,6 +6,7 @@
 
 #include "fs/guard_io.h"
 #include "util/e4r_err.h"
+#include "util/sorted.h"
 
 enum guard_kind { GUARD_SB, GUARD_GDT, GUARD_BITMAP, GUARD_ITABLE };
 
@@ -127,19 +128,11 @@ int fs_guard_tripped(blk64_t *blk, const char **what)
 /* The metadata range holding BLK, or NULL. */
 static const struct guard_range *range_of(blk64_t blk)
 {
-	size_t lo = 0, hi = guard.count;
+	size_t lo = util_upper_bound(UTIL_SORTED(guard.ranges, guard.count, start), blk);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct guard_range *r = &guard.ranges[mid];
-
-		if (blk < r->start)
-			hi = mid;
-		else if (blk >= r->start + r->len)
-			lo = mid + 1;
-		else
-			return r;
-	}
+	/* the last range starting at or before blk */
+	if (lo > 0 && blk - guard.ranges[lo - 1].start < guard.ranges[lo - 1].len)
+		return &guard.ranges[lo - 1];
 	/* ranges may nest when metadata overlaps (a damaged layout): search near */
 	for (lo = 0; lo < guard.count && guard.ranges[lo].start <= blk; lo++)
 		if (blk < guard.ranges[lo].start + guard.ranges[lo].len)

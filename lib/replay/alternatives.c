@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "replay/alternatives.h"
+#include "util/sorted.h"
 
 static const enum replay_policy alt_policies[REPLAY_MAX_ALTS] = {
 	JBD_POLICY_SKIP_BLOCK, JBD_POLICY_SKIP_TXN, JBD_POLICY_ALL,
@@ -18,16 +19,9 @@ int replay_plan_fell_back(const struct replay_plan *p)
 
 static const struct replay_write *find_write(const struct replay_plan *p, uint64_t blk)
 {
-	size_t lo = 0, hi = p->nwrites;
+	size_t i = util_find_key(UTIL_SORTED(p->writes, p->nwrites, fs_block), blk);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->writes[mid].fs_block < blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->nwrites && p->writes[lo].fs_block == blk ? &p->writes[lo] : NULL;
+	return i < p->nwrites ? &p->writes[i] : NULL;
 }
 
 /* What BLK holds after plan P: the version it writes, or the home block as it is. */

@@ -6,6 +6,7 @@
 #include "replay/supersede.h"
 #include "jbd/failure.h"
 #include "jbd/revoke.h"
+#include "util/sorted.h"
 
 /*
  * Why leaving a superseded transaction T out writes exactly what replaying
@@ -135,16 +136,9 @@ static errcode_t set_build(const struct jbd_scan *s, unsigned first, unsigned li
 /* 1 when BLK is in SET; *SEQ gets the newest transaction contributing it. */
 static int set_find(const struct blkset *set, uint64_t blk, uint32_t *seq)
 {
-	size_t lo = 0, hi = set->n;
+	size_t lo = util_lower_bound(UTIL_SORTED(set->e, set->n, blk), blk);
 	int found = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (set->e[mid].blk < blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < set->n && set->e[lo].blk == blk; lo++) {
 		if (!found || jbd_tid_lt(*seq, set->e[lo].seq))
 			*seq = set->e[lo].seq;
