@@ -118,6 +118,41 @@ jwrite() {
 	printf '%s\n' "$@" | debugfs -w -f - "$img" >/dev/null 2>&1 || fail "debugfs journal write on $img"
 }
 
+# An ext4 image fs.img (1 KiB blocks, 16 MiB) whose journal is the external device jnl.img
+# (4 MiB, journal UUID JUUID). mke2fs attaches a journal device only while it is a block
+# device, so jnl.img is on a loop device just for mke2fs. Skips without root or a loop device.
+# Give each test its own JUUID: blkid must not find another test's journal device.
+mk_external_journal_fs() { # JUUID
+	local juuid=$1 loop rc
+	[ "$(id -u)" = 0 ] || skip "needs root: mke2fs attaches an external journal only to a block device"
+	mke2fs -q -F -O journal_dev -b 1024 -U "$juuid" jnl.img 4M || fail "mke2fs journal_dev"
+	loop=$(losetup -f --show jnl.img 2>/dev/null) || skip "no loop device for the journal"
+	mke2fs -q -F -t ext4 -b 1024 -U "$FIXED_UUID" -E "hash_seed=$FIXED_HASH_SEED" \
+		-J device="$loop" fs.img 16M >/dev/null 2>&1
+	rc=$?
+	losetup -d "$loop"
+	[ $rc -eq 0 ] || fail "mke2fs with an external journal"
+}
+
+# SUBCOMMAND (logdump, diagnose) on a filesystem without a journal, as dumpe2fs sees it:
+# nothing wrong (exit 0), one line naming the image, and a JSON document saying
+# has_journal false with an empty LIST_FIELD.
+expect_no_journal_report() { # SUBCOMMAND LIST_FIELD
+	local cmd=$1 field=$2
+	mkimg nojournal.img 8M -O ^has_journal
+	dumpe2fs -h nojournal.img 2>/dev/null | grep -q has_journal && fail "mke2fs made a journal anyway"
+	run "$E4R" "$cmd" nojournal.img
+	expect_rc 0 "$cmd: a filesystem without a journal is nothing wrong"
+	[ "$(printf '%s\n' "$OUT" | wc -l)" -eq 1 ] || fail "$cmd, no journal: one line expected"
+	expect_out "^nojournal.img: the filesystem has no journal" "$cmd, no journal: names the image and says so"
+	run "$E4R" "$cmd" --json nojournal.img
+	expect_rc 0 "$cmd --json, no journal"
+	printf '%s\n' "$OUT" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+sys.exit(0 if d["has_journal"] is False and d[sys.argv[1]] == [] else 1)' "$field" ||
+		fail "$cmd, no journal: the JSON document does not say so"
+}
+
 # SHA-256 of a file: openssl's uses the CPU's SHA instructions (three times faster than
 # coreutils' on big images), sha256sum where there is no openssl.
 if command -v openssl >/dev/null 2>&1; then

@@ -80,18 +80,24 @@ PY
 peek() {	# peek IMAGE OFFSET SIZE
 	python3 -c 'import sys; f = open(sys.argv[1], "rb"); f.seek(int(sys.argv[2])); print(int.from_bytes(f.read(int(sys.argv[3])), "little"))' "$@"
 }
-dxcase() {	# dxcase WHAT ROOT-OFFSET SIZE VALUE E2FSCK-REGEX OUR-REGEX
-	local what=$1
-	cp h.img d.img
-	poke d.img $((root * bs + $2)) "$3" "$4"
-	"$E4R_FSMETA" reseal d.img "dir:$root:$ibig" >/dev/null 2>&1 || fail "fsmeta reseal for $what"
-	run e2fsck -fn d.img
+# IMAGE's directory block BLK of inode INO, damaged by the caller, resealed so that only
+# the damage is wrong: e2fsck -fn and check -n -f must both find it and name it, and
+# check -y -f must leave the image clean for e2fsck (repaired_image).
+judge_dir_damage() {	# IMAGE BLK INO WHAT E2FSCK-REGEX OUR-REGEX
+	local img=$1 what=$4
+	"$E4R_FSMETA" reseal "$img" "dir:$2:$3" >/dev/null 2>&1 || fail "fsmeta reseal for $what"
+	run e2fsck -fn "$img"
 	expect_rc 4 "oracle: e2fsck -fn on $what"
 	expect_out "$5" "oracle names $what"
-	run "$E4R" check -n -f d.img
+	run "$E4R" check -n -f "$img"
 	expect_rc 4 "check -n -f on $what"
 	expect_out "$6" "check -n -f names $what"
-	repaired_image d.img "$what"
+	repaired_image "$img" "$what"
+}
+dxcase() {	# dxcase WHAT ROOT-OFFSET SIZE VALUE E2FSCK-REGEX OUR-REGEX
+	cp h.img d.img
+	poke d.img $((root * bs + $2)) "$3" "$4"
+	judge_dir_damage d.img "$root" "$ibig" "$1" "$5" "$6"
 }
 # The root's count/limit at 32 (in place of entry 0's hash), entry K's hash and block at 32 + 8K.
 limit=$(peek h.img $((root * bs + 32)) 2); count=$(peek h.img $((root * bs + 34)) 2)
@@ -117,14 +123,9 @@ dxcase "a bad htree root" 24 4 1 "invalid root node" "has a bad htree root"
 cp base.img p.img
 dblk=$(debugfs -R "bmap dir 0" p.img 2>/dev/null)
 poke p.img $((dblk * bs + 12 + 7)) 1 1
-"$E4R_FSMETA" reseal p.img "dir:$dblk:$idir" >/dev/null 2>&1 || fail "fsmeta reseal of dir"
-run e2fsck -fn p.img
-expect_rc 4 "oracle: e2fsck -fn on a '..' of file type 1"
-expect_out "Entry '..' in /dir \($idir\) has an incorrect filetype \(was 1, should be 2\)" "oracle names '..'"
-run "$E4R" check -n -f p.img
-expect_rc 4 "check -n -f on a '..' of file type 1"
-expect_out "entry '..' in directory inode $idir \(inode 2\) has file type 1, should be 2" "check names '..'"
-repaired_image p.img "a '..' of file type 1"
+judge_dir_damage p.img "$dblk" "$idir" "a '..' of file type 1" \
+	"Entry '..' in /dir \($idir\) has an incorrect filetype \(was 1, should be 2\)" \
+	"entry '..' in directory inode $idir \(inode 2\) has file type 1, should be 2"
 
 # An entry whose file type is unset: e2fsck -n is silent (-y would set it), so a warning.
 cp base.img p.img
@@ -167,13 +168,6 @@ with open(path, "r+b") as f:
         sys.exit(1)
     b[i + 5] = ord("a"); f.seek(off); f.write(b)
 PY
-"$E4R_FSMETA" reseal p.img "dir:$dblk:$idir" >/dev/null 2>&1 || fail "fsmeta reseal of dir"
-run e2fsck -fn p.img
-expect_rc 4 "oracle: e2fsck -fn on a duplicate name"
-expect_out "Duplicate entry 'twin-a' found" "oracle names the duplicate"
-run "$E4R" check -n -f p.img
-expect_rc 4 "check -n -f on a duplicate name"
-expect_out "entry 'twin-a' \(inode $itb\) in directory inode $idir has the name of an entry before it" \
-	"check names the second entry"
-repaired_image p.img "a duplicate name"
+judge_dir_damage p.img "$dblk" "$idir" "a duplicate name" "Duplicate entry 'twin-a' found" \
+	"entry 'twin-a' \(inode $itb\) in directory inode $idir has the name of an entry before it"
 exit 0

@@ -7,18 +7,9 @@ run "$E4R" diagnose no-such.img
 expect_rc 8 "a missing image"
 expect_out "no-such.img" "the image is named"
 
-mkimg nojournal.img 8M -O ^has_journal
-dumpe2fs -h nojournal.img 2>/dev/null | grep -q has_journal && fail "mke2fs made a journal anyway"
-run "$E4R" diagnose nojournal.img
-expect_rc 0 "no journal"
-[ "$(printf '%s\n' "$OUT" | wc -l)" -eq 1 ] || fail "no journal: one line expected"
-expect_out "^nojournal.img: the filesystem has no journal" "says so, naming the image"
-run "$E4R" diagnose --json nojournal.img
-expect_rc 0 "no journal, --json"
-printf '%s\n' "$OUT" | python3 -c 'import json,sys
-d = json.load(sys.stdin)
-sys.exit(0 if d["has_journal"] is False and d["findings"] == [] and d["problems"] == 0 else 1)' ||
-	fail "no journal: the JSON document does not say so"
+expect_no_journal_report diagnose findings
+printf '%s\n' "$OUT" | python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["problems"] != 0)' ||
+	fail "no journal: diagnose --json counts problems"
 
 # A clean journal (s_start 0, as e2fsck leaves it): nothing to diagnose.
 mkimg clean.img 8M

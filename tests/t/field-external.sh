@@ -7,15 +7,9 @@
 # writes nothing and exits 12, as e2fsck -y does then ("Cannot proceed").
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root: an external journal lives on a block device"
 # A UUID of this test's own: blkid must not find another test's journal device.
 JUUID=99999999-1919-3333-4444-555555555555
-mke2fs -q -F -O journal_dev -b 1024 -U "$JUUID" jnl.img 4M || fail "mke2fs journal_dev"
-loop=$(losetup -f --show jnl.img 2>/dev/null) || skip "no loop device for the journal"
-mke2fs -q -F -t ext4 -b 1024 -U "$FIXED_UUID" -E "hash_seed=$FIXED_HASH_SEED" -J device="$loop" fs.img 16M >/dev/null 2>&1
-rc=$?
-losetup -d "$loop"
-[ $rc -eq 0 ] || fail "mke2fs with an external journal"
+mk_external_journal_fs "$JUUID"
 seeded_bytes d 8192 > d
 jwrite fs.img "jo -c -f $PWD/jnl.img" "jw -b 5000,5001 $PWD/d" "jw -b 5002 -r 5000 $PWD/d" "jc"
 dumpe2fs -h fs.img 2>/dev/null | grep -q "^Journal UUID: *$JUUID" || fail "oracle: the superblock names no journal UUID"

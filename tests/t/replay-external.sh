@@ -3,13 +3,7 @@
 # and --undo refuses (an undo file cannot cover the second device).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root: mke2fs attaches an external journal only to a block device"
-mke2fs -q -F -O journal_dev -b 1024 -U 99999999-2222-3333-4444-555555555555 jnl.img 4M || fail "mke2fs journal_dev"
-loop=$(losetup -f --show jnl.img 2>/dev/null) || skip "no loop device for the journal"
-mke2fs -q -F -t ext4 -b 1024 -U "$FIXED_UUID" -E "hash_seed=$FIXED_HASH_SEED" -J device="$loop" fs.img 16M >/dev/null 2>&1
-rc=$?
-losetup -d "$loop"
-[ $rc -eq 0 ] || fail "mke2fs with an external journal"
+mk_external_journal_fs 99999999-2222-3333-4444-555555555555
 seeded_bytes d 8192 > d
 jwrite fs.img "jo -c -f $PWD/jnl.img" "jw -b 100,101 $PWD/d" "jw -b 102 -r 100 $PWD/d" "jc"
 
