@@ -8,6 +8,7 @@
 
 #include "check/ctx.h"
 #include "fs/dirent.h"
+#include "fs/salvage.h"
 #include "repair/repair.h"
 
 #define DIRENT_HEADER		8
@@ -144,48 +145,84 @@ static unsigned leaf_end(ext2_filsys fs, const char *buf)
 	       fs->blocksize - FS_DIRENT_TAIL_SIZE : fs->blocksize;
 }
 
-/* DIR_CSUM: a new checksum; DIR_CORRUPT: the block is cut at the first bad entry. */
-errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
+static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir);
+
+/*
+ * The end of the entries the checker read in block BLK of DIR: an htree
+ * root's '..' spans the whole block (a stale leaf tail may lie under it).
+ */
+static unsigned entries_end(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, const char *buf)
+{
+	struct ext2_inode in;
+
+	if (ext2fs_has_feature_dir_index(c->fs->super) && blk == first_block(c, dir) &&
+	    !ext2fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL))
+		return c->fs->blocksize;
+	return leaf_end(c->fs, buf);
+}
+
+/*
+ * A corrupt entry in an inline directory: both areas (i_block after the
+ * parent, and system.data) are salvaged as the checker read them. Inline
+ * data that cannot be read at all (FOUND is no entry's offset) clears the
+ * directory, as e2fsck truncates it to nothing: the entries that name it
+ * go next round, the files it held come back through lost+found.
+ */
+static errcode_t salvage_inline_dir(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
+	ext2_ino_t dir = (ext2_ino_t)f->dir;
+	size_t size = 0;
+	unsigned mended;
 	char *buf;
 	errcode_t err;
 
-	/*
-	 * A corrupt inline directory (as when its system.data attribute is
-	 * gone, where e2fsck truncates it to nothing and clears the empty
-	 * directory) is cleared: the entries that name it go next round, the
-	 * files it held come back through lost+found.
-	 */
+	if (f->found == E4R_NONE || f->found < INLINE_PARENT_SIZE)
+		return repair_inode_clear(c, dir);
+	err = ext2fs_inline_data_size(fs, dir, &size);
+	if (err || size < INLINE_PARENT_SIZE)
+		return repair_inode_clear(c, dir);
+	buf = malloc(size);
+	if (!buf)
+		return ENOMEM;
+	err = ext2fs_inline_data_get(fs, dir, NULL, buf, &size);
+	if (!err) {
+		size_t ib = size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE;
+
+		mended = fs_dirent_salvage_all(fs, buf + INLINE_PARENT_SIZE,
+					       (unsigned)(ib - INLINE_PARENT_SIZE));
+		if (size > INLINE_IBLOCK_SIZE)
+			mended += fs_dirent_salvage_all(fs, buf + INLINE_IBLOCK_SIZE,
+							(unsigned)(size - INLINE_IBLOCK_SIZE));
+		/* nothing left to mend: an earlier finding of the directory salvaged it */
+		if (mended)
+			err = ext2fs_inline_data_set(fs, dir, NULL, buf, size);
+	}
+	free(buf);
+	return err;
+}
+
+/*
+ * DIR_CSUM: a new checksum. DIR_CORRUPT: the block's corrupt entries are
+ * salvaged (fs/salvage.h) as the checker read past them, keeping the
+ * entries after each; the block's other corrupt entries go with the first
+ * finding, so a later one finds nothing to do.
+ */
+errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
+{
+	char *buf;
+	errcode_t err;
+
 	if (f->code == E4R_PR_DIR_CORRUPT && f->blk == E4R_NONE && f->dir != E4R_NONE &&
 	    f->dir <= c->inodes)
-		return repair_inode_clear(c, (ext2_ino_t)f->dir);
+		return salvage_inline_dir(c, f);
 	buf = dblock_read(c, f->blk);
 	if (!buf)
 		return EXT2_ET_UNIMPLEMENTED;
-	if (f->code == E4R_PR_DIR_CORRUPT) {
-		unsigned end = leaf_end(fs, buf), off = 0, rec_len, bad = (unsigned)f->found;
-		struct ext2_dir_entry *prev = NULL;
-
-		if (f->found == E4R_NONE || bad >= end) {
-			free(buf);
-			return EINVAL;
-		}
-		while (off < bad) {
-			prev = (struct ext2_dir_entry *)(buf + off);
-			if (fs_dirent_rec_len(fs, prev, &rec_len) || !rec_len || rec_len > bad - off)
-				break;
-			off += rec_len;
-		}
-		if (prev && off == bad) {
-			/* the entry before the bad one takes the rest of the block */
-			fs_dirent_set_rec_len(fs, end - ((char *)prev - buf), prev);
-		} else {
-			struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + bad);
-			/* rebuild from the bad offset as one empty entry */
-			memset(de, 0, DIRENT_HEADER);
-			fs_dirent_set_rec_len(fs, end - bad, de);
-		}
+	if (f->code == E4R_PR_DIR_CORRUPT &&
+	    !fs_dirent_salvage_all(c->fs, buf, entries_end(c, (ext2_ino_t)f->dir, f->blk, buf))) {
+		free(buf);
+		return 0;
 	}
 	err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
 	free(buf);
