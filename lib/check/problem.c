@@ -373,8 +373,8 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_ENTRY_UNENCRYPTED, "entry_unencrypted", P2, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' in encrypted directory inode %d names inode %i, which is not encrypted")),
-	/* e2fsck renames the second (name~0); clearing it sends its inode to lost+found if unlinked */
-	ROW(E4R_PR_ENTRY_DUPLICATE, "entry_duplicate", P2, ERR, E4R_ANS_CLEAR, 0,
+	/* as e2fsck: the second is renamed (name~0), or dropped when it names the same inode */
+	ROW(E4R_PR_ENTRY_DUPLICATE, "entry_duplicate", P2, ERR, E4R_ANS_FIX, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' (inode %i) in directory inode %d has the name of an entry before it in its block")),
 

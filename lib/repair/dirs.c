@@ -257,6 +257,155 @@ static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *d
 }
 
 /*
+ * The next name to try for a duplicate, in place in NAME (*LEN bytes, room
+ * for ROOM): "name~0" the first time, then the number after the '~' counts
+ * up ("name~1", ...), as e2fsck renames. The suffix stays within the bytes
+ * the entry's record already has for its name (rounded to 4), overwriting
+ * the name's last characters when it must.
+ */
+static void next_unique_name(char *name, unsigned *len, unsigned room)
+{
+	unsigned l = *len, i = l, newlen;
+
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	if (i == l || i < 2 || name[i - 1] != '~') {
+		/* no suffix yet: two bytes more when the padding has them, else within it */
+		newlen = ((l - 1) & 3) < 2 ? l + 2 : (l + 3) & ~3u;
+		if (newlen > room)
+			newlen = room;
+		if (newlen < 2)
+			newlen = 2;
+		name[newlen - 2] = '~';
+		name[newlen - 1] = '0';
+		*len = newlen;
+		return;
+	}
+	/* count up the digits after the '~'; all nines: the '~' moves left for one more digit */
+	for (i = l; i > 0 && name[i - 1] != '~'; i--) {
+		if (name[i - 1] != '9') {
+			name[i - 1]++;
+			return;
+		}
+		name[i - 1] = '0';
+	}
+	if (i >= 2) {
+		name[i - 2] = '~';
+		name[i - 1] = '1';
+	}
+}
+
+/* NAME (LEN bytes) is already an entry of directory DIR, or of BUF[0..END) (the block being mended). */
+static int name_taken(struct check_ctx *c, ext2_ino_t dir, const char *buf, unsigned end,
+		      const char *name, unsigned len)
+{
+	ext2_ino_t ino = 0;
+	unsigned off = 0, rec_len;
+
+	while (off + DIRENT_HEADER <= end) {
+		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
+
+		if (fs_dirent_rec_len(c->fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
+			break;
+		if (fs_dirent_inode(de) && fs_dirent_name_len(de) == len && !memcmp(de->name, name, len))
+			return 1;
+		off += rec_len;
+	}
+	return ext2fs_lookup(c->fs, dir, name, (int)len, NULL, &ino) != EXT2_ET_FILE_NOT_FOUND;
+}
+
+/*
+ * An entry before DE in BUF holds DE's name (folded in a casefolded
+ * directory, as the checker compares): DE is the second of a duplicate.
+ * SAME_INO: that entry names DE's inode too.
+ */
+static struct ext2_dir_entry *earlier_same_name(struct check_ctx *c, ext2_ino_t dir, char *buf,
+						unsigned end, struct ext2_dir_entry *de, int *same_ino)
+{
+	const struct ext2fs_nls_table *fold = NULL;
+	unsigned nl = fs_dirent_name_len(de), off = 0, len;
+	struct ext2_inode in;
+	struct ext2_dir_entry *found = NULL;
+
+	if (!ext2fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT4_CASEFOLD_FL) &&
+	    !(in.i_flags & EXT4_ENCRYPT_FL))
+		fold = c->fs->encoding;
+	*same_ino = 0;
+	while (buf + off < (char *)de && off + DIRENT_HEADER <= end) {
+		struct ext2_dir_entry *o = (struct ext2_dir_entry *)(buf + off);
+		unsigned onl = fs_dirent_name_len(o);
+
+		if (fs_dirent_rec_len(c->fs, o, &len) || len < DIRENT_MIN || len > end - off)
+			break;
+		if (fs_dirent_inode(o) &&
+		    (fold ? !ext2fs_casefold_cmp(fold, (const unsigned char *)o->name, (int)onl,
+						 (const unsigned char *)de->name, (int)nl) :
+			    onl == nl && !memcmp(o->name, de->name, nl))) {
+			if (!found)
+				found = o;
+			if (fs_dirent_inode(o) == fs_dirent_inode(de))
+				*same_ino = 1;
+		}
+		off += len;
+	}
+	return found;
+}
+
+/*
+ * A duplicate name (E4R_PR_ENTRY_DUPLICATE): a second entry for the same
+ * inode goes (one link is enough), an entry for another inode is renamed
+ * as e2fsck renames it, keeping the file where it was: of the two, the one
+ * naming the lower inode number (e2fsck sorts equal names by inode, higher
+ * first, and renames the later). The name of an encrypted directory is
+ * ciphertext: such an entry is removed instead.
+ * Returns 1 when one of the pair was renamed, 0 when DE is to be removed.
+ */
+static int rename_duplicate(struct check_ctx *c, const struct check_finding *f, char *buf,
+			    unsigned end, struct ext2_dir_entry *de)
+{
+	unsigned nl, rec_len, len, room, tries;
+	struct ext2_dir_entry *first;
+	struct ext2_inode in;
+	char name[EXT2_NAME_LEN + 1];
+	int same_ino;
+
+	if (ext2fs_read_inode(c->fs, (ext2_ino_t)f->dir, &in) || (in.i_flags & EXT4_ENCRYPT_FL))
+		return 0;
+	first = earlier_same_name(c, (ext2_ino_t)f->dir, buf, end, de, &same_ino);
+	/* an earlier entry of the same name and inode: this one is a second link, dropped */
+	if (!first || same_ino)
+		return 0;
+	if (fs_dirent_inode(first) < fs_dirent_inode(de))
+		de = first;
+	nl = fs_dirent_name_len(de);
+	if (nl == 0 || fs_dirent_rec_len(c->fs, de, &rec_len))
+		return 0;
+	room = rec_len - DIRENT_HEADER;
+	if (room > EXT2_NAME_LEN)
+		room = EXT2_NAME_LEN;
+	memcpy(name, de->name, nl);
+	len = nl;
+	for (tries = 0; tries < 10000; tries++) {
+		next_unique_name(name, &len, room);
+		if (!name_taken(c, (ext2_ino_t)f->dir, buf, end, name, len)) {
+			memcpy(de->name, name, len);
+			fs_dirent_set_name_len(de, len);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* DE has an entry of its name before it: the one of a duplicate pair to mend. */
+static int is_second(struct check_ctx *c, const struct check_finding *f, char *buf, unsigned end,
+		     struct ext2_dir_entry *de)
+{
+	int same_ino;
+
+	return earlier_same_name(c, (ext2_ino_t)f->dir, buf, end, de, &same_ino) != NULL;
+}
+
+/*
  * Mend the entry F names among the entries BUF[0..END): remove it (the one
  * before takes its space; the first of the region becomes unused), or
  * correct its file type or name. FIRST: the region opens the directory's
@@ -282,7 +431,8 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 		dotdot = first && prev == (struct ext2_dir_entry *)buf && nl == 2 &&
 			 de->name[0] == '.' && de->name[1] == '.';
 		if (!fs_dirent_inode(de) || !entry_matches(f, de) ||
-		    (dot && !retype && f->code != E4R_PR_ENTRY_NAME)) {
+		    (dot && !retype && f->code != E4R_PR_ENTRY_NAME) ||
+		    (f->code == E4R_PR_ENTRY_DUPLICATE && !is_second(c, f, buf, end, de))) {
 			prev = de;
 			off += rec_len;
 			continue;
@@ -296,6 +446,8 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 				if (de->name[i] == '/' || de->name[i] == '\0')
 					de->name[i] = '.';
 			remove = nl == 0;
+		} else if (f->code == E4R_PR_ENTRY_DUPLICATE) {
+			remove = !rename_duplicate(c, f, buf, end, de);
 		}
 		if (remove && prev && !dotdot) {
 			unsigned prev_len;

@@ -152,8 +152,8 @@ run "$E4R" check -y -f p.img
 run e2fsck -fn p.img
 expect_rc 0 "oracle: e2fsck -fn after check -y -f on an unset file type"
 
-# Two entries of one block with the same name: e2fsck -n finds them (it would rename
-# one); check -y -f clears the second, whose inode then goes to lost+found.
+# Two entries of one block with the same name: e2fsck -n finds them; e2fsck -y and
+# check -y -f rename the second (twin-a~0), which keeps its file in the directory.
 cp base.img p.img
 printf '%s\n' "write data2 dir/twin-a" "write data2 dir/twin-b" | debugfs -w -f - p.img >/dev/null 2>&1 ||
 	fail "debugfs write twins"
@@ -175,5 +175,12 @@ run "$E4R" check -n -f p.img
 expect_rc 4 "check -n -f on a duplicate name"
 expect_out "entry 'twin-a' \(inode $itb\) in directory inode $idir has the name of an entry before it" \
 	"check names the second entry"
+cp p.img pe.img
+e2fsck -fy pe.img >/dev/null 2>&1
 repaired_image p.img "a duplicate name"
+for img in pe.img p.img; do
+	debugfs -R "ls -l dir" $img 2>/dev/null | awk -v i="$itb" '$1 == i {print $NF}' > $img.twin
+done
+[ -s pe.img.twin ] || fail "oracle: e2fsck -fy no longer keeps twin-b's inode in dir"
+cmp -s pe.img.twin p.img.twin || fail "twin-b's inode is named '$(cat p.img.twin)' in dir, e2fsck names it '$(cat pe.img.twin)'"
 exit 0
