@@ -45,17 +45,21 @@ static unsigned entry_need(struct ext2_dir_entry *de)
  * and *LAST_OFF get the offsets of the entry before OFF and of the last one.
  * Returns 0 when the chain of rec_len reaches END exactly.
  */
-static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_off)
+static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_off,
+		      unsigned *before_last)
 {
 	unsigned off = 0, rec_len;
 
 	*last_off = 0;
+	*before_last = FS_SALVAGE_NO_PREV;
 	while (off < end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 
 		if (end - off < DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
 		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off)
 			return -1;
+		if (off)
+			*before_last = *last_off;
 		*last_off = off;
 		off += rec_len;
 	}
@@ -65,13 +69,27 @@ static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_of
 /* Make room for a checksum tail by shortening the last entry. */
 static errcode_t insert_tail(ext2_filsys fs, char *buf)
 {
-	unsigned last, rec_len, need;
+	unsigned last, before, rec_len, need;
 	struct ext2_dir_entry *de;
 
-	if (walk_block(fs, buf, fs->blocksize, &last))
+	if (walk_block(fs, buf, fs->blocksize, &last, &before))
 		return EXT2_ET_DIR_CORRUPTED;
 	de = (struct ext2_dir_entry *)(buf + last);
 	fs_dirent_rec_len(fs, de, &rec_len);
+	/*
+	 * An unused last entry too short to give up the tail's bytes (a tail
+	 * whose type was damaged reads as one): the entry before takes it.
+	 */
+	if (!fs_dirent_inode(de) && before != FS_SALVAGE_NO_PREV &&
+	    rec_len < DIRENT_MIN + FS_DIRENT_TAIL_SIZE) {
+		unsigned before_len;
+
+		de = (struct ext2_dir_entry *)(buf + before);
+		fs_dirent_rec_len(fs, de, &before_len);
+		rec_len += before_len;
+		fs_dirent_set_rec_len(fs, rec_len, de);
+		last = before;
+	}
 	need = fs_dirent_inode(de) || last == 0 ? entry_need(de) : DIRENT_MIN;
 	if (need < DIRENT_MIN)
 		need = DIRENT_MIN;
@@ -501,7 +519,8 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 	buf = dblock_read(c, f->blk);
 	if (!buf)
 		return err;
-	if (mend_entry(c, f, buf, leaf_end(c->fs, buf), f->blk == first_block(c, (ext2_ino_t)f->dir)))
+	if (mend_entry(c, f, buf, entries_end(c, (ext2_ino_t)f->dir, f->blk, buf),
+		       f->blk == first_block(c, (ext2_ino_t)f->dir)))
 		err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
 	free(buf);
 	return err;
