@@ -555,6 +555,76 @@ errcode_t repair_journal_v2_fields(struct check_ctx *c)
 	return rewrite_journal_sb(c, zero_v2_fields);
 }
 
+#define JSB_HEADER_SIZE		12	/* magic, block type, sequence */
+#define JSB_MAGIC		0xC03B3998U
+#define JSB_V1			3
+#define JSB_V2			4
+#define JSB_BLOCKSIZE_OFF	0x0C
+#define JSB_MAXLEN_OFF		0x10
+#define JSB_FIRST_OFF		0x14
+#define JSB_SEQUENCE_OFF	0x18
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	v = ext2fs_cpu_to_be32(v);
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get_be32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return ext2fs_be32_to_cpu(v);
+}
+
+/*
+ * A journal superblock that fails its checksum (e2fsck: "journal superblock
+ * is corrupt", fixed by a new one): the journal stays, its superblock says
+ * an empty log over the journal inode's blocks, with no features (so no
+ * checksum to fail), and a sequence past the old one so no old block reads
+ * as a transaction. A valid v1 signature stays v1, anything else becomes v2.
+ */
+errcode_t repair_journal_reset(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	struct ext2_inode in;
+	unsigned char *buf;
+	blk64_t blk = 0;
+	uint32_t seq;
+	errcode_t err;
+
+	if (!ino || ino > c->inodes || fs->blocksize < JSB_SIZE)
+		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
+	err = ext2fs_read_inode(fs, ino, &in);
+	if (!err)
+		err = ext2fs_bmap2(fs, ino, &in, NULL, 0, 0, NULL, &blk);
+	if (err)
+		return err;
+	if (!blk || check_out_of_fs(fs, blk, 1) || EXT2_I_SIZE(&in) / fs->blocksize < 2)
+		return EXT2_ET_BAD_BLOCK_NUM;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(fs->io, blk, 1, buf);
+	if (!err) {
+		if (get_be32(buf) != JSB_MAGIC || get_be32(buf + 4) != JSB_V1) {
+			put_be32(buf, JSB_MAGIC);
+			put_be32(buf + 4, JSB_V2);
+		}
+		seq = get_be32(buf + JSB_SEQUENCE_OFF) + 1;
+		memset(buf + JSB_HEADER_SIZE, 0, fs->blocksize - JSB_HEADER_SIZE);
+		put_be32(buf + JSB_BLOCKSIZE_OFF, fs->blocksize);
+		put_be32(buf + JSB_MAXLEN_OFF, (uint32_t)(EXT2_I_SIZE(&in) / fs->blocksize));
+		put_be32(buf + JSB_FIRST_OFF, 1);
+		put_be32(buf + JSB_SEQUENCE_OFF, seq ? seq : 1);
+		err = io_channel_write_blk64(fs->io, blk, 1, buf);
+	}
+	free(buf);
+	return err;
+}
+
 /* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
 errcode_t repair_root(struct check_ctx *c)
 {

@@ -79,4 +79,26 @@ expect_out "Found invalid V2 journal superblock fields" "oracle: e2fsck sees the
 run "$E4R" check -n -f t.img
 expect_out "superblock says 2 users" "check names the users"
 repaired_image t.img "two users of an internal journal" 12
+# A journal superblock whose checksum fails (a feature bit flipped, not sealed again):
+# e2fsck calls it corrupt and makes a new superblock; check -y -f must keep the journal
+# too (clearing it left an orphan file without a journal, which e2fsck then rejects).
+if dumpe2fs -h base.img 2>/dev/null | grep -q 'Journal checksum type'; then
+	cp base.img t.img
+	python3 - t.img "$jsb" <<'PY' || fail "flipping a journal feature bit"
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2]) + 0x2b)
+    b = f.read(1)[0] ^ 0x1
+    f.seek(int(sys.argv[2]) + 0x2b)
+    f.write(bytes([b]))
+PY
+	run e2fsck -fn t.img
+	expect_out "Journal superblock is corrupt" "oracle: e2fsck -fn on a journal superblock checksum"
+	run "$E4R" check -n -f t.img
+	expect_out "the journal superblock checksum does not match" "check names the checksum"
+	repaired_image t.img "a journal superblock checksum"
+	dumpe2fs -h t.img 2>/dev/null | grep -q 'has_journal' || fail "check -y -f removed the journal"
+	debugfs -R "logdump" t.img 2>&1 | grep -q "Journal starts at block" ||
+		fail "debugfs does not read the journal after check -y -f"
+fi
 exit 0
