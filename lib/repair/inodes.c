@@ -450,21 +450,22 @@ errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f)
 /*
  * A journal that cannot be used (its inode or its superblock is bad): like
  * e2fsck's answer to "Clear?", the filesystem goes on without one. The
- * inode is zeroed (e2fsck wants no trace in an unused journal inode); its
- * blocks are freed by the next round's bitmap rebuild. tune2fs -j adds a
- * new journal.
+ * journal's own inode (8) is zeroed, whatever s_journal_inum named (e2fsck
+ * wants no trace in it once there is no journal); another inode that
+ * s_journal_inum named by mistake (the resize inode, a file) is left as it
+ * is, as e2fsck leaves it. The blocks are freed by the next round's bitmap
+ * rebuild. tune2fs -j adds a new journal.
  */
 errcode_t repair_journal_clear(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_super_block *sb = fs->super;
-	ext2_ino_t ino = sb->s_journal_inum;
+	ext2_ino_t ino = EXT2_JOURNAL_INO;
 	struct inode_buf b = { 0 };
 	errcode_t err;
 
-	if (!ino)
+	if (!sb->s_journal_inum)
 		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
-	/* an inode number past the filesystem names nothing to zero: only the superblock forgets it */
 	if (ino <= c->inodes) {
 		err = inode_read(c, ino, &b);
 		if (err)
