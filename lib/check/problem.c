@@ -75,8 +75,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_FIX, 0,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("metadata of group %g at block %b overlaps other filesystem metadata")),
+	/* e2fsck zeroes it before pass 1: the inode scan skips what it marks unused */
 	ROW(E4R_PR_GD_UNUSED_INODES, "gd_unused_inodes", P0, WARN, E4R_ANS_FIX, PREEN,
-	    FIX(SUMMARIES), PH(SUMMARY),
+	    FIX(ITABLE_UNUSED), PH(ALONE),
 	    PM_("group %g unused inodes count %f is larger than its free inodes count %e")),
 	ROW(E4R_PR_GD_UNINIT_NO_CSUM, "gd_uninit_no_csum", P0, WARN, E4R_ANS_FIX, PREEN,
 	    FIX(UNINIT_FLAGS), PH(SUMMARY),
