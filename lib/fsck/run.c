@@ -177,6 +177,22 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		ctx_free(&c);
 		if (err)
 			goto fail;
+		/*
+		 * Clean again after a repair removed the journal: a new one (as
+		 * e2fsck makes at the end of its run), and a round to check it.
+		 * Without room for it the filesystem stays without a journal.
+		 */
+		if (!fixed && r->journal_cleared && !r->left && !r->preen_halt && !r->aborted &&
+		    mode != E4R_REPAIR_NONE && r->rounds < max_rounds) {
+			r->journal_cleared = 0;
+			if (repair_journal_recreate(fs) == 0) {
+				r->journal_recreated = 1;
+				r->fixed++;
+				r->written = 1;
+				ext2fs_mark_super_dirty(fs);
+				fixed = 1;
+			}
+		}
 		if (!fixed || r->preen_halt || r->rounds >= max_rounds)
 			break;
 	}

@@ -478,6 +478,8 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 		if (err)
 			return err;
 	}
+	if (ext2fs_has_feature_journal(sb))
+		c->res->journal_cleared = 1;
 	ext2fs_clear_feature_journal(sb);
 	ext2fs_clear_feature_journal_needs_recovery(sb);
 	sb->s_journal_inum = 0;
@@ -623,6 +625,26 @@ errcode_t repair_journal_reset(struct check_ctx *c)
 		err = io_channel_write_blk64(fs->io, blk, 1, buf);
 	}
 	free(buf);
+	return err;
+}
+
+/*
+ * A journal cleared by this run's repairs, made anew once the filesystem
+ * is clean (e2fsck recreates it at the end of its run: features such as
+ * orphan_file want one). Its size is mke2fs's default for the filesystem.
+ */
+errcode_t repair_journal_recreate(ext2_filsys fs)
+{
+	struct ext2fs_journal_params params;
+	errcode_t err;
+
+	if (ext2fs_has_feature_journal(fs->super) || !(fs->flags & EXT2_FLAG_RW))
+		return 0;
+	err = ext2fs_get_journal_params(&params, fs);
+	if (!err && !fs->block_map)
+		err = ext2fs_read_bitmaps(fs);
+	if (!err)
+		err = ext2fs_add_journal_inode3(fs, &params, ~0ULL, 0);
 	return err;
 }
 

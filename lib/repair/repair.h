@@ -31,6 +31,7 @@ errcode_t repair_journal_clear(struct check_ctx *c);
 errcode_t repair_journal_errno(struct check_ctx *c);
 errcode_t repair_journal_v2_fields(struct check_ctx *c);
 errcode_t repair_journal_reset(struct check_ctx *c);
+errcode_t repair_journal_recreate(ext2_filsys fs);
 errcode_t repair_resize_inode_recreate(struct check_ctx *c);
 errcode_t repair_root(struct check_ctx *c);
 errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino);

@@ -30,6 +30,16 @@ run "$E4R" check -n -f badj.img
 expect_rc 4 "check -n -f with a broken journal superblock"
 expect_out "the journal \(inode 8\) is invalid: journal superblock has no JBD2 magic" "check names the journal"
 
+# A journal superblock without magic: the journal goes, and comes back new once the
+# filesystem is clean, as e2fsck -fy makes it again ("journal has been regenerated").
+cp badj.img be.img
+e2fsck -fy be.img >/dev/null 2>&1
+dumpe2fs -h be.img 2>/dev/null | grep -q 'has_journal' || fail "oracle: e2fsck -fy left no journal"
+repaired_image badj.img "a journal superblock without magic" 12
+echo "$YOUT" | grep -q "the journal, removed by the repairs, has been made anew" ||
+	fail "check -y -f does not say that it made the journal anew"
+dumpe2fs -h badj.img 2>/dev/null | grep -q 'has_journal' || fail "check -y -f left no journal"
+
 # jsb_set IMAGE FIELD-OFFSET HEX: write big-endian bytes into the journal superblock and
 # seal it again (crc32c over the 1024 bytes, the checksum field zeroed, as JBD2 v3 does).
 jsb_set() {
