@@ -295,6 +295,8 @@ verdict:
 			}
 		printf(_("Run check without -p (with -y to fix everything, or on a terminal to be asked).\n"));
 	}
+	if (r->journal_recreated)
+		printf(_("\n%s: *** the journal, removed by the repairs, has been made anew ***\n"), image);
 	if (r->fixed || r->written)
 		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);
 	if (r->left || r->preen_halt)

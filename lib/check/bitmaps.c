@@ -216,6 +216,13 @@ static void check_inodes_bitmap(struct check_ctx *c)
 
 	if (!ours || !disk)
 		goto out;
+	/*
+	 * The reserved inodes are in use whatever the scan could read of
+	 * them (e2fsck's pass 1 marks them; the rebuild of the summaries
+	 * does): an unreadable inode table must not free them every round.
+	 */
+	for (g = 1; g < (dgrp_t)c->first_ino && g <= c->inodes; g++)
+		ext2fs_mark_inode_bitmap2(c->inode_used, g);
 	for (g = 0; g < fs->group_desc_count; g++) {
 		check_inode_group(c, g, ours, disk, &plus, &minus, &total_free);
 		check_progress(c, E4R_PASS_BITMAPS, fs->group_desc_count + (uint64_t)g + 1,

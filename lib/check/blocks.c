@@ -175,6 +175,23 @@ static void extent_problem(struct check_inode_walk *w, enum check_problem code, 
 	ext2fs_mark_inode_bitmap2(w->c->inode_bad, w->ino);
 }
 
+/*
+ * Take back the claim on an unreadable extent node (claimed when its index
+ * entry was read): the prune frees it. A block claimed twice keeps its
+ * duplicate mark; a cluster (bigalloc) may hold other blocks: kept.
+ */
+static void unclaim_node(struct check_inode_walk *w, blk64_t blk)
+{
+	struct check_ctx *c = w->c;
+
+	if (w->dup_pass || EXT2FS_CLUSTER_RATIO(c->fs) > 1 || check_out_of_fs(c->fs, blk, 1) ||
+	    ext2fs_test_block_bitmap2(c->dup, blk) || ext2fs_test_block_bitmap2(c->meta, blk))
+		return;
+	ext2fs_unmark_block_bitmap2(c->used, blk);
+	if (w->nblocks)
+		w->nblocks--;
+}
+
 static void walk_extents(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
@@ -182,7 +199,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 	struct ext2fs_extent e;
 	struct ext2_extent_info info;
 	uint64_t next_lblk = 0, steps = 0, max_steps = ext2fs_blocks_count(fs->super) + 16;
-	blk64_t node = E4R_NONE;
+	blk64_t node = E4R_NONE, down_to = E4R_NONE;	/* DOWN_TO: the child the next step enters */
 	int64_t want_first = -1;	/* after an index entry: the start its child must begin at */
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
@@ -207,12 +224,25 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		op = EXT2_EXTENT_NEXT;
 		if (err == EXT2_ET_EXTENT_NO_NEXT)
 			break;
+		if (err && node != E4R_NONE && node == down_to) {
+			/*
+			 * A child node that cannot be read: the repair prunes that
+			 * subtree alone (as e2fsck removes the index entry), so the
+			 * walk goes on with the node's siblings, whose blocks stay
+			 * claimed. The node itself goes with the prune.
+			 */
+			extent_problem(w, E4R_PR_EXTENT_NODE, node, E4R_NONE, E4R_NONE);
+			unclaim_node(w, node);
+			down_to = E4R_NONE;
+			continue;
+		}
 		if (err) {
 			extent_problem(w, node == E4R_NONE ? E4R_PR_EXTENT_HEADER : E4R_PR_EXTENT_NODE,
 				       node, E4R_NONE, E4R_NONE);
 			w->bad = 1;
 			break;
 		}
+		down_to = E4R_NONE;
 		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
 			continue;
 		/* an index entry's start is its child's first start (e2fsck's rule) */
@@ -231,6 +261,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 			if (!w->dup_pass)
 				check_extent_node_csum(w, e.e_pblk, buf);
 			claim_block(w, e.e_pblk, -1);
+			down_to = e.e_pblk;
 			continue;
 		}
 		if (e.e_len == 0 || check_out_of_fs(fs, e.e_pblk, e.e_len)) {

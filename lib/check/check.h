@@ -87,6 +87,8 @@ struct check_result {
 	unsigned		left;		/* errors of the last round not repaired */
 	int			preen_halt;	/* -p met a problem a person must decide: nothing written */
 	int			written;	/* the filesystem was changed (flush it) */
+	int			journal_cleared;	/* a repair removed the journal (made anew once clean) */
+	int			journal_recreated;	/* ... and it was made anew */
 	int			totals_set;	/* clean, with repairs: the superblock's free totals were
 						   set from the groups' counts (as e2fsck does) */
 };

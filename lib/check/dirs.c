@@ -7,6 +7,7 @@
 
 #include "check/ctx.h"
 #include "fs/dirent.h"
+#include "fs/salvage.h"
 
 #define DIRENT_HEADER		8	/* inode, rec_len, name_len, file_type */
 #define DIRENT_MIN		12
@@ -249,11 +250,15 @@ static void check_duplicate(struct dir_walk *d, struct ext2_dir_entry *de, const
 /*
  * Parse the entries in BUF[0..LEN) (a block without its tail, or an inline
  * area). DOTS: 2 when the region must start with '.' and '..', else 0.
+ * BASE: where the region starts in what a finding's offset counts from (an
+ * inline directory's areas start 4 and 60 bytes into its inline data).
+ * A corrupt entry is salvaged in BUF (the caller's copy) as the repair will
+ * salvage it, and the entries after it are read on: they keep their links.
  */
-static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
+static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots, unsigned base)
 {
 	struct check_ctx *c = d->c;
-	unsigned off = 0;
+	unsigned off = 0, prev = FS_SALVAGE_NO_PREV, budget = len / 4 + 2;
 	int n = 0;
 
 	/* without memory the duplicates go unchecked; the rest is not affected */
@@ -266,12 +271,14 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 		const char *name = de->name;
 		ext2_ino_t ino;
 
-		if (len - off < DIRENT_HEADER || fs_dirent_rec_len(c->fs, de, &rec_len) ||
-		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > len - off ||
-		    (unsigned)(name_len = (int)fs_dirent_name_len(de)) + DIRENT_HEADER > rec_len) {
-			dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, off);
-			break;
+		if (fs_dirent_corrupt(c->fs, buf, len, off) || fs_dirent_rec_len(c->fs, de, &rec_len)) {
+			dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, base + off);
+			if (!budget--)
+				break;
+			off = fs_dirent_salvage(c->fs, buf, len, off, prev);
+			continue;
 		}
+		name_len = (int)fs_dirent_name_len(de);
 		ino = fs_dirent_inode(de);
 		if (n < dots && check_dot_entries(d, de, name, name_len, n)) {
 			if (n == 1)
@@ -299,6 +306,7 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots)
 				check_duplicate(d, de, name, (unsigned)name_len);
 		}
 		n++;
+		prev = off;
 		off += rec_len;
 	}
 	free(d->seen);
@@ -328,7 +336,7 @@ static void check_dir_block(struct dir_walk *d, char *buf)
 	 */
 	if (d->csum && !(d->ht && d->lblk == 0) && has_dirent_tail(fs, buf))
 		len -= FS_DIRENT_TAIL_SIZE;
-	parse_entries(d, buf, len, d->lblk == 0 ? 2 : 0);
+	parse_entries(d, buf, len, d->lblk == 0 ? 2 : 0, 0);
 }
 
 static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
@@ -351,9 +359,11 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 		return;
 	}
 	parse_entries(d, buf + INLINE_PARENT_SIZE,
-		      (size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE) - INLINE_PARENT_SIZE, 0);
+		      (size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE) - INLINE_PARENT_SIZE, 0,
+		      INLINE_PARENT_SIZE);
 	if (size > INLINE_IBLOCK_SIZE)
-		parse_entries(d, buf + INLINE_IBLOCK_SIZE, size - INLINE_IBLOCK_SIZE, 0);
+		parse_entries(d, buf + INLINE_IBLOCK_SIZE, size - INLINE_IBLOCK_SIZE, 0,
+			      INLINE_IBLOCK_SIZE);
 	free(buf);
 }
 

@@ -72,12 +72,19 @@ static void check_file_size(struct check_inode_walk *w)
 {
 	ext2_filsys fs = w->c->fs;
 	uint64_t size = EXT2_I_SIZE(w->inode);
+	uint64_t max = max_file_size(fs, w->inode->i_flags & EXT4_EXTENTS_FL);
+	uint64_t want = (uint64_t)(w->last_init_lblk + 1) * fs->blocksize;
 
 	if (w->inode->i_flags & (EXT4_INLINE_DATA_FL | EXT4_VERITY_FL))
 		return;
+	/*
+	 * The size that covers the last block, but never past the largest a
+	 * file may have (a block at logical 2^32-1 would want 2^32 blocks: a
+	 * size the next check calls too big, e2fsck's loop).
+	 */
 	if (w->last_init_lblk >= 0 && size < (uint64_t)w->last_init_lblk * fs->blocksize)
 		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
-				 (uint64_t)(w->last_init_lblk + 1) * fs->blocksize, size);
+				 want < max ? want : max, size);
 	else if (size > max_file_size(fs, w->inode->i_flags & EXT4_EXTENTS_FL))
 		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
 				 (uint64_t)(w->last_lblk + 1) * fs->blocksize, size);

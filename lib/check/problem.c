@@ -75,8 +75,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_FIX, 0,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("metadata of group %g at block %b overlaps other filesystem metadata")),
+	/* e2fsck zeroes it before pass 1: the inode scan skips what it marks unused */
 	ROW(E4R_PR_GD_UNUSED_INODES, "gd_unused_inodes", P0, WARN, E4R_ANS_FIX, PREEN,
-	    FIX(SUMMARIES), PH(SUMMARY),
+	    FIX(ITABLE_UNUSED), PH(ALONE),
 	    PM_("group %g unused inodes count %f is larger than its free inodes count %e")),
 	ROW(E4R_PR_GD_UNINIT_NO_CSUM, "gd_uninit_no_csum", P0, WARN, E4R_ANS_FIX, PREEN,
 	    FIX(UNINIT_FLAGS), PH(SUMMARY),
@@ -87,8 +88,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(JOURNAL_CLEAR), PH(NOW),
 	    PM_("the journal (inode %i) is invalid: %x")),
-	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_CLEAR, 0,
-	    FIX(JOURNAL_CLEAR), PH(NOW),
+	/* as e2fsck ("journal superblock is corrupt"): the journal is kept, its superblock made anew */
+	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, 0,
+	    FIX(JOURNAL_RESET), PH(NOW),
 	    PM_("the journal superblock checksum does not match (stored %f, computed %e)")),
 	ROW(E4R_PR_SB_RESIZE_META_BG, "sb_resize_meta_bg", P0, ERR, E4R_ANS_FIX, 0,
 	    FIX(RESIZE_INODE_OFF), PH(NOW),
@@ -373,8 +375,8 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_ENTRY_UNENCRYPTED, "entry_unencrypted", P2, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' in encrypted directory inode %d names inode %i, which is not encrypted")),
-	/* e2fsck renames the second (name~0); clearing it sends its inode to lost+found if unlinked */
-	ROW(E4R_PR_ENTRY_DUPLICATE, "entry_duplicate", P2, ERR, E4R_ANS_CLEAR, 0,
+	/* as e2fsck: the second is renamed (name~0), or dropped when it names the same inode */
+	ROW(E4R_PR_ENTRY_DUPLICATE, "entry_duplicate", P2, ERR, E4R_ANS_FIX, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' (inode %i) in directory inode %d has the name of an entry before it in its block")),
 

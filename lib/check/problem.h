@@ -240,6 +240,8 @@ enum check_fix {
 	E4R_FIX_QUOTA_REWRITE,		/* write the quota file again: usage counted, limits kept */
 	E4R_FIX_JOURNAL_ERRNO,		/* zero the error the journal superblock records */
 	E4R_FIX_JOURNAL_V2_FIELDS,	/* zero the journal superblock past its v1 fields */
+	E4R_FIX_JOURNAL_RESET,		/* a new, empty journal superblock over the same journal */
+	E4R_FIX_ITABLE_UNUSED,		/* zero a group's unused-inode mark, before the inode scan */
 	E4R_FIX_RESIZE_INODE_RECREATE,	/* zero the resize inode, then make it again */
 	E4R_FIX_COUNT
 };

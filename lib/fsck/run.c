@@ -26,6 +26,13 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 
 	c->fs = fs;
 	c->inodes = fs->super->s_inodes_count;
+	/*
+	 * The inode bitmaps hold the groups' inodes (s_inodes_per_group of
+	 * each): a damaged s_inodes_count above that (its own finding) must
+	 * not send a walk past their memory.
+	 */
+	if ((uint64_t)fs->super->s_inodes_per_group * fs->group_desc_count < c->inodes)
+		c->inodes = fs->super->s_inodes_per_group * fs->group_desc_count;
 	c->first_ino = EXT2_FIRST_INODE(fs->super);
 	c->dir_nlink = ext2fs_has_feature_dir_nlink(fs->super);
 	if ((err = ext2fs_allocate_block_bitmap(fs, "metadata", &c->meta)) ||
@@ -170,6 +177,22 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		ctx_free(&c);
 		if (err)
 			goto fail;
+		/*
+		 * Clean again after a repair removed the journal: a new one (as
+		 * e2fsck makes at the end of its run), and a round to check it.
+		 * Without room for it the filesystem stays without a journal.
+		 */
+		if (!fixed && r->journal_cleared && !r->left && !r->preen_halt && !r->aborted &&
+		    mode != E4R_REPAIR_NONE && r->rounds < max_rounds) {
+			r->journal_cleared = 0;
+			if (repair_journal_recreate(fs) == 0) {
+				r->journal_recreated = 1;
+				r->fixed++;
+				r->written = 1;
+				ext2fs_mark_super_dirty(fs);
+				fixed = 1;
+			}
+		}
 		if (!fixed || r->preen_halt || r->rounds >= max_rounds)
 			break;
 	}

@@ -146,3 +146,28 @@ out:
 	free(disk);
 	return err;
 }
+
+/*
+ * A group's unused-inode mark above its free inodes: the inode scan would
+ * skip inodes in use (a whole tree, the root among them). As e2fsck does
+ * before its pass 1, the mark goes (the whole table is scanned), in GROUP
+ * and in every other group where it is as wrong: the round that repairs
+ * this one ends and the check starts over, so one repair makes them all.
+ * The rebuild of the summaries sets the marks again.
+ */
+errcode_t repair_itable_unused(struct check_ctx *c, uint64_t group)
+{
+	ext2_filsys fs = c->fs;
+	dgrp_t g;
+
+	if (group >= fs->group_desc_count)
+		return EINVAL;
+	for (g = 0; g < fs->group_desc_count; g++) {
+		if (g != group && ext2fs_bg_itable_unused(fs, g) <= ext2fs_bg_free_inodes_count(fs, g))
+			continue;
+		ext2fs_bg_itable_unused_set(fs, g, 0);
+		ext2fs_group_desc_csum_set(fs, g);
+	}
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}

@@ -8,6 +8,7 @@
 
 #include "check/ctx.h"
 #include "fs/dirent.h"
+#include "fs/salvage.h"
 #include "repair/repair.h"
 
 #define DIRENT_HEADER		8
@@ -44,17 +45,21 @@ static unsigned entry_need(struct ext2_dir_entry *de)
  * and *LAST_OFF get the offsets of the entry before OFF and of the last one.
  * Returns 0 when the chain of rec_len reaches END exactly.
  */
-static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_off)
+static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_off,
+		      unsigned *before_last)
 {
 	unsigned off = 0, rec_len;
 
 	*last_off = 0;
+	*before_last = FS_SALVAGE_NO_PREV;
 	while (off < end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 
 		if (end - off < DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
 		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off)
 			return -1;
+		if (off)
+			*before_last = *last_off;
 		*last_off = off;
 		off += rec_len;
 	}
@@ -64,13 +69,27 @@ static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_of
 /* Make room for a checksum tail by shortening the last entry. */
 static errcode_t insert_tail(ext2_filsys fs, char *buf)
 {
-	unsigned last, rec_len, need;
+	unsigned last, before, rec_len, need;
 	struct ext2_dir_entry *de;
 
-	if (walk_block(fs, buf, fs->blocksize, &last))
+	if (walk_block(fs, buf, fs->blocksize, &last, &before))
 		return EXT2_ET_DIR_CORRUPTED;
 	de = (struct ext2_dir_entry *)(buf + last);
 	fs_dirent_rec_len(fs, de, &rec_len);
+	/*
+	 * An unused last entry too short to give up the tail's bytes (a tail
+	 * whose type was damaged reads as one): the entry before takes it.
+	 */
+	if (!fs_dirent_inode(de) && before != FS_SALVAGE_NO_PREV &&
+	    rec_len < DIRENT_MIN + FS_DIRENT_TAIL_SIZE) {
+		unsigned before_len;
+
+		de = (struct ext2_dir_entry *)(buf + before);
+		fs_dirent_rec_len(fs, de, &before_len);
+		rec_len += before_len;
+		fs_dirent_set_rec_len(fs, rec_len, de);
+		last = before;
+	}
 	need = fs_dirent_inode(de) || last == 0 ? entry_need(de) : DIRENT_MIN;
 	if (need < DIRENT_MIN)
 		need = DIRENT_MIN;
@@ -144,48 +163,84 @@ static unsigned leaf_end(ext2_filsys fs, const char *buf)
 	       fs->blocksize - FS_DIRENT_TAIL_SIZE : fs->blocksize;
 }
 
-/* DIR_CSUM: a new checksum; DIR_CORRUPT: the block is cut at the first bad entry. */
-errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
+static blk64_t first_block(struct check_ctx *c, ext2_ino_t dir);
+
+/*
+ * The end of the entries the checker read in block BLK of DIR: an htree
+ * root's '..' spans the whole block (a stale leaf tail may lie under it).
+ */
+static unsigned entries_end(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, const char *buf)
+{
+	struct ext2_inode in;
+
+	if (ext2fs_has_feature_dir_index(c->fs->super) && blk == first_block(c, dir) &&
+	    !ext2fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL))
+		return c->fs->blocksize;
+	return leaf_end(c->fs, buf);
+}
+
+/*
+ * A corrupt entry in an inline directory: both areas (i_block after the
+ * parent, and system.data) are salvaged as the checker read them. Inline
+ * data that cannot be read at all (FOUND is no entry's offset) clears the
+ * directory, as e2fsck truncates it to nothing: the entries that name it
+ * go next round, the files it held come back through lost+found.
+ */
+static errcode_t salvage_inline_dir(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
+	ext2_ino_t dir = (ext2_ino_t)f->dir;
+	size_t size = 0;
+	unsigned mended;
 	char *buf;
 	errcode_t err;
 
-	/*
-	 * A corrupt inline directory (as when its system.data attribute is
-	 * gone, where e2fsck truncates it to nothing and clears the empty
-	 * directory) is cleared: the entries that name it go next round, the
-	 * files it held come back through lost+found.
-	 */
+	if (f->found == E4R_NONE || f->found < INLINE_PARENT_SIZE)
+		return repair_inode_clear(c, dir);
+	err = ext2fs_inline_data_size(fs, dir, &size);
+	if (err || size < INLINE_PARENT_SIZE)
+		return repair_inode_clear(c, dir);
+	buf = malloc(size);
+	if (!buf)
+		return ENOMEM;
+	err = ext2fs_inline_data_get(fs, dir, NULL, buf, &size);
+	if (!err) {
+		size_t ib = size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE;
+
+		mended = fs_dirent_salvage_all(fs, buf + INLINE_PARENT_SIZE,
+					       (unsigned)(ib - INLINE_PARENT_SIZE));
+		if (size > INLINE_IBLOCK_SIZE)
+			mended += fs_dirent_salvage_all(fs, buf + INLINE_IBLOCK_SIZE,
+							(unsigned)(size - INLINE_IBLOCK_SIZE));
+		/* nothing left to mend: an earlier finding of the directory salvaged it */
+		if (mended)
+			err = ext2fs_inline_data_set(fs, dir, NULL, buf, size);
+	}
+	free(buf);
+	return err;
+}
+
+/*
+ * DIR_CSUM: a new checksum. DIR_CORRUPT: the block's corrupt entries are
+ * salvaged (fs/salvage.h) as the checker read past them, keeping the
+ * entries after each; the block's other corrupt entries go with the first
+ * finding, so a later one finds nothing to do.
+ */
+errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
+{
+	char *buf;
+	errcode_t err;
+
 	if (f->code == E4R_PR_DIR_CORRUPT && f->blk == E4R_NONE && f->dir != E4R_NONE &&
 	    f->dir <= c->inodes)
-		return repair_inode_clear(c, (ext2_ino_t)f->dir);
+		return salvage_inline_dir(c, f);
 	buf = dblock_read(c, f->blk);
 	if (!buf)
 		return EXT2_ET_UNIMPLEMENTED;
-	if (f->code == E4R_PR_DIR_CORRUPT) {
-		unsigned end = leaf_end(fs, buf), off = 0, rec_len, bad = (unsigned)f->found;
-		struct ext2_dir_entry *prev = NULL;
-
-		if (f->found == E4R_NONE || bad >= end) {
-			free(buf);
-			return EINVAL;
-		}
-		while (off < bad) {
-			prev = (struct ext2_dir_entry *)(buf + off);
-			if (fs_dirent_rec_len(fs, prev, &rec_len) || !rec_len || rec_len > bad - off)
-				break;
-			off += rec_len;
-		}
-		if (prev && off == bad) {
-			/* the entry before the bad one takes the rest of the block */
-			fs_dirent_set_rec_len(fs, end - ((char *)prev - buf), prev);
-		} else {
-			struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + bad);
-			/* rebuild from the bad offset as one empty entry */
-			memset(de, 0, DIRENT_HEADER);
-			fs_dirent_set_rec_len(fs, end - bad, de);
-		}
+	if (f->code == E4R_PR_DIR_CORRUPT &&
+	    !fs_dirent_salvage_all(c->fs, buf, entries_end(c, (ext2_ino_t)f->dir, f->blk, buf))) {
+		free(buf);
+		return 0;
 	}
 	err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
 	free(buf);
@@ -220,6 +275,155 @@ static int entry_matches(const struct check_finding *f, struct ext2_dir_entry *d
 }
 
 /*
+ * The next name to try for a duplicate, in place in NAME (*LEN bytes, room
+ * for ROOM): "name~0" the first time, then the number after the '~' counts
+ * up ("name~1", ...), as e2fsck renames. The suffix stays within the bytes
+ * the entry's record already has for its name (rounded to 4), overwriting
+ * the name's last characters when it must.
+ */
+static void next_unique_name(char *name, unsigned *len, unsigned room)
+{
+	unsigned l = *len, i = l, newlen;
+
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	if (i == l || i < 2 || name[i - 1] != '~') {
+		/* no suffix yet: two bytes more when the padding has them, else within it */
+		newlen = ((l - 1) & 3) < 2 ? l + 2 : (l + 3) & ~3u;
+		if (newlen > room)
+			newlen = room;
+		if (newlen < 2)
+			newlen = 2;
+		name[newlen - 2] = '~';
+		name[newlen - 1] = '0';
+		*len = newlen;
+		return;
+	}
+	/* count up the digits after the '~'; all nines: the '~' moves left for one more digit */
+	for (i = l; i > 0 && name[i - 1] != '~'; i--) {
+		if (name[i - 1] != '9') {
+			name[i - 1]++;
+			return;
+		}
+		name[i - 1] = '0';
+	}
+	if (i >= 2) {
+		name[i - 2] = '~';
+		name[i - 1] = '1';
+	}
+}
+
+/* NAME (LEN bytes) is already an entry of directory DIR, or of BUF[0..END) (the block being mended). */
+static int name_taken(struct check_ctx *c, ext2_ino_t dir, const char *buf, unsigned end,
+		      const char *name, unsigned len)
+{
+	ext2_ino_t ino = 0;
+	unsigned off = 0, rec_len;
+
+	while (off + DIRENT_HEADER <= end) {
+		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
+
+		if (fs_dirent_rec_len(c->fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
+			break;
+		if (fs_dirent_inode(de) && fs_dirent_name_len(de) == len && !memcmp(de->name, name, len))
+			return 1;
+		off += rec_len;
+	}
+	return ext2fs_lookup(c->fs, dir, name, (int)len, NULL, &ino) != EXT2_ET_FILE_NOT_FOUND;
+}
+
+/*
+ * An entry before DE in BUF holds DE's name (folded in a casefolded
+ * directory, as the checker compares): DE is the second of a duplicate.
+ * SAME_INO: that entry names DE's inode too.
+ */
+static struct ext2_dir_entry *earlier_same_name(struct check_ctx *c, ext2_ino_t dir, char *buf,
+						unsigned end, struct ext2_dir_entry *de, int *same_ino)
+{
+	const struct ext2fs_nls_table *fold = NULL;
+	unsigned nl = fs_dirent_name_len(de), off = 0, len;
+	struct ext2_inode in;
+	struct ext2_dir_entry *found = NULL;
+
+	if (!ext2fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT4_CASEFOLD_FL) &&
+	    !(in.i_flags & EXT4_ENCRYPT_FL))
+		fold = c->fs->encoding;
+	*same_ino = 0;
+	while (buf + off < (char *)de && off + DIRENT_HEADER <= end) {
+		struct ext2_dir_entry *o = (struct ext2_dir_entry *)(buf + off);
+		unsigned onl = fs_dirent_name_len(o);
+
+		if (fs_dirent_rec_len(c->fs, o, &len) || len < DIRENT_MIN || len > end - off)
+			break;
+		if (fs_dirent_inode(o) &&
+		    (fold ? !ext2fs_casefold_cmp(fold, (const unsigned char *)o->name, (int)onl,
+						 (const unsigned char *)de->name, (int)nl) :
+			    onl == nl && !memcmp(o->name, de->name, nl))) {
+			if (!found)
+				found = o;
+			if (fs_dirent_inode(o) == fs_dirent_inode(de))
+				*same_ino = 1;
+		}
+		off += len;
+	}
+	return found;
+}
+
+/*
+ * A duplicate name (E4R_PR_ENTRY_DUPLICATE): a second entry for the same
+ * inode goes (one link is enough), an entry for another inode is renamed
+ * as e2fsck renames it, keeping the file where it was: of the two, the one
+ * naming the lower inode number (e2fsck sorts equal names by inode, higher
+ * first, and renames the later). The name of an encrypted directory is
+ * ciphertext: such an entry is removed instead.
+ * Returns 1 when one of the pair was renamed, 0 when DE is to be removed.
+ */
+static int rename_duplicate(struct check_ctx *c, const struct check_finding *f, char *buf,
+			    unsigned end, struct ext2_dir_entry *de)
+{
+	unsigned nl, rec_len, len, room, tries;
+	struct ext2_dir_entry *first;
+	struct ext2_inode in;
+	char name[EXT2_NAME_LEN + 1];
+	int same_ino;
+
+	if (ext2fs_read_inode(c->fs, (ext2_ino_t)f->dir, &in) || (in.i_flags & EXT4_ENCRYPT_FL))
+		return 0;
+	first = earlier_same_name(c, (ext2_ino_t)f->dir, buf, end, de, &same_ino);
+	/* an earlier entry of the same name and inode: this one is a second link, dropped */
+	if (!first || same_ino)
+		return 0;
+	if (fs_dirent_inode(first) < fs_dirent_inode(de))
+		de = first;
+	nl = fs_dirent_name_len(de);
+	if (nl == 0 || fs_dirent_rec_len(c->fs, de, &rec_len))
+		return 0;
+	room = rec_len - DIRENT_HEADER;
+	if (room > EXT2_NAME_LEN)
+		room = EXT2_NAME_LEN;
+	memcpy(name, de->name, nl);
+	len = nl;
+	for (tries = 0; tries < 10000; tries++) {
+		next_unique_name(name, &len, room);
+		if (!name_taken(c, (ext2_ino_t)f->dir, buf, end, name, len)) {
+			memcpy(de->name, name, len);
+			fs_dirent_set_name_len(de, len);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* DE has an entry of its name before it: the one of a duplicate pair to mend. */
+static int is_second(struct check_ctx *c, const struct check_finding *f, char *buf, unsigned end,
+		     struct ext2_dir_entry *de)
+{
+	int same_ino;
+
+	return earlier_same_name(c, (ext2_ino_t)f->dir, buf, end, de, &same_ino) != NULL;
+}
+
+/*
  * Mend the entry F names among the entries BUF[0..END): remove it (the one
  * before takes its space; the first of the region becomes unused), or
  * correct its file type or name. FIRST: the region opens the directory's
@@ -245,7 +449,8 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 		dotdot = first && prev == (struct ext2_dir_entry *)buf && nl == 2 &&
 			 de->name[0] == '.' && de->name[1] == '.';
 		if (!fs_dirent_inode(de) || !entry_matches(f, de) ||
-		    (dot && !retype && f->code != E4R_PR_ENTRY_NAME)) {
+		    (dot && !retype && f->code != E4R_PR_ENTRY_NAME) ||
+		    (f->code == E4R_PR_ENTRY_DUPLICATE && !is_second(c, f, buf, end, de))) {
 			prev = de;
 			off += rec_len;
 			continue;
@@ -259,6 +464,8 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 				if (de->name[i] == '/' || de->name[i] == '\0')
 					de->name[i] = '.';
 			remove = nl == 0;
+		} else if (f->code == E4R_PR_ENTRY_DUPLICATE) {
+			remove = !rename_duplicate(c, f, buf, end, de);
 		}
 		if (remove && prev && !dotdot) {
 			unsigned prev_len;
@@ -312,7 +519,8 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 	buf = dblock_read(c, f->blk);
 	if (!buf)
 		return err;
-	if (mend_entry(c, f, buf, leaf_end(c->fs, buf), f->blk == first_block(c, (ext2_ino_t)f->dir)))
+	if (mend_entry(c, f, buf, entries_end(c, (ext2_ino_t)f->dir, f->blk, buf),
+		       f->blk == first_block(c, (ext2_ino_t)f->dir)))
 		err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
 	free(buf);
 	return err;

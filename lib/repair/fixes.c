@@ -133,6 +133,16 @@ static errcode_t do_journal_v2_fields(struct check_ctx *c, size_t first, size_t 
 	return repair_journal_v2_fields(c);
 }
 
+static errcode_t do_journal_reset(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_journal_reset(c);
+}
+
+static errcode_t do_itable_unused(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_itable_unused(c, F(i)->group);
+}
+
 static errcode_t do_resize_inode_recreate(struct check_ctx *c, size_t first, size_t i)
 {
 	return repair_resize_inode_recreate(c);
@@ -306,6 +316,8 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_JOURNAL_CLEAR]		= do_journal_clear,
 	[E4R_FIX_JOURNAL_ERRNO]		= do_journal_errno,
 	[E4R_FIX_JOURNAL_V2_FIELDS]	= do_journal_v2_fields,
+	[E4R_FIX_JOURNAL_RESET]		= do_journal_reset,
+	[E4R_FIX_ITABLE_UNUSED]		= do_itable_unused,
 	[E4R_FIX_RESIZE_INODE_RECREATE]	= do_resize_inode_recreate,
 	[E4R_FIX_RESIZE_INODE_OFF]	= do_resize_inode_off,
 	[E4R_FIX_ORPHAN_LIST_CLEAR]	= do_orphan_list_clear,

@@ -450,21 +450,22 @@ errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f)
 /*
  * A journal that cannot be used (its inode or its superblock is bad): like
  * e2fsck's answer to "Clear?", the filesystem goes on without one. The
- * inode is zeroed (e2fsck wants no trace in an unused journal inode); its
- * blocks are freed by the next round's bitmap rebuild. tune2fs -j adds a
- * new journal.
+ * journal's own inode (8) is zeroed, whatever s_journal_inum named (e2fsck
+ * wants no trace in it once there is no journal); another inode that
+ * s_journal_inum named by mistake (the resize inode, a file) is left as it
+ * is, as e2fsck leaves it. The blocks are freed by the next round's bitmap
+ * rebuild. tune2fs -j adds a new journal.
  */
 errcode_t repair_journal_clear(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_super_block *sb = fs->super;
-	ext2_ino_t ino = sb->s_journal_inum;
+	ext2_ino_t ino = EXT2_JOURNAL_INO;
 	struct inode_buf b = { 0 };
 	errcode_t err;
 
-	if (!ino)
+	if (!sb->s_journal_inum)
 		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
-	/* an inode number past the filesystem names nothing to zero: only the superblock forgets it */
 	if (ino <= c->inodes) {
 		err = inode_read(c, ino, &b);
 		if (err)
@@ -477,6 +478,8 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 		if (err)
 			return err;
 	}
+	if (ext2fs_has_feature_journal(sb))
+		c->res->journal_cleared = 1;
 	ext2fs_clear_feature_journal(sb);
 	ext2fs_clear_feature_journal_needs_recovery(sb);
 	sb->s_journal_inum = 0;
@@ -553,6 +556,96 @@ errcode_t repair_journal_errno(struct check_ctx *c)
 errcode_t repair_journal_v2_fields(struct check_ctx *c)
 {
 	return rewrite_journal_sb(c, zero_v2_fields);
+}
+
+#define JSB_HEADER_SIZE		12	/* magic, block type, sequence */
+#define JSB_MAGIC		0xC03B3998U
+#define JSB_V1			3
+#define JSB_V2			4
+#define JSB_BLOCKSIZE_OFF	0x0C
+#define JSB_MAXLEN_OFF		0x10
+#define JSB_FIRST_OFF		0x14
+#define JSB_SEQUENCE_OFF	0x18
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	v = ext2fs_cpu_to_be32(v);
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get_be32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return ext2fs_be32_to_cpu(v);
+}
+
+/*
+ * A journal superblock that fails its checksum (e2fsck: "journal superblock
+ * is corrupt", fixed by a new one): the journal stays, its superblock says
+ * an empty log over the journal inode's blocks, with no features (so no
+ * checksum to fail), and a sequence past the old one so no old block reads
+ * as a transaction. A valid v1 signature stays v1, anything else becomes v2.
+ */
+errcode_t repair_journal_reset(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	struct ext2_inode in;
+	unsigned char *buf;
+	blk64_t blk = 0;
+	uint32_t seq;
+	errcode_t err;
+
+	if (!ino || ino > c->inodes || fs->blocksize < JSB_SIZE)
+		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
+	err = ext2fs_read_inode(fs, ino, &in);
+	if (!err)
+		err = ext2fs_bmap2(fs, ino, &in, NULL, 0, 0, NULL, &blk);
+	if (err)
+		return err;
+	if (!blk || check_out_of_fs(fs, blk, 1) || EXT2_I_SIZE(&in) / fs->blocksize < 2)
+		return EXT2_ET_BAD_BLOCK_NUM;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(fs->io, blk, 1, buf);
+	if (!err) {
+		if (get_be32(buf) != JSB_MAGIC || get_be32(buf + 4) != JSB_V1) {
+			put_be32(buf, JSB_MAGIC);
+			put_be32(buf + 4, JSB_V2);
+		}
+		seq = get_be32(buf + JSB_SEQUENCE_OFF) + 1;
+		memset(buf + JSB_HEADER_SIZE, 0, fs->blocksize - JSB_HEADER_SIZE);
+		put_be32(buf + JSB_BLOCKSIZE_OFF, fs->blocksize);
+		put_be32(buf + JSB_MAXLEN_OFF, (uint32_t)(EXT2_I_SIZE(&in) / fs->blocksize));
+		put_be32(buf + JSB_FIRST_OFF, 1);
+		put_be32(buf + JSB_SEQUENCE_OFF, seq ? seq : 1);
+		err = io_channel_write_blk64(fs->io, blk, 1, buf);
+	}
+	free(buf);
+	return err;
+}
+
+/*
+ * A journal cleared by this run's repairs, made anew once the filesystem
+ * is clean (e2fsck recreates it at the end of its run: features such as
+ * orphan_file want one). Its size is mke2fs's default for the filesystem.
+ */
+errcode_t repair_journal_recreate(ext2_filsys fs)
+{
+	struct ext2fs_journal_params params;
+	errcode_t err;
+
+	if (ext2fs_has_feature_journal(fs->super) || !(fs->flags & EXT2_FLAG_RW))
+		return 0;
+	err = ext2fs_get_journal_params(&params, fs);
+	if (!err && !fs->block_map)
+		err = ext2fs_read_bitmaps(fs);
+	if (!err)
+		err = ext2fs_add_journal_inode3(fs, &params, ~0ULL, 0);
+	return err;
 }
 
 /* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */

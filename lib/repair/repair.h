@@ -30,6 +30,8 @@ errcode_t repair_htree_deindex(struct check_ctx *c, ext2_ino_t dir);
 errcode_t repair_journal_clear(struct check_ctx *c);
 errcode_t repair_journal_errno(struct check_ctx *c);
 errcode_t repair_journal_v2_fields(struct check_ctx *c);
+errcode_t repair_journal_reset(struct check_ctx *c);
+errcode_t repair_journal_recreate(ext2_filsys fs);
 errcode_t repair_resize_inode_recreate(struct check_ctx *c);
 errcode_t repair_root(struct check_ctx *c);
 errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
@@ -38,6 +40,7 @@ errcode_t repair_resize_inode_off(struct check_ctx *c);
 /* Both bitmaps written whole (the next round reads them from disk). */
 errcode_t repair_write_bitmaps(ext2_filsys fs);
 errcode_t repair_summaries(struct check_ctx *c);
+errcode_t repair_itable_unused(struct check_ctx *c, uint64_t group);
 errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t n,
 		   unsigned *cloned);
 errcode_t repair_ea_refcount(struct check_ctx *c, const struct check_finding *f);

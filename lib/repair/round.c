@@ -118,6 +118,35 @@ static int changes_entries(const struct check_finding *f)
 	return p && (p->pass == E4R_PASS_DIRS || p->pass == E4R_PASS_CONNECT);
 }
 
+/* Does repairing F change which blocks its inode maps (a pruned subtree, extents removed)? */
+static int changes_map(const struct check_finding *f)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+
+	return p && p->pass == E4R_PASS_INODES && p->fix == E4R_FIX_BLOCK_MAP;
+}
+
+/*
+ * A count pass 1 took over the blocks an inode maps: stale once a repair of
+ * this round changed the map (the blocks it dropped were counted).
+ */
+static int counts_map(const struct check_finding *f)
+{
+	return f->code == E4R_PR_I_BLOCKS || f->code == E4R_PR_QUOTA_SPACE ||
+	       f->code == E4R_PR_QUOTA_INODES;
+}
+
+/* INO's map was changed by a repair made this round (MAPS[0..N)). */
+static int map_changed(const ext2_ino_t *maps, size_t n, uint64_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (maps[i] == ino)
+			return 1;
+	return 0;
+}
+
 static errcode_t plan_add(size_t **v, size_t *n, size_t i)
 {
 	size_t *m = realloc(*v, (*n + 1) * sizeof(**v));
@@ -145,7 +174,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	struct repair_plan plan = { 0 };
 	errcode_t err = 0;
 	int entries_change = 0;
-	size_t i;
+	ext2_ino_t *maps = NULL;	/* inodes whose maps this round's repairs changed */
+	size_t nmaps = 0, i;
 
 	*fixed = 0;
 	/* the last round's repairs may have moved metadata (a relocated bitmap) */
@@ -200,6 +230,16 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			f->deferred = 1;
 			continue;
 		}
+		/*
+		 * The same for the counts over an inode's blocks (i_blocks, and
+		 * quota over all inodes) once a repair changed what it maps:
+		 * corrected from stale counts, they would be corrected back.
+		 */
+		if (counts_map(f) && nmaps &&
+		    (f->code != E4R_PR_I_BLOCKS || map_changed(maps, nmaps, f->ino))) {
+			f->deferred = 1;
+			continue;
+		}
 		if (!decide(c, f)) {
 			if (phase == E4R_PHASE_SUMMARY)
 				plan.summaries_declined = 1;
@@ -233,6 +273,16 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		if (fix_one(c, first, i) == 0) {
 			entries_change |= changes_entries(f);
 			count_fixed(c, f, fixed);
+			if (changes_map(f) && f->ino != E4R_NONE) {
+				ext2_ino_t *m = realloc(maps, (nmaps + 1) * sizeof(*maps));
+
+				if (!m) {
+					err = ENOMEM;
+					goto out;
+				}
+				maps = m;
+				maps[nmaps++] = (ext2_ino_t)f->ino;
+			}
 		}
 	}
 	if (plan.summaries && !plan.summaries_declined) {
@@ -289,6 +339,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		ext2fs_superblock_csum_set(c->fs, c->fs->super);
 	}
 out:
+	free(maps);
 	free(plan.late);
 	free(plan.dups);
 	return err;

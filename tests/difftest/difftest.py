@@ -109,7 +109,7 @@ def check_case(item):
     try:
         d = damager.resolve(spec)
     except (KeyError, IndexError, StopIteration, ValueError) as ex:
-        return label, name, spec, "unresolved", "cannot apply to this base: %r" % ex
+        return label, name, spec, "unresolved", "cannot apply to this base: %r" % ex, False
     dmg.apply(copy, d, ARGS.fsmeta)
     try:
         e_rc, e_out = run(["e2fsck", "-fn", copy])
@@ -126,7 +126,7 @@ def check_case(item):
             with open(copy, "rb") as f:
                 if f.read() != damager.data:
                     shutil.copyfile(damager.img, copy)
-                    return label, name, spec, "unrestored", "restore left the copy changed"
+                    return label, name, spec, "unrestored", "restore left the copy changed", False
     kind = compare(e_rc, o_rc, wrote)
     if not kind and repair:
         kind, rdetail = repair

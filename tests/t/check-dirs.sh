@@ -82,10 +82,12 @@ peek() {	# peek IMAGE OFFSET SIZE
 }
 # IMAGE's directory block BLK of inode INO, damaged by the caller, resealed so that only
 # the damage is wrong: e2fsck -fn and check -n -f must both find it and name it, and
-# check -y -f must leave the image clean for e2fsck (repaired_image).
+# check -y -f must leave the image clean for e2fsck (repaired_image). IMAGE.damaged keeps
+# the damaged image, for comparisons with e2fsck -fy.
 judge_dir_damage() {	# IMAGE BLK INO WHAT E2FSCK-REGEX OUR-REGEX
 	local img=$1 what=$4
 	"$E4R_FSMETA" reseal "$img" "dir:$2:$3" >/dev/null 2>&1 || fail "fsmeta reseal for $what"
+	cp "$img" "$img.damaged"
 	run e2fsck -fn "$img"
 	expect_rc 4 "oracle: e2fsck -fn on $what"
 	expect_out "$5" "oracle names $what"
@@ -153,8 +155,8 @@ run "$E4R" check -y -f p.img
 run e2fsck -fn p.img
 expect_rc 0 "oracle: e2fsck -fn after check -y -f on an unset file type"
 
-# Two entries of one block with the same name: e2fsck -n finds them (it would rename
-# one); check -y -f clears the second, whose inode then goes to lost+found.
+# Two entries of one block with the same name: e2fsck -n finds them; e2fsck -y and
+# check -y -f rename the second (twin-a~0), which keeps its file in the directory.
 cp base.img p.img
 printf '%s\n' "write data2 dir/twin-a" "write data2 dir/twin-b" | debugfs -w -f - p.img >/dev/null 2>&1 ||
 	fail "debugfs write twins"
@@ -170,4 +172,11 @@ with open(path, "r+b") as f:
 PY
 judge_dir_damage p.img "$dblk" "$idir" "a duplicate name" "Duplicate entry 'twin-a' found" \
 	"entry 'twin-a' \(inode $itb\) in directory inode $idir has the name of an entry before it"
+cp p.img.damaged pe.img
+e2fsck -fy pe.img >/dev/null 2>&1
+for img in pe.img p.img; do
+	debugfs -R "ls -l dir" $img 2>/dev/null | awk -v i="$itb" '$1 == i {print $NF}' > $img.twin
+done
+[ -s pe.img.twin ] || fail "oracle: e2fsck -fy no longer keeps twin-b's inode in dir"
+cmp -s pe.img.twin p.img.twin || fail "twin-b's inode is named '$(cat p.img.twin)' in dir, e2fsck names it '$(cat pe.img.twin)'"
 exit 0

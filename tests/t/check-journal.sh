@@ -30,6 +30,16 @@ run "$E4R" check -n -f badj.img
 expect_rc 4 "check -n -f with a broken journal superblock"
 expect_out "the journal \(inode 8\) is invalid: journal superblock has no JBD2 magic" "check names the journal"
 
+# A journal superblock without magic: the journal goes, and comes back new once the
+# filesystem is clean, as e2fsck -fy makes it again ("journal has been regenerated").
+cp badj.img be.img
+e2fsck -fy be.img >/dev/null 2>&1
+dumpe2fs -h be.img 2>/dev/null | grep -q 'has_journal' || fail "oracle: e2fsck -fy left no journal"
+repaired_image badj.img "a journal superblock without magic" 12
+echo "$YOUT" | grep -q "the journal, removed by the repairs, has been made anew" ||
+	fail "check -y -f does not say that it made the journal anew"
+dumpe2fs -h badj.img 2>/dev/null | grep -q 'has_journal' || fail "check -y -f left no journal"
+
 # jsb_set IMAGE FIELD-OFFSET HEX: write big-endian bytes into the journal superblock and
 # seal it again (crc32c over the 1024 bytes, the checksum field zeroed, as JBD2 v3 does).
 jsb_set() {
@@ -79,4 +89,26 @@ expect_out "Found invalid V2 journal superblock fields" "oracle: e2fsck sees the
 run "$E4R" check -n -f t.img
 expect_out "superblock says 2 users" "check names the users"
 repaired_image t.img "two users of an internal journal" 12
+# A journal superblock whose checksum fails (a feature bit flipped, not sealed again):
+# e2fsck calls it corrupt and makes a new superblock; check -y -f must keep the journal
+# too (clearing it left an orphan file without a journal, which e2fsck then rejects).
+if dumpe2fs -h base.img 2>/dev/null | grep -q 'Journal checksum type'; then
+	cp base.img t.img
+	python3 - t.img "$jsb" <<'PY' || fail "flipping a journal feature bit"
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2]) + 0x2b)
+    b = f.read(1)[0] ^ 0x1
+    f.seek(int(sys.argv[2]) + 0x2b)
+    f.write(bytes([b]))
+PY
+	run e2fsck -fn t.img
+	expect_out "Journal superblock is corrupt" "oracle: e2fsck -fn on a journal superblock checksum"
+	run "$E4R" check -n -f t.img
+	expect_out "the journal superblock checksum does not match" "check names the checksum"
+	repaired_image t.img "a journal superblock checksum"
+	dumpe2fs -h t.img 2>/dev/null | grep -q 'has_journal' || fail "check -y -f removed the journal"
+	debugfs -R "logdump" t.img 2>&1 | grep -q "Journal starts at block" ||
+		fail "debugfs does not read the journal after check -y -f"
+fi
 exit 0

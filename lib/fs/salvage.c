@@ -1,0 +1,160 @@
+/* Salvaging directory entries around a corrupt one: what comes after it is kept whenever it can be found. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/dirent.h"
+#include "fs/salvage.h"
+
+#define DIRENT_HEADER	8	/* inode, rec_len, name_len, file_type */
+#define DIRENT_MIN	12
+
+static unsigned rec_len_at(ext2_filsys fs, const char *buf, unsigned off)
+{
+	unsigned len = 0;
+
+	if (fs_dirent_rec_len(fs, (const struct ext2_dir_entry *)(buf + off), &len))
+		return 0;
+	return len;
+}
+
+int fs_dirent_corrupt(ext2_filsys fs, const char *buf, unsigned end, unsigned off)
+{
+	const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
+	unsigned rec_len;
+
+	if (off >= end)
+		return 0;
+	if (end - off < DIRENT_HEADER)
+		return 1;
+	rec_len = rec_len_at(fs, buf, off);
+	return rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off ||
+	       fs_dirent_name_len(de) + DIRENT_HEADER > rec_len;
+}
+
+/* An entry the walk may trust: readable, and naming no inode past the table. */
+static int entry_sound(ext2_filsys fs, const char *buf, unsigned end, unsigned off)
+{
+	return !fs_dirent_corrupt(fs, buf, end, off) &&
+	       fs_dirent_inode((const struct ext2_dir_entry *)(buf + off)) <= fs->super->s_inodes_count;
+}
+
+/*
+ * The first offset past OFF (at least FIRST) from which sound entries chain
+ * exactly to END: where the entries after a corrupt one start again. Worked
+ * from the end back, so each offset is looked at once. 0 when there is none.
+ */
+static unsigned resync(ext2_filsys fs, const char *buf, unsigned end, unsigned off, unsigned first)
+{
+	unsigned n, found = 0;
+	unsigned char *chains;
+
+	if (end % 4 || first >= end)
+		return 0;
+	chains = calloc(end / 4 + 1, 1);
+	if (!chains)
+		return 0;
+	chains[end / 4] = 1;
+	for (n = end - 4; n >= first && n > off; n -= 4) {
+		if (entry_sound(fs, buf, end, n) && chains[(n + rec_len_at(fs, buf, n)) / 4]) {
+			chains[n / 4] = 1;
+			found = n;
+		}
+		if (n < 4)
+			break;
+	}
+	free(chains);
+	return found;
+}
+
+/* The bytes [OFF, NEXT) leave the walk: the entry before takes them, or they become one empty entry. */
+static unsigned give_up_span(ext2_filsys fs, char *buf, unsigned end, unsigned off, unsigned prev,
+			     unsigned next)
+{
+	struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
+
+	if (prev != FS_SALVAGE_NO_PREV) {
+		struct ext2_dir_entry *p = (struct ext2_dir_entry *)(buf + prev);
+
+		fs_dirent_set_rec_len(fs, rec_len_at(fs, buf, prev) + (next - off), p);
+		return next;
+	}
+	if (next - off < DIRENT_MIN)
+		return end;	/* no room for an entry and none before it: nothing to mend with */
+	memset(de, 0, DIRENT_HEADER);
+	fs_dirent_set_rec_len(fs, next - off, de);
+	return next;
+}
+
+/* The corrupt entry itself can stay, in SPAN bytes: its name fits, holds no NUL, its inode exists. */
+static int entry_keepable(ext2_filsys fs, const char *buf, unsigned off, unsigned span)
+{
+	const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
+	unsigned nl = fs_dirent_name_len(de);
+
+	return span >= DIRENT_MIN && nl + DIRENT_HEADER <= span &&
+	       fs_dirent_inode(de) <= fs->super->s_inodes_count && strnlen(de->name, nl) == nl;
+}
+
+unsigned fs_dirent_salvage(ext2_filsys fs, char *buf, unsigned end, unsigned off, unsigned prev)
+{
+	unsigned left = end - off, rec_len, next;
+	char *cp = buf + off;
+
+	if (left < DIRENT_HEADER)
+		return give_up_span(fs, buf, end, off, prev, end);
+	rec_len = rec_len_at(fs, buf, off);
+	/*
+	 * A record that fits, with a name longer than it: the record is
+	 * believed and dropped (e2fsck's way), the entries after it stay.
+	 */
+	if (rec_len >= DIRENT_MIN && rec_len % 4 == 0 && rec_len <= left)
+		return give_up_span(fs, buf, end, off, prev, off + rec_len);
+	/*
+	 * A bad record length: the entries after it are found again where a
+	 * sound chain of entries starts that reaches the end. e2fsck drops
+	 * them (they come back through lost+found, without their names).
+	 */
+	next = resync(fs, buf, end, off, off + (prev == FS_SALVAGE_NO_PREV ? DIRENT_MIN : 4));
+	if (next) {
+		if (entry_keepable(fs, buf, off, next - off)) {
+			fs_dirent_set_rec_len(fs, next - off, (struct ext2_dir_entry *)cp);
+			return off;
+		}
+		return give_up_span(fs, buf, end, off, prev, next);
+	}
+	/* nothing sound after it: e2fsck's rules */
+	if (rec_len == DIRENT_HEADER && left - DIRENT_HEADER >= DIRENT_MIN) {
+		/* an 8-byte hole: what follows moves up over it */
+		memmove(cp, cp + DIRENT_HEADER, left - DIRENT_HEADER);
+		memset(cp + left - DIRENT_HEADER, 0, DIRENT_HEADER);
+		return off;
+	}
+	if (rec_len > left && entry_keepable(fs, buf, off, left)) {
+		/* running past the end, the entry ends there */
+		fs_dirent_set_rec_len(fs, left, (struct ext2_dir_entry *)cp);
+		return off;
+	}
+	return give_up_span(fs, buf, end, off, prev, end);
+}
+
+unsigned fs_dirent_salvage_all(ext2_filsys fs, char *buf, unsigned end)
+{
+	unsigned off = 0, prev = FS_SALVAGE_NO_PREV, mended = 0;
+	/* each salvage moves on or makes the entry readable: the bound only guards against a loop */
+	unsigned budget = end / 4 + 2;
+
+	while (off < end) {
+		if (fs_dirent_corrupt(fs, buf, end, off)) {
+			if (!budget--)
+				break;
+			off = fs_dirent_salvage(fs, buf, end, off, prev);
+			mended++;
+			continue;
+		}
+		prev = off;
+		off += rec_len_at(fs, buf, off);
+	}
+	return mended;
+}
