@@ -17,6 +17,7 @@
 #include "json.h"
 #include "json_doc.h"
 #include "progress.h"
+#include "salvage.h"
 
 /* The session's exit codes are returned as they are: they must be the command's. */
 _Static_assert(FSCK_EXIT_FIXED == EXIT_PROBLEMS && FSCK_EXIT_UNCORRECTED == EXIT_UNCORRECTED &&
@@ -302,27 +303,6 @@ verdict:
 	print_summary(image, r);
 }
 
-/* Where a journal copy comes from and what it brings back (issue 23). */
-static void json_jcopy(struct json *j, const struct check_jcopy *c)
-{
-	static const char *const kinds[] = {
-		[E4R_JCOPY_INODES] = "inode_table_block", [E4R_JCOPY_DIR] = "directory_block",
-		[E4R_JCOPY_EXTENTS] = "extent_node",
-	};
-
-	json_begin_object(j, "journal_copy");
-	json_string(j, "restores", kinds[c->kind]);
-	json_uint(j, "transaction", c->sequence);
-	json_uint(j, "commit_sec", c->commit_sec);
-	json_uint(j, "commit_nsec", c->commit_nsec);
-	json_uint(j, "journal_block", c->jblk);
-	json_bool(j, "live", c->live);
-	json_uint(j, "entries", c->entries);
-	json_uint(j, "inodes", c->inodes);
-	json_uint(j, "extents", c->extents);
-	json_end_object(j);
-}
-
 static void json_finding(struct json *j, const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
@@ -346,7 +326,7 @@ static void json_finding(struct json *j, const struct check_finding *f)
 	FIELD("found", f->found);
 #undef FIELD
 	if (f->jcopy)
-		json_jcopy(j, f->jcopy);
+		salvage_json_copy(j, "journal_copy", f->jcopy);
 	json_bool(j, "fixed", f->fixed);
 	json_uint(j, "round", f->round);
 	json_end_object(j);

@@ -97,6 +97,23 @@ if got[int(sys.argv[1])]["entries"] < 1 or got[int(sys.argv[2])]["inodes"] < 1 o
     sys.exit("what the copies bring back is wrong: %s" % got)
 ' "$dirblk" "$itblk" "$etb" || fail "check -n --json"
 
+# diagnose --salvage: nothing damaged on the undamaged image (exit 0) ...
+run "$E4R" diagnose --salvage --json base.img
+expect_rc 0 "diagnose --salvage on the undamaged image"
+# ... and the same three blocks, each with its usable copy
+run "$E4R" diagnose --salvage --json dmg.img
+expect_rc 1
+printf '%s\n' "$OUT" > salvage.json
+"$PY" -S -c '
+import json, sys
+d = json.load(open("salvage.json"))
+got = {s["block"]: s for s in d["salvage"]}
+for b in sys.argv[1:]:
+    s = got.get(int(b))
+    if not s or not s["usable"] or "journal_copy" not in s:
+        sys.exit("diagnose --salvage: block %s has no usable copy listed: %s" % (b, d["salvage"]))
+' "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage"
+
 # -p uses only copies from the live log: here there is none, so nothing is restored
 cp dmg.img preen.img
 run "$E4R" check -p -f --json preen.img
@@ -151,6 +168,16 @@ if any(r[0] == "journal_copy" for r in a):
 if a != b:
     raise SystemExit("findings without a usable copy differ: %s" % [x for x in a + b if (x in a) != (x in b)][:5])
 ' || fail "check -n without a usable copy"
+run "$E4R" diagnose --salvage --json nocopy.img
+printf '%s\n' "$OUT" > n-salvage.json
+"$PY" -S -c '
+import json, sys
+d = json.load(open("n-salvage.json"))
+got = {s["block"]: s["usable"] for s in d["salvage"]}
+for b in sys.argv[1:]:
+    if got.get(int(b)) is not False:
+        sys.exit("diagnose --salvage on spoiled copies: block %s: %s" % (b, d["salvage"]))
+' "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage (no copy)"
 cp nocopy.img n-ours.img
 run "$E4R" check -y -f n-ours.img
 [ "$RC" -le 2 ] || fail "check -y (no copy) exit $RC"
