@@ -1,7 +1,7 @@
 # Journal-assisted repair (issue 23) on images the kernel wrote: a loop mount, a workload
-# (a directory of 60 files over several blocks, a file of 40 extents under an extent node,
-# a small tree), an unmount. Then a directory block, an inode table block and the extent
-# node are overwritten with seeded bytes; logdump --all --json must show that the journal
+# (an htree directory of 60 files over several blocks, a file of 40 extents under an extent node,
+# a small tree), an unmount. Then the htree root, a leaf, an inode table block and the
+# extent node are overwritten with seeded bytes; logdump --all --json must show that the journal
 # still holds a copy of each. Oracles: the kernel (mounted read-only, every path with its
 # inode number, blocks and contents, against the undamaged image) and e2fsck (-fy on the same
 # damaged image loses names and files; -fn after check -y finds nothing). With the
@@ -30,13 +30,14 @@ ln -s ../d1/file-with-a-long-name-7 mnt/d2/link
 umount mnt || fail "umount"
 
 # the blocks to damage, as debugfs names them
-dirblk=$(debugfs -R "blocks d1" base.img 2>/dev/null | awk '{ print $2 }')
+rootblk=$(debugfs -R "blocks d1" base.img 2>/dev/null | awk '{ print $1 }')	# the htree root
+dirblk=$(debugfs -R "blocks d1" base.img 2>/dev/null | awk '{ print $2 }')	# a leaf
 itblk=$(debugfs -R "imap d1/file-with-a-long-name-5" base.img 2>/dev/null |
 	sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
 etb=$(debugfs -R "stat d2/frag" base.img 2>/dev/null | sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
-[ -n "$dirblk" ] && [ -n "$itblk" ] && [ -n "$etb" ] ||
+[ -n "$rootblk" ] && [ -n "$dirblk" ] && [ "$rootblk" != "$dirblk" ] && [ -n "$itblk" ] && [ -n "$etb" ] ||
 	fail "debugfs did not name the blocks (dir '$dirblk', inode table '$itblk', extent node '$etb')"
-note "damaging directory block $dirblk, inode table block $itblk, extent node $etb"
+note "damaging htree root $rootblk, directory block $dirblk, inode table block $itblk, extent node $etb"
 
 "$E4R" logdump --all --json base.img > logdump.json || fail "logdump --all --json"
 
@@ -54,8 +55,8 @@ for t in d["transactions"]:
             print(b["fs_block"], b["journal_block"])
 PYEOF
 
-"$PY" held.py logdump.json "$dirblk" "$itblk" "$etb" > held.txt || fail "held.py"
-for b in "$dirblk" "$itblk" "$etb"; do
+"$PY" held.py logdump.json "$rootblk" "$dirblk" "$itblk" "$etb" > held.txt || fail "held.py"
+for b in "$rootblk" "$dirblk" "$itblk" "$etb"; do
 	grep -q "^$b " held.txt || fail "logdump --all shows no copy of block $b"
 done
 
@@ -70,7 +71,7 @@ tree base.img base.tree
 
 damage() {
 	cp base.img "$1"
-	for b in "$dirblk" "$itblk" "$etb"; do
+	for b in "$rootblk" "$dirblk" "$itblk" "$etb"; do
 		seeded_bytes "block-$b" 1024 |
 			dd of="$1" bs=1024 seek="$b" conv=notrunc status=none || fail "damage $b"
 	done
@@ -86,7 +87,7 @@ import json, sys
 d = json.load(open("n.json"))
 got = {f["block"]: f["journal_copy"] for f in d["findings"] if f["problem"] == "journal_copy"}
 want = {int(sys.argv[1]): "directory_block", int(sys.argv[2]): "inode_table_block",
-        int(sys.argv[3]): "extent_node"}
+        int(sys.argv[3]): "extent_node", int(sys.argv[4]): "directory_block"}
 for b, kind in want.items():
     if b not in got or got[b]["restores"] != kind:
         sys.exit("no journal_copy finding restoring %s %d: %s" % (kind, b, got))
@@ -95,7 +96,7 @@ for b, kind in want.items():
 if got[int(sys.argv[1])]["entries"] < 1 or got[int(sys.argv[2])]["inodes"] < 1 or \
    got[int(sys.argv[3])]["extents"] != 40:
     sys.exit("what the copies bring back is wrong: %s" % got)
-' "$dirblk" "$itblk" "$etb" || fail "check -n --json"
+' "$dirblk" "$itblk" "$etb" "$rootblk" || fail "check -n --json"
 
 # diagnose --salvage: nothing damaged on the undamaged image (exit 0) ...
 run "$E4R" diagnose --salvage --json base.img
@@ -112,7 +113,7 @@ for b in sys.argv[1:]:
     s = got.get(int(b))
     if not s or not s["usable"] or "journal_copy" not in s:
         sys.exit("diagnose --salvage: block %s has no usable copy listed: %s" % (b, d["salvage"]))
-' "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage"
+' "$rootblk" "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage"
 
 # -p uses only copies from the live log: here there is none, so nothing is restored
 cp dmg.img preen.img
@@ -137,6 +138,11 @@ tree ours.img ours.tree
 lost=$(diff base.tree e2.tree | grep -c '^<')
 [ "$lost" -gt 0 ] || fail "e2fsck -fy lost nothing: the damage shows nothing"
 diff base.tree ours.tree > ours.diff || fail "check -y did not bring back every path, inode and contents: $(head -n 5 ours.diff)"
+# the directory blocks and the extent node are back byte for byte
+for b in "$rootblk" "$dirblk" "$etb"; do
+	cmp -s <(dd if=ours.img bs=1024 skip="$b" count=1 status=none) \
+		<(dd if=base.img bs=1024 skip="$b" count=1 status=none) || fail "block $b is not the undamaged one"
+done
 note "e2fsck -fy lost or changed $lost of $(wc -l < base.tree) paths; check -y lost none"
 
 # the undo file takes the restores back
@@ -177,7 +183,7 @@ got = {s["block"]: s["usable"] for s in d["salvage"]}
 for b in sys.argv[1:]:
     if got.get(int(b)) is not False:
         sys.exit("diagnose --salvage on spoiled copies: block %s: %s" % (b, d["salvage"]))
-' "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage (no copy)"
+' "$rootblk" "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage (no copy)"
 cp nocopy.img n-ours.img
 run "$E4R" check -y -f n-ours.img
 [ "$RC" -le 2 ] || fail "check -y (no copy) exit $RC"
