@@ -139,6 +139,28 @@ static errcode_t find_inode_table_block(struct jc *x, dgrp_t g, blk64_t blk, uns
 	if (!nd)
 		return 0;
 	jbd_copies_find(x->idx, blk, &at, &count);
+	/*
+	 * An inode that some copy holds as it is now was restored already, or
+	 * its copy has the same fault: no copy is offered for it (else two
+	 * copies could be written in turn, round after round).
+	 */
+	if (!(cd.data = malloc(x->bs)))
+		return ENOMEM;
+	for (size_t k = at; k < at + count; k++) {
+		const struct jbd_copy *cp = &x->idx->v[k];
+		unsigned kept = 0;
+
+		if (!cp->csum_ok || cp->revoked || jbd_copies_read(x->j, cp, cd.data))
+			continue;
+		for (i = 0; i < nd; i++)
+			if (memcmp(cd.data + (damaged[i] - first) * isz, x->cur + (damaged[i] - first) * isz, isz))
+				damaged[kept++] = damaged[i];
+		nd = kept;
+	}
+	if (!nd) {
+		free(cd.data);
+		return 0;
+	}
 	for (size_t k = at; k < at + count; k++) {
 		const struct jbd_copy *cp = &x->idx->v[k];
 		unsigned good = 0;
@@ -328,9 +350,13 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 			return ENOMEM;
 		if (jbd_copies_read(x->j, cp, cd.data))
 			continue;
-		/* the copy must differ from the damaged block, or it brings nothing */
+		/*
+		 * A copy equal to the block as it is now: restored already, or the
+		 * copy has the same fault. Nothing older is offered then (two copies
+		 * could otherwise be written in turn, round after round).
+		 */
 		if (!io_channel_read_blk64(x->fs->io, blk, 1, x->cur) && !memcmp(x->cur, cd.data, x->bs))
-			continue;
+			break;
 		ok = kind == E4R_JCOPY_DIR ? dir_block_ok(x, owner, cd.data, &cd.entries) :
 					     extent_node_ok(x, owner, cd.data, &cd.extents);
 		if (!ok)
