@@ -643,6 +643,30 @@ static errcode_t report(struct jc *x, struct cand *cd)
 	return err;
 }
 
+/* Did this round find a damaged block of a kind a copy restores? (Else the journal is not read.) */
+static int round_found_damage(struct check_ctx *c)
+{
+	const struct check_result *r = c->res;
+	ext2_ino_t first;
+
+	if (!ext2fs_find_first_set_inode_bitmap2(c->inode_bad, 1, c->inodes, &first))
+		return 1;
+	for (size_t i = r->count; i-- > 0 && r->findings[i].round == c->round;) {
+		switch (r->findings[i].code) {
+		case E4R_PR_INODE_CSUM:
+		case E4R_PR_EXTENT_CSUM:
+		case E4R_PR_EXTENT_HEADER:
+		case E4R_PR_EXTENT_NODE:
+		case E4R_PR_DIR_CSUM:
+		case E4R_PR_DIR_CORRUPT:
+			return 1;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
 errcode_t check_journal_copies(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
@@ -650,7 +674,7 @@ errcode_t check_journal_copies(struct check_ctx *c)
 	struct jbd_scan *s = NULL;
 	errcode_t err;
 
-	if (!ext2fs_has_feature_journal(fs->super))
+	if (!ext2fs_has_feature_journal(fs->super) || !round_found_damage(c))
 		return 0;
 	/* a journal that cannot be read holds no copies; pass 0 says what is wrong with it */
 	if (jbd_journal_open(fs, c->opts ? c->opts->journal_path : NULL, &x.j))
