@@ -17,6 +17,7 @@
 #include "json.h"
 #include "json_doc.h"
 #include "progress.h"
+#include "salvage.h"
 
 /* The session's exit codes are returned as they are: they must be the command's. */
 _Static_assert(FSCK_EXIT_FIXED == EXIT_PROBLEMS && FSCK_EXIT_UNCORRECTED == EXIT_UNCORRECTED &&
@@ -326,6 +327,8 @@ static void json_finding(struct json *j, const struct check_finding *f)
 	FIELD("expected", f->expected);
 	FIELD("found", f->found);
 #undef FIELD
+	if (f->jcopy)
+		salvage_json_copy(j, "journal_copy", f->jcopy);
 	json_bool(j, "fixed", f->fixed);
 	json_uint(j, "round", f->round);
 	json_end_object(j);

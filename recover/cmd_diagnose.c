@@ -13,6 +13,7 @@
 #include "alt_print.h"
 #include "json_doc.h"
 #include "json.h"
+#include "salvage.h"
 #include "util/e4r_err.h"
 
 struct diagnose {
@@ -166,9 +167,12 @@ int cmd_diagnose(int argc, const char **argv)
 {
 	struct diagnose dg;
 	char *journal = NULL;
+	int salvage = 0;
 	struct poptOption opts[] = {
 		{ "json", 0, POPT_ARG_NONE, &dg.json, 0, N_("print the findings as JSON"), NULL },
 		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device"), N_("PATH") },
+		{ "salvage", 0, POPT_ARG_NONE, &salvage, 0,
+		  N_("list the damaged metadata blocks the journal holds a usable copy of"), NULL },
 		POPT_TABLEEND
 	};
 	const char *image = NULL;
@@ -176,7 +180,7 @@ int cmd_diagnose(int argc, const char **argv)
 	int rc;
 
 	memset(&dg, 0, sizeof(dg));
-	rc = cli_parse("diagnose", N_("[--json] [--journal=PATH] IMAGE"), opts, argc, argv, &image, NULL);
+	rc = cli_parse("diagnose", N_("[--json] [--salvage] [--journal=PATH] IMAGE"), opts, argc, argv, &image, NULL);
 	if (rc >= 0)
 		goto out;
 	dg.image = image;
@@ -188,7 +192,7 @@ int cmd_diagnose(int argc, const char **argv)
 		goto out;
 	}
 	dg.fs = fs;
-	rc = run(&dg, fs);
+	rc = salvage ? salvage_run(image, fs, journal, dg.json) : run(&dg, fs);
 out:
 	replay_alternatives_free(dg.alts);
 	replay_plan_free(dg.plan);

@@ -158,12 +158,22 @@ static int claim_range(struct check_inode_walk *w, blk64_t pblk, uint64_t lblk, 
 static void check_extent_node_csum(struct check_inode_walk *w, blk64_t blk, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
+	struct ext3_extent_header *eh;
 
 	if (!ext2fs_has_feature_metadata_csum(fs->super) || check_out_of_fs(fs, blk, 1))
 		return;
 	if (io_channel_read_blk64(fs->io, blk, 1, buf))
 		return;
-	if (!ext2fs_extent_block_csum_verify(fs, w->ino, (struct ext3_extent_header *)buf))
+	/*
+	 * libext2fs finds the checksum after eh_max entries without bounding
+	 * it: a garbage eh_max reads past the block. Such a node fails as a
+	 * header (the walk reports it); only a sound header has a checksum.
+	 */
+	eh = (struct ext3_extent_header *)buf;
+	if (ext2fs_le16_to_cpu(eh->eh_magic) != EXT3_EXT_MAGIC ||
+	    ext2fs_le16_to_cpu(eh->eh_max) > (fs->blocksize - sizeof(*eh)) / sizeof(struct ext3_extent))
+		return;
+	if (!ext2fs_extent_block_csum_verify(fs, w->ino, eh))
 		check_report_ino(w->c, E4R_PR_EXTENT_CSUM, w->ino, blk, E4R_NONE, E4R_NONE);
 }
 

@@ -80,6 +80,8 @@ errcode_t check_dirs(struct check_ctx *c);
 errcode_t check_connectivity(struct check_ctx *c);
 errcode_t check_links(struct check_ctx *c);
 errcode_t check_bitmaps(struct check_ctx *c);
+/* After pass 2: damaged blocks the journal holds a usable copy of (check/jcopy.c, issue 23). */
+errcode_t check_journal_copies(struct check_ctx *c);
 
 /* Quota (check/quota.c): setup before pass 1, charge each inode in pass 1, compare after pass 5. */
 errcode_t check_quota_setup(struct check_ctx *c);

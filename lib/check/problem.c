@@ -534,6 +534,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_EA_ENTRY_HASH, "ea_entry_hash", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(EA_CLEAR), PH(NOW),
 	    PM_("extended attribute block %b (inode %i): the entry at offset %f has a wrong hash")),
+	ROW(E4R_PR_JOURNAL_COPY, "journal_copy", P2, WARN, E4R_ANS_FIX, 0,
+	    FIX(JOURNAL_COPY), PH(RESTORE),
+	    PM_("block %b is damaged; the journal holds a copy that passes the checks (transaction %f): restore it")),
 };
 
 const struct check_problem_info *check_problem_info(enum check_problem code)

@@ -182,6 +182,8 @@ enum check_problem {
 	E4R_PR_EA_ENTRY_HASH,
 	/* Pass 0, added later (codes keep their order) */
 	E4R_PR_JOURNAL_DEVICE_MISSING,
+	/* Journal-assisted repair (issue 23) */
+	E4R_PR_JOURNAL_COPY,
 	E4R_PR_COUNT
 };
 
@@ -243,6 +245,7 @@ enum check_fix {
 	E4R_FIX_JOURNAL_RESET,		/* a new, empty journal superblock over the same journal */
 	E4R_FIX_ITABLE_UNUSED,		/* zero a group's unused-inode mark, before the inode scan */
 	E4R_FIX_RESIZE_INODE_RECREATE,	/* zero the resize inode, then make it again */
+	E4R_FIX_JOURNAL_COPY,		/* write a damaged block's copy from the journal home */
 	E4R_FIX_COUNT
 };
 
@@ -259,6 +262,8 @@ enum check_phase {
 	E4R_PHASE_SUMMARY,	/* by the rebuild of pass 5's summaries (declined: no rebuild) */
 	E4R_PHASE_CLONE,	/* all together, after the rebuild */
 	E4R_PHASE_LATE,		/* allocates: after the rebuild and the clones */
+	E4R_PHASE_RESTORE,	/* before anything else, all together; then the check starts over
+				   (the other findings were made on the damaged bytes) */
 };
 
 /* A problem the repairs know how to fix (the row names a repair). */
@@ -287,6 +292,28 @@ struct check_problem_info {
 	const char		*message;
 };
 
+/* What a damaged block's journal copy is (E4R_PR_JOURNAL_COPY). */
+enum check_jcopy_kind { E4R_JCOPY_INODES = 0, E4R_JCOPY_DIR, E4R_JCOPY_EXTENTS };
+
+/*
+ * Where a journal copy comes from and what it brings back. The repair
+ * writes DATA home: whole for a directory block or an extent node; for an
+ * inode table block only the inodes INOS (the others are left as they are).
+ */
+struct check_jcopy {
+	enum check_jcopy_kind	kind;
+	uint32_t		sequence;	/* its transaction */
+	uint64_t		commit_sec;	/* that transaction's commit time */
+	uint32_t		commit_nsec;
+	uint32_t		jblk;		/* the journal block holding it */
+	int			live;		/* from the live log (preen may use it) */
+	unsigned		entries;	/* directory entries it holds (names brought back) */
+	unsigned		inodes;		/* inodes it brings back */
+	unsigned		extents;	/* extents (or index entries) it holds */
+	unsigned char		*data;		/* the block: blocksize bytes */
+	uint32_t		*inos;		/* E4R_JCOPY_INODES: the inodes to write back */
+};
+
 /* Object ids a finding names; a field that does not apply is E4R_NONE. */
 #define E4R_NONE	((uint64_t)-1)
 
@@ -300,6 +327,7 @@ struct check_finding {
 	uint8_t			declined;	/* fixable, but not fixed: -p unsafe, or answered no */
 	uint8_t			deferred;	/* left for the next round, which counts it again */
 	uint16_t		round;		/* which check found it (0: the first) */
+	struct check_jcopy	*jcopy;		/* E4R_PR_JOURNAL_COPY: the copy (owned by the result) */
 };
 
 /* The table row for CODE (NULL for a code out of range). */

@@ -112,8 +112,16 @@ void check_result_free(struct check_result *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->count; i++)
+	for (i = 0; i < r->count; i++) {
+		struct check_jcopy *j = r->findings[i].jcopy;
+
 		free(r->findings[i].name);
+		if (j) {
+			free(j->data);
+			free(j->inos);
+			free(j);
+		}
+	}
 	free(r->findings);
 	free(r);
 }

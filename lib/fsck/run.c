@@ -96,7 +96,7 @@ static int sum_counts(ext2_filsys fs)
 
 /* The passes after the superblock, in order; each sees what the earlier ones left. */
 static errcode_t (*const passes[])(struct check_ctx *) = {
-	check_inodes, check_dups, check_dirs, check_connectivity, check_links, check_bitmaps,
+	check_inodes, check_dups, check_dirs, check_journal_copies, check_connectivity, check_links, check_bitmaps,
 	check_quota, check_orphan_file,
 };
 

@@ -304,6 +304,11 @@ static errcode_t do_quota_rewrite(struct check_ctx *c, size_t first, size_t i)
 	return repair_quota_rewrite(c, F(i));
 }
 
+static errcode_t do_journal_copy(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_journal_copy(c, F(i));
+}
+
 /*
  * SUMMARIES and CLONE have no routine per finding: the round makes them
  * once for all their findings (repair_summaries, repair_dups).
@@ -314,6 +319,7 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_RELOCATE_BITMAP]	= do_relocate_bitmap,
 	[E4R_FIX_UNINIT_ENTRY]		= do_uninit_entry,
 	[E4R_FIX_JOURNAL_CLEAR]		= do_journal_clear,
+	[E4R_FIX_JOURNAL_COPY]		= do_journal_copy,
 	[E4R_FIX_JOURNAL_ERRNO]		= do_journal_errno,
 	[E4R_FIX_JOURNAL_V2_FIELDS]	= do_journal_v2_fields,
 	[E4R_FIX_JOURNAL_RESET]		= do_journal_reset,

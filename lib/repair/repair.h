@@ -50,6 +50,14 @@ errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct check_find
 errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_quota_inode_off(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *f);
+/* Write finding F's journal copy home (E4R_PR_JOURNAL_COPY). */
+errcode_t repair_journal_copy(struct check_ctx *c, const struct check_finding *f);
+/*
+ * Before the round's other repairs: restore the journal copies -y, -p (live
+ * log only) or the person chooses, counting them in *FIXED; the round ends
+ * when one was restored (repair/jcopy.c, issue 23).
+ */
+errcode_t repair_journal_copies(struct check_ctx *c, size_t first, unsigned *fixed);
 
 /*
  * The routine for each E4R_FIX_* the problem table names: it mends finding

@@ -181,6 +181,15 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	/* the last round's repairs may have moved metadata (a relocated bitmap) */
 	if ((err = fs_guard_arm(c->fs)))
 		return err;
+	/* Journal copies of damaged blocks first: the round's other findings were made on the damage. */
+	if ((err = repair_journal_copies(c, first, fixed)))
+		return err;
+	if (*fixed) {
+		r->fixed += *fixed;
+		r->written = 1;
+		ext2fs_mark_super_dirty(c->fs);
+		return 0;
+	}
 	if (c->opts->repair == E4R_REPAIR_PREEN && !preen_allowed(c, first)) {
 		r->preen_halt = 1;
 		return 0;

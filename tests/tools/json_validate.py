@@ -49,7 +49,7 @@ def validators(schema_dir):
             schema = json.load(f)
         jsonschema.Draft202012Validator.check_schema(schema)
         branch = {name: jsonschema.Draft202012Validator({"$ref": "#/$defs/" + name, "$defs": schema["$defs"]})
-                  for name in ("report", "error_document", "no_journal") if name in schema["$defs"]}
+                  for name in ("report", "error_document", "no_journal", "salvage") if name in schema["$defs"]}
         out[cmd] = (jsonschema.Draft202012Validator(schema), branch)
     return out
 
@@ -63,6 +63,8 @@ def schema_errors(vals, doc):
         which = "error_document"
     elif isinstance(doc, dict) and doc.get("has_journal") is False and "no_journal" in branch:
         which = "no_journal"
+    elif isinstance(doc, dict) and "salvage" in doc and "salvage" in branch:
+        which = "salvage"
     errors = ["%s: %s" % ("/".join(str(p) for p in err.absolute_path) or "(top)", err.message[:300])
               for err in branch[which].iter_errors(doc)]
     return errors or ["not valid under the schema"]
@@ -105,6 +107,18 @@ def semantics(cmd, doc, rc, problems):
         same(f, FINDING_ALIASES, f"finding {i}", problems)
     for i, t in enumerate(doc.get("fast_commit") or [] if cmd == "logdump" else []):
         same(t, FC_TAIL_ALIASES, f"fast_commit tag {i}", problems)
+    if cmd == "diagnose" and "salvage" in doc:
+        # diagnose --salvage: the damaged blocks, those with a usable copy; exit 1 when any is listed
+        blocks = doc.get("salvage") or []
+        usable = sum(1 for b in blocks if b.get("usable"))
+        if doc.get("damaged") != len(blocks) or doc.get("usable") != usable:
+            problems.append(f"damaged {doc.get('damaged')}, usable {doc.get('usable')} but "
+                            f"{len(blocks)} blocks listed, {usable} usable")
+        if any(bool(b.get("usable")) != ("journal_copy" in b) for b in blocks):
+            problems.append("a block is usable exactly when it has a journal_copy")
+        if rc is not None and rc < 8 and rc != (1 if blocks else 0):
+            problems.append(f"exit code {rc} with {len(blocks)} damaged blocks")
+        return
     if cmd == "diagnose" and doc.get("has_journal") is not False:
         v = doc.get("checksum_version")
         if doc.get("checksum") != ("v%d" % v if v else "none"):
