@@ -298,6 +298,11 @@ static void check_unused_fields(struct check_ctx *c, ext2_ino_t ino, struct ext2
 
 	if (in->i_faddr)
 		check_report_ino(c, E4R_PR_INODE_FADDR, ino, E4R_NONE, 0, in->i_faddr);
+	/* on the Hurd the first two bytes of osd2 are the fragment fields Linux never had */
+	if (sb->s_creator_os == EXT2_OS_HURD && in->osd2.hurd2.h_i_frag)
+		check_report_ino(c, E4R_PR_INODE_FRAG, ino, E4R_NONE, 0, in->osd2.hurd2.h_i_frag);
+	if (sb->s_creator_os == EXT2_OS_HURD && in->osd2.hurd2.h_i_fsize)
+		check_report_ino(c, E4R_PR_INODE_FSIZE, ino, E4R_NONE, 0, in->osd2.hurd2.h_i_fsize);
 	/* a directory's size has no high half without largedir */
 	if (LINUX_S_ISDIR(in->i_mode) && in->i_size_high && !ext2fs_has_feature_largedir(sb))
 		check_report_ino(c, E4R_PR_DIR_SIZE_HIGH, ino, E4R_NONE, 0, in->i_size_high);
