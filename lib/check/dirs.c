@@ -75,14 +75,16 @@ static void dir_problem(struct dir_walk *d, enum check_problem code, uint64_t ex
 static int is_dot(const char *name, int len) { return len == 1 && name[0] == '.'; }
 static int is_dotdot(const char *name, int len) { return len == 2 && name[0] == '.' && name[1] == '.'; }
 
-/* An inode the filesystem never initialized: past its group's used-inode watermark. */
+/*
+ * An inode the filesystem never initialized: past its group's used-inode
+ * watermark. Judged without group checksums too, as e2fsck's pass 2 does:
+ * there the scan reads every inode, and the descriptor still lies.
+ */
 static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
 {
 	dgrp_t g = ext2fs_group_of_ino(fs, ino);
 	ext2_ino_t idx = (ino - 1) % fs->super->s_inodes_per_group;
 
-	if (!ext2fs_has_group_desc_csum(fs))
-		return 0;
 	if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
 		return 1;
 	return idx >= fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
@@ -132,6 +134,9 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 			      E4R_PR_ENTRY_UNUSED_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
+	/* an inode in use behind the mark (the scan read it: no group checksums) */
+	if (in_unused_area(c->fs, ino))
+		entry_problem(d, E4R_PR_ENTRY_UNINIT_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 	kind = c->kind[ino];
 	if (kind == KIND_BAD) {
 		if (!dots)
