@@ -295,6 +295,12 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 		return;
 	}
 	if (check_out_of_fs(fs, blk, 1)) {
+		/*
+		 * e2fsck reports a block out of range only through a directory
+		 * entry naming the inode (pass 2): never on a hidden inode.
+		 */
+		if (check_hidden_ino(c, w->ino))
+			return;
 		check_report_ino(c, E4R_PR_EA_BLOCK, w->ino, blk, E4R_NONE, E4R_NONE);
 		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
 		return;

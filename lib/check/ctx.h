@@ -94,6 +94,7 @@ errcode_t check_quota_each(struct check_ctx *c, int type,
 			   void *arg);
 /* 1 when INO is one of the superblock's quota inodes. */
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
+int check_hidden_ino(struct check_ctx *c, ext2_ino_t ino);
 
 /* What xattr values kept in EA inodes charge their owner (quota and i_blocks). */
 struct check_ea_charge {

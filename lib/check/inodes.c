@@ -228,6 +228,21 @@ static int orphan_dtime_usable(ext2_filsys fs)
 		 (sb->s_mkfs_time && sb->s_mkfs_time < sb->s_inodes_count));
 }
 
+/*
+ * An inode no directory names: the reserved ones, the quota files and the
+ * orphan file while their features say so.
+ */
+int check_hidden_ino(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
+		return 1;
+	if (ext2fs_has_feature_quota(sb) && check_is_quota_ino(c, ino))
+		return 1;
+	return ext2fs_has_feature_orphan_file(sb) && ino == sb->s_orphan_file_inum;
+}
+
 /* Returns 1 when the inode is in use. */
 static int check_use(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in, int low_dtime)
 {
@@ -349,9 +364,12 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		return;
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
-	check_unused_fields(c, ino, in);
+	/* a quota file or the orphan file: e2fsck checks its mode and blocks only */
+	if (!check_hidden_ino(c, ino))
+		check_unused_fields(c, ino, in);
 	check_xattr_needed(&w);
-	check_xattr_ibody(&w);
+	if (!check_hidden_ino(c, ino))
+		check_xattr_ibody(&w);
 	if (!check_flags(&w)) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
 		return;
