@@ -50,6 +50,7 @@ struct check_ctx {
 	struct check_xattr_refs	*xattr_refs;	/* xattr blocks: refcount against references (check/xattr.c) */
 	struct check_quota	*quota;		/* usage charged per quota id (check/quota.c), or NULL */
 	int			have_dups;
+	uint64_t		large_files;	/* regular files of 2 GiB or more (pass 1) */
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
 	/* The progress last told: a pass's end may be reached twice, it is told once. */

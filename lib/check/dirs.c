@@ -436,6 +436,10 @@ errcode_t check_dirs(struct check_ctx *c)
 		}
 		bi = end;
 	}
+	/* files past 2 GiB need the feature; e2fsck asks once, at the end of pass 2 */
+	if (c->large_files && !ext2fs_has_feature_large_file(fs->super))
+		check_report_ino(c, E4R_PR_LARGE_FILE_FEATURE, E4R_NONE, E4R_NONE, E4R_NONE,
+				 c->large_files);
 	check_progress(c, E4R_PASS_DIRS, c->ndblocks, c->ndblocks);
 out:
 	free(in);

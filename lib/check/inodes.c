@@ -279,6 +279,27 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 	return 1;
 }
 
+/* A regular file this large needs the large_file feature. */
+#define LARGE_FILE_SIZE	0x80000000ULL
+
+/*
+ * The reserved inodes whose blocks e2fsck's pass 1 checks (and so whose size
+ * it counts toward large_file): not the bad-blocks list, the journal inode
+ * only as the journal, the quota inodes only as quota files.
+ */
+static int reserved_checks_blocks(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (ino == EXT2_BAD_INO)
+		return 0;
+	if (ino == EXT2_JOURNAL_INO)
+		return sb->s_journal_inum == EXT2_JOURNAL_INO;
+	if (ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO)
+		return ext2fs_has_feature_quota(sb) && check_is_quota_ino(c, ino);
+	return 1;
+}
+
 static int count_block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			  blk64_t ref_blk, int ref_offset, void *priv)
 {
@@ -347,6 +368,9 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		ext2fs_mark_inode_bitmap2(c->inode_ea, ino);
 	if (reserved) {
 		c->kind[ino] = KIND_REG;
+		if (reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode) &&
+		    EXT2_I_SIZE(in) >= LARGE_FILE_SIZE)
+			c->large_files++;	/* the resize inode's size is past 2 GiB on 4k blocks */
 		if (reserved_walks(c, ino, in, 1))
 			check_walk_blocks(&w, buf);
 		if (ino == EXT2_RESIZE_INO && ext2fs_has_feature_resize_inode(c->fs->super))
@@ -384,6 +408,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		check_dir_size(&w);
 	else if (w.kind == KIND_REG)
 		check_file_size(&w);
+	if (w.kind == KIND_REG && EXT2_I_SIZE(in) >= LARGE_FILE_SIZE)
+		c->large_files++;
 	else if (w.kind == KIND_LNK && !symlink_ok(&w, buf)) {
 		check_report_ino(c, E4R_PR_FAST_SYMLINK, ino, E4R_NONE, E4R_NONE, EXT2_I_SIZE(in));
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
