@@ -73,8 +73,14 @@ static void check_file_size(struct check_inode_walk *w)
 	ext2_filsys fs = w->c->fs;
 	uint64_t size = EXT2_I_SIZE(w->inode);
 
-	if (w->inode->i_flags & (EXT4_INLINE_DATA_FL | EXT4_VERITY_FL))
+	if (w->inode->i_flags & EXT4_VERITY_FL)
 		return;
+	/* inline data: only the block-mapped limit, which e2fsck applies (wanting size 0) */
+	if (w->inode->i_flags & EXT4_INLINE_DATA_FL) {
+		if (size > max_file_size(fs, 0))
+			check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE, 0, size);
+		return;
+	}
 	if (w->last_init_lblk >= 0 && size < (uint64_t)w->last_init_lblk * fs->blocksize)
 		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
 				 (uint64_t)(w->last_init_lblk + 1) * fs->blocksize, size);
