@@ -195,6 +195,39 @@ static uint64_t journal_inode_blocks(struct check_ctx *c)
 }
 
 /* The journal must be loadable even when a read-only check does not replay it. */
+/*
+ * Without has_journal e2fsck still loads the journal s_journal_inum names,
+ * unless the s_jnl_blocks backup stands in for it: an inode that is no linked
+ * regular file opening with a journal superblock stops it (it offers to
+ * clear the number). A valid journal there it only mentions (exit 0).
+ */
+static int stray_journal_bad(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	blk64_t blk = 0;
+	uint32_t magic;
+	char *buf;
+	int bad;
+
+	if (fs->super->s_jnl_backup_type == EXT3_JNL_BACKUP_BLOCKS)
+		return 0;
+	if (ext2fs_read_inode(fs, ino, &in) || !in.i_links_count || !LINUX_S_ISREG(in.i_mode) ||
+	    ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &blk) || !blk ||
+	    check_out_of_fs(fs, blk, 1))
+		return 1;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return 0;
+	bad = io_channel_read_blk64(fs->io, blk, 1, buf) != 0;
+	if (!bad) {
+		memcpy(&magic, buf, sizeof(magic));
+		bad = ext2fs_be32_to_cpu(magic) != JBD_MAGIC;
+	}
+	free(buf);
+	return bad;
+}
+
 static void check_journal(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -220,8 +253,12 @@ static void check_journal(struct check_ctx *c)
 				 EXT2_ET_BAD_INODE_NUM);
 		return;
 	}
-	if (!ext2fs_has_feature_journal(sb))
+	if (!ext2fs_has_feature_journal(sb)) {
+		if (sb->s_journal_inum && stray_journal_bad(c, sb->s_journal_inum))
+			check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE,
+					 EXT2_ET_NO_JOURNAL);
 		return;
+	}
 	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
 	if (err == E4R_JOURNAL_EXTERNAL_NEEDED) {
 		/* not ours to check without its device; said once, in the first round */

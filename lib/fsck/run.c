@@ -26,6 +26,13 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 
 	c->fs = fs;
 	c->inodes = fs->super->s_inodes_count;
+	/*
+	 * libext2fs sizes an inode bitmap's memory by the groups and its range
+	 * by s_inodes_count: past the groups' inodes (a damaged count, which
+	 * pass 0 reports) a test would read outside it. Walk the groups' inodes.
+	 */
+	if ((uint64_t)fs->super->s_inodes_per_group * fs->group_desc_count < c->inodes)
+		c->inodes = fs->super->s_inodes_per_group * fs->group_desc_count;
 	c->first_ino = EXT2_FIRST_INODE(fs->super);
 	c->dir_nlink = ext2fs_has_feature_dir_nlink(fs->super);
 	if ((err = ext2fs_allocate_block_bitmap(fs, "metadata", &c->meta)) ||
