@@ -93,6 +93,11 @@ static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
 /* An inode number an entry may hold: the root's or one past the reserved ones. */
 static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
 {
+	struct ext2_super_block *sb = c->fs->super;
+
+	/* nor one the superblock names for a quota file, feature or not (e2fsck's rule) */
+	if (ino && (ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum || ino == sb->s_prj_quota_inum))
+		return 0;
 	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
 }
 

@@ -235,18 +235,20 @@ static int orphan_dtime_usable(ext2_filsys fs)
 }
 
 /*
- * An inode no directory names: the reserved ones, the quota files and the
- * orphan file while their features say so.
+ * The inodes e2fsck's pass 1 keeps for quota files (3, 4 and whatever
+ * s_prj_quota_inum names, after the bad-blocks, root and journal inodes)
+ * that are no quota file now: the quota feature is off or the superblock
+ * names another inode.
  */
-int check_hidden_ino(struct check_ctx *c, ext2_ino_t ino)
+static int quota_slot_unused(struct check_ctx *c, ext2_ino_t ino)
 {
 	struct ext2_super_block *sb = c->fs->super;
 
-	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
-		return 1;
-	if (ext2fs_has_feature_quota(sb) && check_is_quota_ino(c, ino))
-		return 1;
-	return ext2fs_has_feature_orphan_file(sb) && ino == sb->s_orphan_file_inum;
+	if (ino == EXT2_BAD_INO || ino == EXT2_ROOT_INO || ino == EXT2_JOURNAL_INO)
+		return 0;
+	if (ino != EXT4_USR_QUOTA_INO && ino != EXT4_GRP_QUOTA_INO && ino != sb->s_prj_quota_inum)
+		return 0;
+	return !(ext2fs_has_feature_quota(sb) && check_is_quota_ino(c, ino));
 }
 
 /* Returns 1 when the inode is in use. */
@@ -325,6 +327,8 @@ static void check_resize_i_blocks(struct check_ctx *c, struct ext2_inode_large *
 	ext2_filsys fs = c->fs;
 	uint64_t n = 0, want, found = ext2fs_inode_i_blocks(fs, (struct ext2_inode *)in);
 
+	if (fs->super->s_creator_os == EXT2_OS_HURD)
+		return;	/* i_blocks is not judged on the Hurd, as for any inode */
 	if (ext2fs_block_iterate3(fs, EXT2_RESIZE_INO, BLOCK_FLAG_READ_ONLY, buf, count_block_cb, &n) ||
 	    n > ext2fs_blocks_count(fs->super))
 		return;
@@ -366,6 +370,15 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		check_report_ino(c, E4R_PR_INODE_CSUM, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 	if (ino == EXT2_ROOT_INO && in->i_mode && !LINUX_S_ISDIR(in->i_mode) && in->i_links_count)
 		check_report_ino(c, E4R_PR_ROOT_NOT_DIR, ino, E4R_NONE, E4R_NONE, in->i_mode);
+	if (quota_slot_unused(c, ino)) {
+		/* e2fsck keeps the inode as used, and wants it empty; nothing else is judged */
+		ext2fs_mark_inode_bitmap2(c->inode_used, ino);
+		c->kind[ino] = KIND_REG;
+		if (in->i_links_count || in->i_blocks || in->i_block[0])
+			check_report_ino(c, E4R_PR_QUOTA_INODE_NOT_CLEAR, ino, E4R_NONE, E4R_NONE,
+					 E4R_NONE);
+		return;
+	}
 	if (!check_use(c, ino, in, low_dtime))
 		return;
 	ext2fs_mark_inode_bitmap2(c->inode_used, ino);

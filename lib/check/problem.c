@@ -111,7 +111,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_RESIZE_INODE_STRAY, "resize_inode_stray", P0, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE), PH(NOW),
 	    PM_("the resize inode (inode %i) is not clear, but the filesystem has no resize_inode feature")),
-	ROW(E4R_PR_RESIZE_INODE_INVALID, "resize_inode_invalid", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_RESIZE_INODE_INVALID, "resize_inode_invalid", P0, WARN, E4R_ANS_FIX, 0,
 	    FIX(RESIZE_INODE_RECREATE), PH(LATE),
 	    PM_("the resize inode (inode %i) is not valid (made again)")),
 
@@ -472,6 +472,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(QUOTA_INODE_OFF), PH(NOW),
 	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
+	ROW(E4R_PR_QUOTA_INODE_NOT_CLEAR, "quota_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(INODE_CLEAR), PH(NOW),
+	    PM_("quota inode %i is not in use (no quota file names it), but contains data")),
 	ROW(E4R_PR_QUOTA_FILE_BAD, "quota_file_bad", P5, ERR, E4R_ANS_FIX, 0,
 	    FIX(QUOTA_REWRITE), PH(LATE),
 	    PM_("the %n quota file (inode %i) cannot be read: %x")),

@@ -162,6 +162,7 @@ enum check_problem {
 	E4R_PR_TOO_MANY,
 	/* Quota usage, the orphan file, the orphan list, shared xattr blocks (issue 7, second part) */
 	E4R_PR_QUOTA_INODE_INVALID,
+	E4R_PR_QUOTA_INODE_NOT_CLEAR,
 	E4R_PR_QUOTA_FILE_BAD,
 	E4R_PR_QUOTA_SPACE,
 	E4R_PR_QUOTA_INODES,

@@ -108,10 +108,29 @@ static int in_group_range(ext2_filsys fs, dgrp_t g, blk64_t b, blk64_t len)
 }
 
 /* Mark B..B+LEN-1 as metadata; report an overlap with metadata marked before. */
+/*
+ * Bigalloc: whether blocks B..B+LEN-1 fall among group G's superblock and
+ * descriptor blocks (reserved ones included), which the per-cluster map
+ * cannot tell apart from their neighbours in the cluster.
+ */
+static int in_super_area(ext2_filsys fs, dgrp_t g, blk64_t b, blk64_t len)
+{
+	blk64_t super = 0, old_desc = 0, new_desc = 0;
+	blk_t used = 0;
+
+	if (ext2fs_has_feature_meta_bg(fs->super) || !ext2fs_bg_has_super(fs, g) ||
+	    ext2fs_super_and_bgd_loc2(fs, g, &super, &old_desc, &new_desc, &used) || !used)
+		return 0;
+	if (g == 0 && super == 0 && fs->blocksize == 1024)
+		super = 1;
+	return b < super + used && super < b + len;
+}
+
 static void mark_meta(struct check_ctx *c, dgrp_t g, blk64_t b, blk64_t len)
 {
 	/* With bigalloc the map is per cluster: neighbours in one cluster are not overlaps. */
-	if (EXT2FS_CLUSTER_RATIO(c->fs) == 1 && !ext2fs_test_block_bitmap_range2(c->meta, b, len))
+	if (EXT2FS_CLUSTER_RATIO(c->fs) == 1 ? !ext2fs_test_block_bitmap_range2(c->meta, b, len) :
+	    in_super_area(c->fs, g, b, len))
 		check_report_group(c, E4R_PR_GD_META_OVERLAP, g, b, E4R_NONE, E4R_NONE);
 	ext2fs_mark_block_bitmap_range2(c->meta, b, len);
 }

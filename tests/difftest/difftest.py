@@ -328,10 +328,11 @@ def main():
     passed, failed = 0, failed_bases
     objects_missed = 0
     tally = {}
-    # the workers' copies (full size: a copy is not sparse) go when the run ends
-    before = set(os.listdir(work))
+    # the workers' copies (full size: a copy is not sparse) go when the run ends;
+    # each run keeps them in a folder of its own, as runs may share --work
+    copies = tempfile.mkdtemp(prefix="run.", dir=work)
     try:
-        with multiprocessing.Pool(ARGS.jobs, _worker_init, (work, bases)) as pool:
+        with multiprocessing.Pool(ARGS.jobs, _worker_init, (copies, bases)) as pool:
             for label, name, spec, kind, detail, unnamed in pool.imap(check_case, todo, chunksize=4):
                 struct_ = spec.split()[0]
                 objects_missed += unnamed
@@ -352,9 +353,7 @@ def main():
                     if ARGS.show:
                         print("ok   %s %s %s\n%s" % (label, name, spec, detail))
     finally:
-        for d in set(os.listdir(work)) - before:
-            if d.startswith("w."):
-                shutil.rmtree(os.path.join(work, d), ignore_errors=True)
+        shutil.rmtree(copies, ignore_errors=True)
     print("# by structure (cases, failures): " +
           ", ".join("%s %d/%d" % (k, v[0], v[1]) for k, v in sorted(tally.items())))
     for g in gaps:
