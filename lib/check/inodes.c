@@ -392,6 +392,11 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 			c->large_files++;	/* the resize inode's size is past 2 GiB on 4k blocks */
 		if (reserved_walks(c, ino, in, 1))
 			check_walk_blocks(&w, buf);
+		/* e2fsck's pass 1 holds the reserved files it walks to the size limit too */
+		if (!w.bad && reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode) &&
+		    EXT2_I_SIZE(in) > max_file_size(c->fs, in->i_flags & EXT4_EXTENTS_FL))
+			check_report_ino(c, E4R_PR_I_SIZE, ino, E4R_NONE,
+					 (uint64_t)(w.last_lblk + 1) * c->fs->blocksize, EXT2_I_SIZE(in));
 		if (ino == EXT2_RESIZE_INO && ext2fs_has_feature_resize_inode(c->fs->super))
 			check_resize_i_blocks(c, in, buf);
 		return;
