@@ -158,10 +158,19 @@ static int claim_range(struct check_inode_walk *w, blk64_t pblk, uint64_t lblk, 
 static void check_extent_node_csum(struct check_inode_walk *w, blk64_t blk, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
+	const struct ext3_extent_header *h = (const struct ext3_extent_header *)buf;
 
 	if (!ext2fs_has_feature_metadata_csum(fs->super) || check_out_of_fs(fs, blk, 1))
 		return;
 	if (io_channel_read_blk64(fs->io, blk, 1, buf))
+		return;
+	/*
+	 * libext2fs finds the checksum after eh_max entries and reads it
+	 * wherever a damaged eh_max puts it: past the block, out of the buffer.
+	 * Such a header is reported when the walk reads the node.
+	 */
+	if (sizeof(*h) + (size_t)ext2fs_le16_to_cpu(h->eh_max) * sizeof(struct ext3_extent) +
+	    sizeof(struct ext3_extent_tail) > fs->blocksize)
 		return;
 	if (!ext2fs_extent_block_csum_verify(fs, w->ino, (struct ext3_extent_header *)buf))
 		check_report_ino(w->c, E4R_PR_EXTENT_CSUM, w->ino, blk, E4R_NONE, E4R_NONE);
