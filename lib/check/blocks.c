@@ -314,8 +314,22 @@ static void walk_block_map(struct check_inode_walk *w, char *buf)
 
 	/* block_iterate3 reads the inode itself; an in-use inode on disk is what we scanned. */
 	if (w->ino == EXT2_RESIZE_INO) {
+		int i;
+
 		if (in->i_block[EXT2_DIND_BLOCK])
 			claim_block(w, in->i_block[EXT2_DIND_BLOCK], -1);
+		/*
+		 * e2fsck walks the whole map and judges the range of every block
+		 * before it counts the resize inode's: one out of the filesystem is
+		 * illegal, the Hurd's translator block (osd1) included.
+		 */
+		for (i = 0; i < EXT2_N_BLOCKS; i++)
+			if (i != EXT2_DIND_BLOCK && in->i_block[i] &&
+			    check_out_of_fs(fs, in->i_block[i], 1))
+				claim_block(w, in->i_block[i], -1);
+		if (fs->super->s_creator_os == EXT2_OS_HURD && in->osd1.hurd1.h_i_translator &&
+		    check_out_of_fs(fs, in->osd1.hurd1.h_i_translator, 1))
+			claim_block(w, in->osd1.hurd1.h_i_translator, -1);
 		return;
 	}
 	ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
@@ -336,6 +350,12 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 		return;
 	}
 	if (check_out_of_fs(fs, blk, 1)) {
+		/*
+		 * e2fsck reports a block out of range only through a directory
+		 * entry naming the inode (pass 2): never on a hidden inode.
+		 */
+		if (check_hidden_ino(c, w->ino))
+			return;
 		check_report_ino(c, E4R_PR_EA_BLOCK, w->ino, blk, E4R_NONE, E4R_NONE);
 		ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
 		return;

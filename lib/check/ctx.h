@@ -50,6 +50,7 @@ struct check_ctx {
 	struct check_xattr_refs	*xattr_refs;	/* xattr blocks: refcount against references (check/xattr.c) */
 	struct check_quota	*quota;		/* usage charged per quota id (check/quota.c), or NULL */
 	int			have_dups;
+	uint64_t		large_files;	/* regular files of 2 GiB or more (pass 1) */
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
 	/* The progress last told: a pass's end may be reached twice, it is told once. */
@@ -96,6 +97,7 @@ errcode_t check_quota_each(struct check_ctx *c, int type,
 			   void *arg);
 /* 1 when INO is one of the superblock's quota inodes. */
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
+int check_hidden_ino(struct check_ctx *c, ext2_ino_t ino);
 
 /* What xattr values kept in EA inodes charge their owner (quota and i_blocks). */
 struct check_ea_charge {

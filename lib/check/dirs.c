@@ -76,14 +76,16 @@ static void dir_problem(struct dir_walk *d, enum check_problem code, uint64_t ex
 static int is_dot(const char *name, int len) { return len == 1 && name[0] == '.'; }
 static int is_dotdot(const char *name, int len) { return len == 2 && name[0] == '.' && name[1] == '.'; }
 
-/* An inode the filesystem never initialized: past its group's used-inode watermark. */
+/*
+ * An inode the filesystem never initialized: past its group's used-inode
+ * watermark. Judged without group checksums too, as e2fsck's pass 2 does:
+ * there the scan reads every inode, and the descriptor still lies.
+ */
 static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
 {
 	dgrp_t g = ext2fs_group_of_ino(fs, ino);
 	ext2_ino_t idx = (ino - 1) % fs->super->s_inodes_per_group;
 
-	if (!ext2fs_has_group_desc_csum(fs))
-		return 0;
 	if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
 		return 1;
 	return idx >= fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
@@ -92,6 +94,11 @@ static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
 /* An inode number an entry may hold: the root's or one past the reserved ones. */
 static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
 {
+	struct ext2_super_block *sb = c->fs->super;
+
+	/* nor one the superblock names for a quota file, feature or not (e2fsck's rule) */
+	if (ino && (ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum || ino == sb->s_prj_quota_inum))
+		return 0;
 	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
 }
 
@@ -133,6 +140,9 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 			      E4R_PR_ENTRY_UNUSED_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
+	/* an inode in use behind the mark (the scan read it: no group checksums) */
+	if (in_unused_area(c->fs, ino))
+		entry_problem(d, E4R_PR_ENTRY_UNINIT_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 	kind = c->kind[ino];
 	if (kind == KIND_BAD) {
 		if (!dots)
@@ -441,6 +451,10 @@ errcode_t check_dirs(struct check_ctx *c)
 		}
 		bi = end;
 	}
+	/* files past 2 GiB need the feature; e2fsck asks once, at the end of pass 2 */
+	if (c->large_files && !ext2fs_has_feature_large_file(fs->super))
+		check_report_ino(c, E4R_PR_LARGE_FILE_FEATURE, E4R_NONE, E4R_NONE, E4R_NONE,
+				 c->large_files);
 	check_progress(c, E4R_PASS_DIRS, c->ndblocks, c->ndblocks);
 out:
 	free(in);

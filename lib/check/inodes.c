@@ -75,8 +75,14 @@ static void check_file_size(struct check_inode_walk *w)
 	uint64_t max = max_file_size(fs, w->inode->i_flags & EXT4_EXTENTS_FL);
 	uint64_t want = (uint64_t)(w->last_init_lblk + 1) * fs->blocksize;
 
-	if (w->inode->i_flags & (EXT4_INLINE_DATA_FL | EXT4_VERITY_FL))
+	if (w->inode->i_flags & EXT4_VERITY_FL)
 		return;
+	/* inline data: only the block-mapped limit, which e2fsck applies (wanting size 0) */
+	if (w->inode->i_flags & EXT4_INLINE_DATA_FL) {
+		if (size > max_file_size(fs, 0))
+			check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE, 0, size);
+		return;
+	}
 	/*
 	 * The size that covers the last block, but never past the largest a
 	 * file may have (a block at logical 2^32-1 would want 2^32 blocks: a
@@ -235,6 +241,23 @@ static int orphan_dtime_usable(ext2_filsys fs)
 		 (sb->s_mkfs_time && sb->s_mkfs_time < sb->s_inodes_count));
 }
 
+/*
+ * The inodes e2fsck's pass 1 keeps for quota files (3, 4 and whatever
+ * s_prj_quota_inum names, after the bad-blocks, root and journal inodes)
+ * that are no quota file now: the quota feature is off or the superblock
+ * names another inode.
+ */
+static int quota_slot_unused(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (ino == EXT2_BAD_INO || ino == EXT2_ROOT_INO || ino == EXT2_JOURNAL_INO)
+		return 0;
+	if (ino != EXT4_USR_QUOTA_INO && ino != EXT4_GRP_QUOTA_INO && ino != sb->s_prj_quota_inum)
+		return 0;
+	return !(ext2fs_has_feature_quota(sb) && check_is_quota_ino(c, ino));
+}
+
 /* Returns 1 when the inode is in use. */
 static int check_use(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in, int low_dtime)
 {
@@ -271,6 +294,27 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 	return 1;
 }
 
+/* A regular file this large needs the large_file feature. */
+#define LARGE_FILE_SIZE	0x80000000ULL
+
+/*
+ * The reserved inodes whose blocks e2fsck's pass 1 checks (and so whose size
+ * it counts toward large_file): not the bad-blocks list, the journal inode
+ * only as the journal, the quota inodes only as quota files.
+ */
+static int reserved_checks_blocks(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (ino == EXT2_BAD_INO)
+		return 0;
+	if (ino == EXT2_JOURNAL_INO)
+		return sb->s_journal_inum == EXT2_JOURNAL_INO;
+	if (ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO)
+		return ext2fs_has_feature_quota(sb) && check_is_quota_ino(c, ino);
+	return 1;
+}
+
 static int count_block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			  blk64_t ref_blk, int ref_offset, void *priv)
 {
@@ -290,6 +334,8 @@ static void check_resize_i_blocks(struct check_ctx *c, struct ext2_inode_large *
 	ext2_filsys fs = c->fs;
 	uint64_t n = 0, want, found = ext2fs_inode_i_blocks(fs, (struct ext2_inode *)in);
 
+	if (fs->super->s_creator_os == EXT2_OS_HURD)
+		return;	/* i_blocks is not judged on the Hurd, as for any inode */
 	if (ext2fs_block_iterate3(fs, EXT2_RESIZE_INO, BLOCK_FLAG_READ_ONLY, buf, count_block_cb, &n) ||
 	    n > ext2fs_blocks_count(fs->super))
 		return;
@@ -305,6 +351,11 @@ static void check_unused_fields(struct check_ctx *c, ext2_ino_t ino, struct ext2
 
 	if (in->i_faddr)
 		check_report_ino(c, E4R_PR_INODE_FADDR, ino, E4R_NONE, 0, in->i_faddr);
+	/* on the Hurd the first two bytes of osd2 are the fragment fields Linux never had */
+	if (sb->s_creator_os == EXT2_OS_HURD && in->osd2.hurd2.h_i_frag)
+		check_report_ino(c, E4R_PR_INODE_FRAG, ino, E4R_NONE, 0, in->osd2.hurd2.h_i_frag);
+	if (sb->s_creator_os == EXT2_OS_HURD && in->osd2.hurd2.h_i_fsize)
+		check_report_ino(c, E4R_PR_INODE_FSIZE, ino, E4R_NONE, 0, in->osd2.hurd2.h_i_fsize);
 	/* a directory's size has no high half without largedir */
 	if (LINUX_S_ISDIR(in->i_mode) && in->i_size_high && !ext2fs_has_feature_largedir(sb))
 		check_report_ino(c, E4R_PR_DIR_SIZE_HIGH, ino, E4R_NONE, 0, in->i_size_high);
@@ -326,6 +377,15 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		check_report_ino(c, E4R_PR_INODE_CSUM, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 	if (ino == EXT2_ROOT_INO && in->i_mode && !LINUX_S_ISDIR(in->i_mode) && in->i_links_count)
 		check_report_ino(c, E4R_PR_ROOT_NOT_DIR, ino, E4R_NONE, E4R_NONE, in->i_mode);
+	if (quota_slot_unused(c, ino)) {
+		/* e2fsck keeps the inode as used, and wants it empty; nothing else is judged */
+		ext2fs_mark_inode_bitmap2(c->inode_used, ino);
+		c->kind[ino] = KIND_REG;
+		if (in->i_links_count || in->i_blocks || in->i_block[0])
+			check_report_ino(c, E4R_PR_QUOTA_INODE_NOT_CLEAR, ino, E4R_NONE, E4R_NONE,
+					 E4R_NONE);
+		return;
+	}
 	if (!check_use(c, ino, in, low_dtime))
 		return;
 	ext2fs_mark_inode_bitmap2(c->inode_used, ino);
@@ -334,8 +394,16 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		ext2fs_mark_inode_bitmap2(c->inode_ea, ino);
 	if (reserved) {
 		c->kind[ino] = KIND_REG;
+		if (reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode) &&
+		    EXT2_I_SIZE(in) >= LARGE_FILE_SIZE)
+			c->large_files++;	/* the resize inode's size is past 2 GiB on 4k blocks */
 		if (reserved_walks(c, ino, in, 1))
 			check_walk_blocks(&w, buf);
+		/* e2fsck's pass 1 holds the reserved files it walks to the size limit too */
+		if (!w.bad && reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode) &&
+		    EXT2_I_SIZE(in) > max_file_size(c->fs, in->i_flags & EXT4_EXTENTS_FL))
+			check_report_ino(c, E4R_PR_I_SIZE, ino, E4R_NONE,
+					 (uint64_t)(w.last_lblk + 1) * c->fs->blocksize, EXT2_I_SIZE(in));
 		if (ino == EXT2_RESIZE_INO && ext2fs_has_feature_resize_inode(c->fs->super))
 			check_resize_i_blocks(c, in, buf);
 		return;
@@ -351,9 +419,12 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		return;
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
-	check_unused_fields(c, ino, in);
+	/* a quota file or the orphan file: e2fsck checks its mode and blocks only */
+	if (!check_hidden_ino(c, ino))
+		check_unused_fields(c, ino, in);
 	check_xattr_needed(&w);
-	check_xattr_ibody(&w);
+	if (!check_hidden_ino(c, ino))
+		check_xattr_ibody(&w);
 	if (!check_flags(&w)) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
 		return;
@@ -368,6 +439,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		check_dir_size(&w);
 	else if (w.kind == KIND_REG)
 		check_file_size(&w);
+	if (w.kind == KIND_REG && EXT2_I_SIZE(in) >= LARGE_FILE_SIZE)
+		c->large_files++;
 	else if (w.kind == KIND_LNK && !symlink_ok(&w, buf)) {
 		check_report_ino(c, E4R_PR_FAST_SYMLINK, ino, E4R_NONE, E4R_NONE, EXT2_I_SIZE(in));
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);

@@ -121,6 +121,14 @@ static int orphan_file_clean(struct check_ctx *c, ext2_ino_t ino, struct ext2_in
 	return clean;
 }
 
+/* An inode number e2fsck's pass 1 treats as something else before it asks for the orphan file. */
+static int orphan_number_taken(struct check_ctx *c, ext2_ino_t ino)
+{
+	return ino == EXT2_BAD_INO || ino == EXT2_ROOT_INO || ino == EXT2_JOURNAL_INO ||
+	       ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO ||
+	       ino == c->fs->super->s_prj_quota_inum;
+}
+
 errcode_t check_orphan_file(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
@@ -130,9 +138,16 @@ errcode_t check_orphan_file(struct check_ctx *c)
 	struct ext2_inode in;
 
 	if (!feature) {
-		/* Without the feature the inode must be empty; the flag must be off. */
-		if (ino && ino <= c->inodes && !ext2fs_read_inode(fs, ino, &in) &&
-		    (in.i_links_count || in.i_blocks || in.i_block[0]))
+		/*
+		 * Without the feature the inode must be empty; the flag must be off.
+		 * e2fsck judges the number only when it names no inode its pass 1
+		 * takes first (the bad-blocks, root, journal and quota inodes), and
+		 * an ordinary inode only while linked.
+		 */
+		if (ino && ino <= c->inodes && !orphan_number_taken(c, ino) &&
+		    !ext2fs_read_inode(fs, ino, &in) &&
+		    (ino < c->first_ino ? (in.i_links_count || in.i_blocks || in.i_block[0]) :
+		     in.i_links_count != 0))
 			check_report_ino(c, E4R_PR_ORPHAN_FILE_NOT_CLEAR, ino, E4R_NONE, E4R_NONE,
 					 E4R_NONE);
 		if (present)

@@ -131,6 +131,21 @@ int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino)
 	return 0;
 }
 
+/*
+ * An inode no directory names: the reserved ones, the quota files and the
+ * orphan file while their features say so.
+ */
+int check_hidden_ino(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
+		return 1;
+	if (ext2fs_has_feature_quota(sb) && check_is_quota_ino(c, ino))
+		return 1;
+	return ext2fs_has_feature_orphan_file(sb) && ino == sb->s_orphan_file_inum;
+}
+
 errcode_t check_quota_setup(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;

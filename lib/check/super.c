@@ -108,10 +108,29 @@ static int in_group_range(ext2_filsys fs, dgrp_t g, blk64_t b, blk64_t len)
 }
 
 /* Mark B..B+LEN-1 as metadata; report an overlap with metadata marked before. */
+/*
+ * Bigalloc: whether blocks B..B+LEN-1 fall among group G's superblock and
+ * descriptor blocks (reserved ones included), which the per-cluster map
+ * cannot tell apart from their neighbours in the cluster.
+ */
+static int in_super_area(ext2_filsys fs, dgrp_t g, blk64_t b, blk64_t len)
+{
+	blk64_t super = 0, old_desc = 0, new_desc = 0;
+	blk_t used = 0;
+
+	if (ext2fs_has_feature_meta_bg(fs->super) || !ext2fs_bg_has_super(fs, g) ||
+	    ext2fs_super_and_bgd_loc2(fs, g, &super, &old_desc, &new_desc, &used) || !used)
+		return 0;
+	if (g == 0 && super == 0 && fs->blocksize == 1024)
+		super = 1;
+	return b < super + used && super < b + len;
+}
+
 static void mark_meta(struct check_ctx *c, dgrp_t g, blk64_t b, blk64_t len)
 {
 	/* With bigalloc the map is per cluster: neighbours in one cluster are not overlaps. */
-	if (EXT2FS_CLUSTER_RATIO(c->fs) == 1 && !ext2fs_test_block_bitmap_range2(c->meta, b, len))
+	if (EXT2FS_CLUSTER_RATIO(c->fs) == 1 ? !ext2fs_test_block_bitmap_range2(c->meta, b, len) :
+	    in_super_area(c->fs, g, b, len))
 		check_report_group(c, E4R_PR_GD_META_OVERLAP, g, b, E4R_NONE, E4R_NONE);
 	ext2fs_mark_block_bitmap_range2(c->meta, b, len);
 }
@@ -195,6 +214,39 @@ static uint64_t journal_inode_blocks(struct check_ctx *c)
 }
 
 /* The journal must be loadable even when a read-only check does not replay it. */
+/*
+ * Without has_journal e2fsck still loads the journal s_journal_inum names,
+ * unless the s_jnl_blocks backup stands in for it: an inode that is no linked
+ * regular file opening with a journal superblock stops it (it offers to
+ * clear the number). A valid journal there it only mentions (exit 0).
+ */
+static int stray_journal_bad(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	blk64_t blk = 0;
+	uint32_t magic;
+	char *buf;
+	int bad;
+
+	if (fs->super->s_jnl_backup_type == EXT3_JNL_BACKUP_BLOCKS)
+		return 0;
+	if (ext2fs_read_inode(fs, ino, &in) || !in.i_links_count || !LINUX_S_ISREG(in.i_mode) ||
+	    ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &blk) || !blk ||
+	    check_out_of_fs(fs, blk, 1))
+		return 1;
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return 0;
+	bad = io_channel_read_blk64(fs->io, blk, 1, buf) != 0;
+	if (!bad) {
+		memcpy(&magic, buf, sizeof(magic));
+		bad = ext2fs_be32_to_cpu(magic) != JBD_MAGIC;
+	}
+	free(buf);
+	return bad;
+}
+
 static void check_journal(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -220,8 +272,12 @@ static void check_journal(struct check_ctx *c)
 				 EXT2_ET_BAD_INODE_NUM);
 		return;
 	}
-	if (!ext2fs_has_feature_journal(sb))
+	if (!ext2fs_has_feature_journal(sb)) {
+		if (sb->s_journal_inum && stray_journal_bad(c, sb->s_journal_inum))
+			check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE,
+					 EXT2_ET_NO_JOURNAL);
 		return;
+	}
 	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
 	if (err == E4R_JOURNAL_EXTERNAL_NEEDED) {
 		/* not ours to check without its device; said once, in the first round */

@@ -197,6 +197,13 @@ static errcode_t do_dir_nlink_feature(struct check_ctx *c, size_t first, size_t 
 	return 0;
 }
 
+static errcode_t do_large_file_feature(struct check_ctx *c, size_t first, size_t i)
+{
+	ext2fs_set_feature_large_file(c->fs->super);
+	ext2fs_mark_super_dirty(c->fs);
+	return 0;
+}
+
 static errcode_t do_htree_flag(struct check_ctx *c, size_t first, size_t i)
 {
 	return repair_htree_deindex(c, (ext2_ino_t)F(i)->dir);
@@ -333,6 +340,7 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_EXTENT_CSUM]		= do_extent_csum,
 	[E4R_FIX_DIR_UNINIT]		= do_dir_uninit,
 	[E4R_FIX_DIR_NLINK_FEATURE]	= do_dir_nlink_feature,
+	[E4R_FIX_LARGE_FILE_FEATURE]	= do_large_file_feature,
 	[E4R_FIX_HTREE_FLAG]		= do_htree_flag,
 	[E4R_FIX_DIR_BLOCK]		= do_dir_block,
 	[E4R_FIX_DOT]			= do_dot,

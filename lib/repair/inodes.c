@@ -233,6 +233,12 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_INODE_FADDR:
 		in->i_faddr = 0;
 		break;
+	case E4R_PR_INODE_FRAG:
+		in->osd2.hurd2.h_i_frag = 0;
+		break;
+	case E4R_PR_INODE_FSIZE:
+		in->osd2.hurd2.h_i_fsize = 0;
+		break;
 	case E4R_PR_RESIZE_INODE_STRAY:
 		memset(b.in, 0, (size_t)b.size);
 		if (b.size > EXT2_GOOD_OLD_INODE_SIZE)

@@ -328,26 +328,32 @@ def main():
     passed, failed = 0, failed_bases
     objects_missed = 0
     tally = {}
-    with multiprocessing.Pool(ARGS.jobs, _worker_init, (work, bases)) as pool:
-        for label, name, spec, kind, detail, unnamed in pool.imap(check_case, todo, chunksize=4):
-            struct_ = spec.split()[0]
-            objects_missed += unnamed
-            t = tally.setdefault(struct_, [0, 0])
-            t[0] += 1
-            gap = known_gap(gaps, name, spec, kind) if kind and not label.startswith("regress") else None
-            if gap:
-                gap_hits[gap[0]] = gap_hits.get(gap[0], 0) + 1
-                if ARGS.show:
-                    print("GAP  %s [%s] %s %s (gaps line %d)" % (label, kind, name, spec, gap[0]))
-                continue
-            if kind:
-                failed += 1
-                t[1] += 1
-                print("FAIL %s [%s] %s %s\n%s" % (label, kind, name, spec, detail))
-            else:
-                passed += 1
-                if ARGS.show:
-                    print("ok   %s %s %s\n%s" % (label, name, spec, detail))
+    # the workers' copies (full size: a copy is not sparse) go when the run ends;
+    # each run keeps them in a folder of its own, as runs may share --work
+    copies = tempfile.mkdtemp(prefix="run.", dir=work)
+    try:
+        with multiprocessing.Pool(ARGS.jobs, _worker_init, (copies, bases)) as pool:
+            for label, name, spec, kind, detail, unnamed in pool.imap(check_case, todo, chunksize=4):
+                struct_ = spec.split()[0]
+                objects_missed += unnamed
+                t = tally.setdefault(struct_, [0, 0])
+                t[0] += 1
+                gap = known_gap(gaps, name, spec, kind) if kind and not label.startswith("regress") else None
+                if gap:
+                    gap_hits[gap[0]] = gap_hits.get(gap[0], 0) + 1
+                    if ARGS.show:
+                        print("GAP  %s [%s] %s %s (gaps line %d)" % (label, kind, name, spec, gap[0]))
+                    continue
+                if kind:
+                    failed += 1
+                    t[1] += 1
+                    print("FAIL %s [%s] %s %s\n%s" % (label, kind, name, spec, detail))
+                else:
+                    passed += 1
+                    if ARGS.show:
+                        print("ok   %s %s %s\n%s" % (label, name, spec, detail))
+    finally:
+        shutil.rmtree(copies, ignore_errors=True)
     print("# by structure (cases, failures): " +
           ", ".join("%s %d/%d" % (k, v[0], v[1]) for k, v in sorted(tally.items())))
     for g in gaps:
