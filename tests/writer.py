@@ -126,9 +126,10 @@ def run_script(root, lines):
     return write_back(root, dirty) or early     # what the unmount would write
 
 
-def kernel(image, script, tries=5):
-    """Run SCRIPT on IMAGE through the kernel; again from the same image (up to TRIES
-    times) when the flusher wrote files back before the script's commit did."""
+def kernel(image, script, tries=5, options='loop'):
+    """Run SCRIPT on IMAGE through the kernel (mounted with OPTIONS); again from the same
+    image (up to TRIES times) when the flusher wrote files back before the script's
+    commit did."""
     with open(script) as f:
         lines = f.readlines()
     fd, saved = tempfile.mkstemp(prefix='e4r-k-', suffix='.img', dir=os.path.dirname(os.path.abspath(image)))
@@ -139,7 +140,7 @@ def kernel(image, script, tries=5):
         for attempt in range(tries):
             if attempt:
                 subprocess.run(['cp', '--sparse=always', saved, image], check=True)
-            subprocess.run(['mount', '-o', 'loop', image, mnt], check=True)
+            subprocess.run(['mount', '-o', options, image, mnt], check=True)
             try:
                 # One CPU: the kernel's per-CPU counters (which Orlov reads) and its
                 # locality group preallocation then behave as the writer models them.

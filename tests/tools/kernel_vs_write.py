@@ -27,6 +27,7 @@ import writer                                       # noqa: E402
 
 UUID = '11111111-2222-3333-4444-555555555555'
 HASH_SEED = '00000000-0000-0000-0000-000000000001'
+MAX_COMMIT = 3600
 
 
 # ---- the workload ----
@@ -274,7 +275,10 @@ def compare(args, work):
     if p.returncode:
         print('write failed (%d): %s' % (p.returncode, p.stdout.strip()[-500:]))
         return None
-    writer.kernel(kern, script)
+    # commit=: only the script's commits (and a full journal) end a transaction, as in
+    # the writer; the 5-second timer would make which freed blocks are reusable depend
+    # on how fast the machine runs the script.
+    writer.kernel(kern, script, options='loop,commit=%d' % MAX_COMMIT)
     fsck = run(['e2fsck', '-fn', ours])
     paths = sorted(set(tree_paths(kern)) | set(tree_paths(ours)))
     a, b = listing(ours, paths), listing(kern, paths)
