@@ -257,6 +257,18 @@ static errcode_t free_inode(struct write_fs *f, ext2_ino_t ino, struct ext2_inod
 
 /* ---- directories ---- */
 
+errcode_t write_dir_append(struct write_fs *f, ext2_ino_t dir, struct ext2_inode *inode,
+			   blk64_t *lblk, blk64_t *pblk)
+{
+	errcode_t err;
+
+	*lblk = EXT2_I_SIZE(inode) / f->fs->blocksize;
+	err = map_new_block(f, dir, inode, *lblk, 0, pblk);
+	if (!err)
+		err = ext2fs_inode_size_set(f->fs, inode, (*lblk + 1) * f->fs->blocksize);
+	return err;
+}
+
 /* ext4_append: one more empty block at the end of directory DIR. */
 static errcode_t expand_dir(struct write_fs *f, ext2_ino_t dir)
 {
@@ -267,25 +279,35 @@ static errcode_t expand_dir(struct write_fs *f, ext2_ino_t dir)
 
 	if (err)
 		return err;
-	lblk = EXT2_I_SIZE(&inode) / f->fs->blocksize;
 	err = ext2fs_new_dir_block(f->fs, 0, 0, &block);
 	if (!err)
-		err = map_new_block(f, dir, &inode, lblk, 0, &pblk);
+		err = write_dir_append(f, dir, &inode, &lblk, &pblk);
 	if (!err)
 		err = ext2fs_write_dir_block4(f->fs, pblk, block, 0, dir);
-	if (!err) {
-		err = ext2fs_inode_size_set(f->fs, &inode, (lblk + 1) * f->fs->blocksize);
-		if (!err)
-			err = ext2fs_write_inode(f->fs, dir, &inode);
-	}
+	if (!err)
+		err = ext2fs_write_inode(f->fs, dir, &inode);
 	ext2fs_free_mem(&block);
 	return err;
 }
 
+/*
+ * ext4_add_entry: an indexed directory adds by hash; a linear one takes the first
+ * room in its blocks, and when it has none, becomes an index if it is one block
+ * long (dir_index), else grows by a block.
+ */
 static errcode_t dir_link(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
 {
-	errcode_t err = ext2fs_link(f->fs, dir, name, ino, ftype);
+	struct ext2_inode inode;
+	errcode_t err = ext2fs_read_inode(f->fs, dir, &inode);
 
+	if (err)
+		return err;
+	if (inode.i_flags & EXT2_INDEX_FL)
+		return write_dx_add(f, dir, name, ino, ftype);
+	err = ext2fs_link(f->fs, dir, name, ino, ftype);
+	if (err == EXT2_ET_DIR_NO_SPACE && ext2fs_has_feature_dir_index(f->fs->super) &&
+	    EXT2_I_SIZE(&inode) == f->fs->blocksize)
+		return write_dx_make_indexed(f, dir, name, ino, ftype);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = expand_dir(f, dir);
 		if (!err)

@@ -41,6 +41,19 @@ errcode_t write_op_rename(struct write_fs *f, const char *from, const char *to);
 errcode_t write_op_link(struct write_fs *f, const char *from, const char *to);
 errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *path, ext2_ino_t *ino);
 
+/*
+ * ext4_append: one more block at the end of directory DIR (INODE, written back by the
+ * caller), from the kernel's goal; *LBLK and *PBLK say where.
+ */
+errcode_t write_dir_append(struct write_fs *f, ext2_ino_t dir, struct ext2_inode *inode,
+			   blk64_t *lblk, blk64_t *pblk);
+
+/* Hashed directories (htree.c). */
+/* A one-block directory is full: make it an index, then add NAME. */
+errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype);
+/* Add NAME to the indexed directory DIR, splitting the leaf it hashes to when full. */
+errcode_t write_dx_add(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype);
+
 /* Delayed allocation (delalloc.c). */
 unsigned char *write_da_lookup(struct write_fs *f, ext2_ino_t ino, blk64_t lblk);
 errcode_t write_da_add(struct write_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data);
