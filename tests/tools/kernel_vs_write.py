@@ -12,12 +12,13 @@ counts under every kind of operation its inode went through), each difference na
 
     kernel_vs_write.py --e4recover recover/e4recover [--seed S] [--ops N]
         [--bs 1024|4096] [--flex on|off] [--csum on|off] [--size 128M]
-        [--work DIR] [--show N] [--json]
+        [--work DIR] [--show N] [--json] [--kernel-runs 2]
 
 Exit status 0 when both runs completed (whatever the agreement), 2 when one failed.
 The summary's last lines are machine-readable:
     inodes SAME TOTAL      paths whose inode number is the kernel's
-    blocks SAME TOTAL      paths with blocks (in the kernel's image) whose list is the kernel's
+    blocks SAME TOTAL      paths with blocks whose list is the kernel's
+    kernel-again SAME TOTAL  (--kernel-runs 2) paths a second kernel run gives the same blocks
 """
 import argparse, json, os, random, re, subprocess, sys, tempfile
 
@@ -278,11 +279,21 @@ def compare(args, work):
     # commit=: only the script's commits (and a full journal) end a transaction, as in
     # the writer; the 5-second timer would make which freed blocks are reusable depend
     # on how fast the machine runs the script.
+    fresh = os.path.join(work, 'fresh.img')
+    run(['cp', '--sparse=always', kern, fresh])
     writer.kernel(kern, script, options='loop,commit=%d' % MAX_COMMIT)
     fsck = run(['e2fsck', '-fn', ours])
     paths = sorted(set(tree_paths(kern)) | set(tree_paths(ours)))
     a, b = listing(ours, paths), listing(kern, paths)
-    return wl, paths, a, b, fsck.returncode
+    again = None
+    if args.kernel_runs > 1:
+        # the kernel against itself: how far its own choices are reproducible here
+        again_img = os.path.join(work, 'kernel2.img')
+        run(['cp', '--sparse=always', fresh, again_img])
+        writer.kernel(again_img, script, options='loop,commit=%d' % MAX_COMMIT)
+        again = listing(again_img, paths)
+    os.unlink(fresh)
+    return wl, paths, a, b, fsck.returncode, again
 
 
 def parse_size(s):
@@ -299,7 +310,7 @@ def first_diff(x, y):
     return None
 
 
-def report(args, wl, paths, ours, kern, fsck_rc):
+def report(args, wl, paths, ours, kern, fsck_rc, again=None):
     by_kind, by_op, diffs = {}, {}, []
     ino_same = ino_total = blk_same = blk_total = 0
     for p in paths:
@@ -323,7 +334,11 @@ def report(args, wl, paths, ours, kern, fsck_rc):
             i, u, v = first_diff(o[1], k[1])
             diffs.append('%s (%s; %s): %d blocks, kernel %d; first difference at #%d: ours %s, kernel %s'
                          % (p, kind, '+'.join(sorted(ops)), len(o[1]), len(k[1]), i, u, v))
-    return {'config': 'seed=%d ops=%d bs=%d flex=%s csum=%s' % (args.seed, args.ops, args.bs, args.flex, args.csum),
+    kk = None
+    if again is not None:
+        have = [p for p in paths if kern.get(p, [0, []])[1] or again.get(p, [0, []])[1]]
+        kk = [sum(kern.get(p, [0, []])[1] == again.get(p, [0, []])[1] for p in have), len(have)]
+    return {'kernel_vs_kernel': kk, 'config': 'seed=%d ops=%d bs=%d flex=%s csum=%s' % (args.seed, args.ops, args.bs, args.flex, args.csum),
             'e2fsck': fsck_rc, 'inodes': [ino_same, ino_total], 'blocks': [blk_same, blk_total],
             'by_kind': by_kind, 'by_op': by_op, 'diffs': diffs}
 
@@ -340,6 +355,8 @@ def main():
     ap.add_argument('--work')
     ap.add_argument('--show', type=int, default=10, help='differences to print')
     ap.add_argument('--json', action='store_true')
+    ap.add_argument('--kernel-runs', type=int, default=1,
+                    help='2: run the kernel a second time and report how many paths its two runs agree on')
     ap.add_argument('--script-only', action='store_true', help='print the workload and stop')
     args = ap.parse_args()
     if args.script_only:
@@ -369,6 +386,8 @@ def main():
         print('# ... and %d more differences' % (len(rep['diffs']) - args.show))
     print('inodes %d %d' % tuple(rep['inodes']))
     print('blocks %d %d' % tuple(rep['blocks']))
+    if rep['kernel_vs_kernel']:
+        print('kernel-again %d %d' % tuple(rep['kernel_vs_kernel']))
     if not args.work:
         for f in os.listdir(work):
             os.unlink(os.path.join(work, f))
