@@ -50,13 +50,16 @@ def write_back(root, dirty):
     sync would leave it to the flusher threads, on whatever CPU they run: ext4 packs
     small files into a per-CPU preallocation, so the block numbers would depend on
     the scheduler. sync_file_range runs the same writeback here, on our one CPU.
+    DIRTY maps inode numbers (first dirtied first) to [start, end, names]: every name
+    of the inode must be followed, since one left behind (a link whose first name was
+    unlinked) would be written back by the flusher.
     Returns whether the flusher had already written some of them back (on a busy
     machine it starts background writeback on its own)."""
     flags = (os.SYNC_FILE_RANGE_WAIT_BEFORE | os.SYNC_FILE_RANGE_WRITE |
              os.SYNC_FILE_RANGE_WAIT_AFTER) if hasattr(os, 'sync_file_range') else 0
     early = False
-    for path, (start, end) in dirty.items():
-        full = os.path.join(root, path.lstrip('/'))
+    for ino, (start, end, names) in dirty.items():
+        full = os.path.join(root, sorted(names)[0].lstrip('/'))
         if not flags or not os.path.isfile(full) or os.path.islink(full):
             continue
         early = early or written_back_early(full, start, min(end, os.path.getsize(full)))
@@ -72,26 +75,32 @@ def write_back(root, dirty):
 
 def run_script(root, lines):
     """Perform the script under ROOT; returns whether any writeback came early."""
-    dirty = {}          # files written since the last commit (first written first): bytes written
+    dirty = {}          # inode -> [first byte, end, its names] of the files written since the last commit
     early = False
 
     def dirtied(path, start, end):
-        was = dirty.get(path, (start, end))
-        dirty[path] = (min(start, was[0]), max(end, was[1]))
+        ino = os.lstat(p(path)).st_ino
+        was = dirty.setdefault(ino, [start, end, set()])
+        was[0], was[1] = min(start, was[0]), max(end, was[1])
+        was[2].add(path)
 
     def renamed(old, new):
-        moved = {}
-        for d, written in dirty.items():
-            moved[new + d[len(old):] if d == old or d.startswith(old + '/') else d] = written
-        dirty.clear()
-        dirty.update(moved)
+        for written in dirty.values():
+            written[2] = {new + d[len(old):] if d == old or d.startswith(old + '/') else d for d in written[2]}
 
+    def unlinked(path):
+        ino = os.lstat(p(path)).st_ino
+        if ino in dirty:
+            dirty[ino][2].discard(path)
+            if not dirty[ino][2]:
+                del dirty[ino]
+
+    p = lambda a: os.path.join(root, a.lstrip('/'))
     for raw in lines:
         words = raw.split('#', 1)[0].split()
         if not words:
             continue
         op, args = words[0], words[1:]
-        p = lambda a: os.path.join(root, a.lstrip('/'))
         if op == 'mkdir':
             os.mkdir(p(args[0]))
         elif op == 'create':
@@ -106,8 +115,8 @@ def run_script(root, lines):
         elif op == 'truncate':
             os.truncate(p(args[0]), int(args[1]))
         elif op == 'unlink':
+            unlinked(args[0])
             os.unlink(p(args[0]))
-            dirty.pop(args[0], None)
         elif op == 'rmdir':
             os.rmdir(p(args[0]))
         elif op == 'rename':
@@ -115,6 +124,9 @@ def run_script(root, lines):
             renamed(args[0], args[1])
         elif op == 'link':
             os.link(p(args[0]), p(args[1]))
+            ino = os.lstat(p(args[1])).st_ino
+            if ino in dirty:
+                dirty[ino][2].add(args[1])
         elif op == 'symlink':
             os.symlink(args[0], p(args[1]))
         elif op == 'commit':
