@@ -27,6 +27,23 @@ def syncfs(root):
         os.close(fd)
 
 
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
+# SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER
+SYNC_RANGE_ALL = 1 | 2 | 4
+
+
+def sync_file(path):
+    """Write PATH's dirty pages back from this process and wait (sync_file_range(2),
+    through libc: Python's os module does not have it everywhere)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if LIBC.sync_file_range(fd, 0, 0, SYNC_RANGE_ALL) != 0:
+            raise OSError(ctypes.get_errno(), 'sync_file_range ' + path)
+    finally:
+        os.close(fd)
+
+
 def content(path, offset, length):
     """Byte o of a file written as PATH: FNV-1a of the path, mixed with the offset."""
     h = 2166136261
@@ -37,7 +54,11 @@ def content(path, offset, length):
 
 
 def written_back_early(full, start, end):
-    """Whether a block of bytes [START, END) of FULL already has its place (not delalloc)."""
+    """Whether a block of bytes [START, END) of FULL already has its place (not delalloc).
+    The block START falls in may have had its place before the write (an append to a
+    partial last block): only the blocks from the next boundary on are looked at."""
+    bs = os.statvfs(full).f_bsize
+    start = (start + bs - 1) // bs * bs
     for lo, ph, ln, flags in fiemap(full, sync=False):
         if lo < end and start < lo + ln and not flags & FIEMAP_EXTENT_DELALLOC:
             return True
@@ -55,19 +76,13 @@ def write_back(root, dirty):
     unlinked) would be written back by the flusher.
     Returns whether the flusher had already written some of them back (on a busy
     machine it starts background writeback on its own)."""
-    flags = (os.SYNC_FILE_RANGE_WAIT_BEFORE | os.SYNC_FILE_RANGE_WRITE |
-             os.SYNC_FILE_RANGE_WAIT_AFTER) if hasattr(os, 'sync_file_range') else 0
     early = False
     for ino, (start, end, names) in dirty.items():
         full = os.path.join(root, sorted(names)[0].lstrip('/'))
-        if not flags or not os.path.isfile(full) or os.path.islink(full):
+        if not os.path.isfile(full) or os.path.islink(full):
             continue
         early = early or written_back_early(full, start, min(end, os.path.getsize(full)))
-        fd = os.open(full, os.O_RDONLY)
-        try:
-            os.sync_file_range(fd, 0, 0, flags)
-        finally:
-            os.close(fd)
+        sync_file(full)
     dirty.clear()
     syncfs(root)
     return early
@@ -76,24 +91,27 @@ def write_back(root, dirty):
 def run_script(root, lines):
     """Perform the script under ROOT; returns whether any writeback came early."""
     dirty = {}          # inode -> [first byte, end, its names] of the files written since the last commit
+    names = {}          # inode -> the names of every regular file (a dirty one is reached by any)
     early = False
 
     def dirtied(path, start, end):
         ino = os.lstat(p(path)).st_ino
-        was = dirty.setdefault(ino, [start, end, set()])
+        names.setdefault(ino, set()).add(path)
+        was = dirty.setdefault(ino, [start, end, names[ino]])
         was[0], was[1] = min(start, was[0]), max(end, was[1])
-        was[2].add(path)
 
     def renamed(old, new):
-        for written in dirty.values():
-            written[2] = {new + d[len(old):] if d == old or d.startswith(old + '/') else d for d in written[2]}
+        for ns in names.values():
+            moved = {new + d[len(old):] if d == old or d.startswith(old + '/') else d for d in ns}
+            ns.clear()
+            ns.update(moved)
 
     def unlinked(path):
         ino = os.lstat(p(path)).st_ino
-        if ino in dirty:
-            dirty[ino][2].discard(path)
-            if not dirty[ino][2]:
-                del dirty[ino]
+        names.get(ino, set()).discard(path)
+        if not names.get(ino):
+            names.pop(ino, None)
+            dirty.pop(ino, None)
 
     p = lambda a: os.path.join(root, a.lstrip('/'))
     for raw in lines:
@@ -124,9 +142,7 @@ def run_script(root, lines):
             renamed(args[0], args[1])
         elif op == 'link':
             os.link(p(args[0]), p(args[1]))
-            ino = os.lstat(p(args[1])).st_ino
-            if ino in dirty:
-                dirty[ino][2].add(args[1])
+            names.setdefault(os.lstat(p(args[1])).st_ino, set()).update(args)
         elif op == 'symlink':
             os.symlink(args[0], p(args[1]))
         elif op == 'commit':
