@@ -75,8 +75,40 @@ void write_da_drop(struct write_fs *f, ext2_ino_t ino, blk64_t from)
 	f->nda = j;
 }
 
+errcode_t write_da_dirtied(struct write_fs *f, ext2_ino_t ino)
+{
+	errcode_t err;
+
+	for (unsigned i = 0; i < f->ndirty; i++)
+		if (f->dirty_ino[i] == ino)
+			return 0;
+	if (f->ndirty == f->capdirty) {
+		unsigned ncap = f->capdirty ? f->capdirty * 2 : 64;
+
+		err = ext2fs_resize_mem(f->capdirty * sizeof(*f->dirty_ino), ncap * sizeof(*f->dirty_ino),
+					&f->dirty_ino);
+		if (err)
+			return err;
+		f->capdirty = ncap;
+	}
+	f->dirty_ino[f->ndirty++] = ino;
+	return 0;
+}
+
+void write_da_forget(struct write_fs *f, ext2_ino_t ino)
+{
+	unsigned j = 0;
+
+	for (unsigned i = 0; i < f->ndirty; i++)
+		if (f->dirty_ino[i] != ino)
+			f->dirty_ino[j++] = f->dirty_ino[i];
+	f->ndirty = j;
+}
+
 void write_da_free(struct write_fs *f)
 {
+	ext2fs_free_mem(&f->dirty_ino);
+	f->ndirty = f->capdirty = 0;
 	for (unsigned i = 0; i < f->nda; i++)
 		ext2fs_free_mem(&f->da[i].data);
 	ext2fs_free_mem(&f->da);
@@ -138,32 +170,45 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 	return err ? err : werr;
 }
 
+/* Write back the dirty blocks of INO, if it has any. */
+static errcode_t flush_inode(struct write_fs *f, ext2_ino_t ino)
+{
+	struct write_da_block *mine;
+	unsigned n = 0, i, j = 0;
+	errcode_t err;
+
+	for (i = 0; i < f->nda; i++)
+		n += f->da[i].ino == ino;
+	if (!n)
+		return 0;
+	err = ext2fs_get_array(n, sizeof(*mine), &mine);
+	if (err)
+		return err;
+	for (i = 0, n = 0; i < f->nda; i++) {
+		if (f->da[i].ino == ino)
+			mine[n++] = f->da[i];
+		else
+			f->da[j++] = f->da[i];
+	}
+	f->nda = j;
+	qsort(mine, n, sizeof(*mine), by_lblk);
+	err = write_back_inode(f, ino, mine, n);
+	for (i = 0; i < n; i++)
+		ext2fs_free_mem(&mine[i].data);
+	ext2fs_free_mem(&mine);
+	return err;
+}
+
 errcode_t write_da_flush(struct write_fs *f)
 {
 	errcode_t err = 0;
 
-	while (!err && f->nda) {
-		ext2_ino_t ino = f->da[0].ino;	/* the oldest dirtied inode goes first */
-		struct write_da_block *mine;
-		unsigned n = 0, i, j = 0;
-
-		for (i = 0; i < f->nda; i++)
-			n += f->da[i].ino == ino;
-		err = ext2fs_get_array(n, sizeof(*mine), &mine);
-		if (err)
-			return err;
-		for (i = 0, n = 0; i < f->nda; i++) {
-			if (f->da[i].ino == ino)
-				mine[n++] = f->da[i];
-			else
-				f->da[j++] = f->da[i];
-		}
-		f->nda = j;
-		qsort(mine, n, sizeof(*mine), by_lblk);
-		err = write_back_inode(f, ino, mine, n);
-		for (i = 0; i < n; i++)
-			ext2fs_free_mem(&mine[i].data);
-		ext2fs_free_mem(&mine);
-	}
+	/* the files in the order they were first written to since the last writeback */
+	for (unsigned i = 0; !err && i < f->ndirty; i++)
+		err = flush_inode(f, f->dirty_ino[i]);
+	f->ndirty = 0;
+	/* then any left (the oldest dirtied block first) */
+	while (!err && f->nda)
+		err = flush_inode(f, f->da[0].ino);
 	return err;
 }

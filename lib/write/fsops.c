@@ -186,7 +186,7 @@ static errcode_t write_range(struct write_fs *f, ext2_ino_t ino, struct ext2_ino
 			     const char *path, uint64_t from, uint64_t to, uint64_t *end)
 {
 	unsigned bs = f->fs->blocksize;
-	errcode_t err = 0;
+	errcode_t err = from < to ? write_da_dirtied(f, ino) : 0;
 
 	*end = from;
 	for (uint64_t lblk = from / bs; !err && lblk * bs < to; lblk++) {
@@ -243,6 +243,7 @@ static errcode_t free_inode(struct write_fs *f, ext2_ino_t ino, struct ext2_inod
 	int is_dir = LINUX_S_ISDIR(inode->i_mode);
 	errcode_t err = free_blocks_from(f, ino, inode, 0);
 
+	write_da_forget(f, ino);
 	if (err)
 		return err;
 	inode->i_links_count = 0;

@@ -21,6 +21,13 @@ struct write_fs {
 	unsigned char	*blockbuf;
 	struct write_da_block *da;	/* in the order they were dirtied */
 	unsigned	nda, capda;
+	/*
+	 * The files written to since the last writeback, first written first: the order
+	 * the commit writes them back in, whether the first write needed new blocks or
+	 * went to blocks the file already had.
+	 */
+	ext2_ino_t	*dirty_ino;
+	unsigned	ndirty, capdirty;
 };
 
 errcode_t write_fs_init(struct write_fs *f, struct write_journal *w);
@@ -58,6 +65,10 @@ errcode_t write_dx_add(struct write_fs *f, ext2_ino_t dir, const char *name, ext
 unsigned char *write_da_lookup(struct write_fs *f, ext2_ino_t ino, blk64_t lblk);
 errcode_t write_da_add(struct write_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data);
 void write_da_drop(struct write_fs *f, ext2_ino_t ino, blk64_t from);
+/* INO was written to: it takes its place in the writeback order unless it has one. */
+errcode_t write_da_dirtied(struct write_fs *f, ext2_ino_t ino);
+/* INO is freed: it leaves the writeback order (a new file of that number comes last). */
+void write_da_forget(struct write_fs *f, ext2_ino_t ino);
 /* Writeback before a commit: allocate and write every dirty block, oldest inode first. */
 errcode_t write_da_flush(struct write_fs *f);
 void write_da_free(struct write_fs *f);
