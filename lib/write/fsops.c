@@ -317,6 +317,54 @@ static errcode_t dir_link(struct write_fs *f, ext2_ino_t dir, const char *name, 
 	return err;
 }
 
+struct dir_remove {
+	ext2_filsys	fs;
+	const char	*name;
+	ext2_ino_t	ino;
+	int		prev;		/* offset of the entry before, in this block; -1 at its start */
+	int		done;
+};
+
+/*
+ * ext4_generic_delete_entry: the entry before takes the removed one's room, which is
+ * wiped; the first entry of a block is only emptied (inode 0, name wiped).
+ */
+static int remove_proc(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int offset,
+		       int blocksize, char *buf, void *priv)
+{
+	struct dir_remove *r = priv;
+	int len = ext2fs_dirent_name_len(d), prev = offset ? r->prev : -1;
+	unsigned rec_len = 0, prev_len = 0;
+
+	(void)dir; (void)entry;
+	r->prev = offset;
+	if (!d->inode || d->inode != r->ino || len != (int)strlen(r->name) || memcmp(d->name, r->name, len))
+		return 0;
+	if (ext2fs_get_rec_len(r->fs, d, &rec_len) || (unsigned)offset + rec_len > (unsigned)blocksize)
+		return DIRENT_ABORT;
+	if (prev >= 0) {
+		struct ext2_dir_entry *p = (struct ext2_dir_entry *)(buf + prev);
+
+		if (ext2fs_get_rec_len(r->fs, p, &prev_len))
+			return DIRENT_ABORT;
+		ext2fs_set_rec_len(r->fs, prev_len + rec_len, p);
+		memset(d, 0, rec_len);
+	} else {
+		d->inode = 0;
+		memset((char *)d + 6, 0, rec_len - 6);
+	}
+	r->done = 1;
+	return DIRENT_CHANGED | DIRENT_ABORT;
+}
+
+static errcode_t dir_unlink(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino)
+{
+	struct dir_remove r = { f->fs, name, ino, -1, 0 };
+	errcode_t err = ext2fs_dir_iterate2(f->fs, dir, DIRENT_FLAG_INCLUDE_EMPTY, NULL, remove_proc, &r);
+
+	return err ? err : r.done ? 0 : EXT2_ET_DIR_NO_SPACE;
+}
+
 static errcode_t adjust_links(struct write_fs *f, ext2_ino_t ino, int delta)
 {
 	struct ext2_inode inode;
@@ -527,7 +575,7 @@ errcode_t write_op_unlink(struct write_fs *f, const char *path)
 	if (!err && LINUX_S_ISDIR(inode.i_mode))
 		err = E4R_WRITE_PATH;
 	if (!err)
-		err = ext2fs_unlink(f->fs, dir, name, ino, 0);
+		err = dir_unlink(f, dir, name, ino);
 	if (err)
 		return err;
 	if (--inode.i_links_count)
@@ -547,7 +595,7 @@ errcode_t write_op_rmdir(struct write_fs *f, const char *path)
 	if (!err)
 		err = dir_is_empty(f, ino);
 	if (!err)
-		err = ext2fs_unlink(f->fs, dir, name, ino, 0);
+		err = dir_unlink(f, dir, name, ino);
 	if (!err)
 		err = adjust_links(f, dir, -1);
 	if (!err)
@@ -624,7 +672,7 @@ errcode_t write_op_rename(struct write_fs *f, const char *from, const char *to)
 	else
 		err = dir_link(f, ndir, nname, ino, ftype_of(inode.i_mode));
 	if (!err)
-		err = ext2fs_unlink(f->fs, odir, oname, ino, 0);
+		err = dir_unlink(f, odir, oname, ino);
 	if (err || !is_dir || odir == ndir)
 		return err;
 	struct dir_scan s = { 0, ndir };
