@@ -156,27 +156,6 @@ static void new_inode_init(struct write_fs *f, struct ext2_inode *inode, uint16_
 	}
 }
 
-/* Map logical block LBLK of INO to a new block near the kernel's goal. */
-static errcode_t map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
-			       blk64_t lblk, int is_reg, blk64_t *pblk)
-{
-	blk64_t prev = 0, goal;
-	errcode_t err;
-
-	/* ext4_ext_find_goal: continue the previous extent, else the inode's group. */
-	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
-		goal = prev + 1;
-	else
-		goal = write_inode_goal(&f->alloc, ino, is_reg);
-	err = write_balloc(&f->alloc, goal, pblk);
-	/* BMAP_ALLOC: a block-mapped (ext3) file may need a new indirect block for it. */
-	if (!err)
-		err = ext2fs_bmap2(f->fs, ino, inode, NULL, BMAP_SET | BMAP_ALLOC, lblk, NULL, pblk);
-	if (!err)
-		err = ext2fs_iblk_add_blocks(f->fs, inode, 1);
-	return err;
-}
-
 /*
  * Write the deterministic content of PATH into bytes [from, to) of the file
  * (data=ordered). *end is where the written bytes end, short of TO after an
@@ -257,18 +236,6 @@ static errcode_t free_inode(struct write_fs *f, ext2_ino_t ino, struct ext2_inod
 }
 
 /* ---- directories ---- */
-
-errcode_t write_dir_append(struct write_fs *f, ext2_ino_t dir, struct ext2_inode *inode,
-			   blk64_t *lblk, blk64_t *pblk)
-{
-	errcode_t err;
-
-	*lblk = EXT2_I_SIZE(inode) / f->fs->blocksize;
-	err = map_new_block(f, dir, inode, *lblk, 0, pblk);
-	if (!err)
-		err = ext2fs_inode_size_set(f->fs, inode, (*lblk + 1) * f->fs->blocksize);
-	return err;
-}
 
 /* ext4_append: one more empty block at the end of directory DIR. */
 static errcode_t expand_dir(struct write_fs *f, ext2_ino_t dir)
@@ -443,7 +410,7 @@ errcode_t write_op_mkdir(struct write_fs *f, const char *path, ext2_ino_t *out)
 	if (!err)
 		err = ext2fs_new_dir_block(f->fs, ino, dir, &block);
 	if (!err)
-		err = map_new_block(f, ino, &inode, 0, 0, &pblk);
+		err = write_map_new_block(f, ino, &inode, 0, 0, &pblk);
 	if (!err)
 		err = ext2fs_write_dir_block4(f->fs, pblk, block, 0, ino);
 	ext2fs_free_mem(&block);
@@ -728,7 +695,7 @@ errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *p
 	if (!err && len + 1 > sizeof(inode.i_block)) {
 		memset(f->blockbuf, 0, f->fs->blocksize);
 		memcpy(f->blockbuf, target, len);
-		err = map_new_block(f, ino, &inode, 0, 0, &pblk);
+		err = write_map_new_block(f, ino, &inode, 0, 0, &pblk);
 		if (!err)
 			err = io_channel_write_blk64(f->fs->io, pblk, 1, f->blockbuf);
 	}

@@ -49,6 +49,13 @@ errcode_t write_op_link(struct write_fs *f, const char *from, const char *to);
 errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *path, ext2_ino_t *ino);
 
 /*
+ * Map logical block LBLK of INO (INODE, written back by the caller) to a new block
+ * from the kernel's goal: the block after the previous logical block's, else the
+ * inode's group (blockmap.c).
+ */
+errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+			      blk64_t lblk, int is_reg, blk64_t *pblk);
+/*
  * ext4_append: one more block at the end of directory DIR (INODE, written back by the
  * caller), from the kernel's goal; *LBLK and *PBLK say where.
  */
