@@ -122,14 +122,46 @@ static int by_lblk(const void *x, const void *y)
 	return a->lblk < b->lblk ? -1 : a->lblk > b->lblk;
 }
 
-/* ext4_ext_find_goal: continue the block before, else the inode's goal. */
+/*
+ * ext4_ext_find_goal: the extent the lookup of LBLK ends on (the one holding or before
+ * it, else the first) says where LBLK would lie if it went on; a file without
+ * extents continues the block before; else the inode's goal.
+ */
 static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t lblk)
 {
-	blk64_t prev = 0;
+	blk64_t prev = 0, goal = 0;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
 
+	if (inode->i_flags & EXT4_EXTENTS_FL) {
+		if (!ext2fs_extent_open2(f->fs, ino, inode, &h)) {
+			errcode_t err = ext2fs_extent_goto2(h, 0, lblk);
+
+			if ((!err || err == EXT2_ET_EXTENT_NOT_FOUND) &&
+			    !ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e) && e.e_pblk && e.e_len)
+				goal = lblk >= e.e_lblk ? e.e_pblk + (lblk - e.e_lblk) : e.e_pblk - (e.e_lblk - lblk);
+			ext2fs_extent_free(h);
+		}
+		return goal ? goal : write_inode_goal(&f->alloc, ino, 1);
+	}
 	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
 		return prev + 1;
 	return write_inode_goal(&f->alloc, ino, 1);
+}
+
+/*
+ * The goal of an extent tree block the new extent may need: the first one (the tree
+ * grows from the inode) starts from the inode's goal (ext4_ext_grow_indepth); a
+ * leaf split in a deeper tree from the new extent's (ext4_ext_split); a further level
+ * goes next to the tree's first index block, which is not reproduced.
+ */
+static blk64_t tree_block_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t goal)
+{
+	const struct ext3_extent_header *eh = (const void *)inode->i_block;
+
+	if (!(inode->i_flags & EXT4_EXTENTS_FL))
+		return 0;
+	return eh->eh_depth ? goal : write_inode_goal(&f->alloc, ino, 1);
 }
 
 /* ext4_writepages for one inode: its dirty blocks B[0..N), sorted by logical block. */
@@ -153,6 +185,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 		r.goal = run_goal(f, ino, &inode, b[i].lblk);
 		r.lend = b[i].lblk + r.len;
 		err = write_mb_alloc(&f->alloc, &r, &start, &got);
+		f->meta_goal = tree_block_goal(f, ino, &inode, r.goal);
 		for (unsigned k = 0; !err && k < got; k++) {
 			blk64_t pblk = start + k;
 
@@ -162,6 +195,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 			if (!err)
 				err = write_data_block(f->w, start + k, b[i + k].data);
 		}
+		f->meta_goal = 0;
 		i += got;
 	}
 	/* what was mapped stays mapped, even when the space ran out */

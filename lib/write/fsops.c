@@ -16,7 +16,7 @@ static errcode_t alloc_block_cb(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 	struct write_fs *f = w->owner;
 
 	/* ext2fs_alloc_block marks the block itself. */
-	return write_bpick(&f->alloc, goal, ret);
+	return write_bpick(&f->alloc, f->meta_goal ? f->meta_goal : goal, ret);
 }
 
 errcode_t write_fs_init(struct write_fs *f, struct write_journal *w)

@@ -28,6 +28,12 @@ struct write_fs {
 	 */
 	ext2_ino_t	*dirty_ino;
 	unsigned	ndirty, capdirty;
+	/*
+	 * While a file's new extent goes in, the goal of an extent tree block it may
+	 * need (ext4_ext_find_goal for the new extent: where the extent before it would
+	 * have continued to); 0 leaves libext2fs's.
+	 */
+	blk64_t		meta_goal;
 };
 
 errcode_t write_fs_init(struct write_fs *f, struct write_journal *w);
