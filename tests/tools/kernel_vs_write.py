@@ -253,7 +253,7 @@ def tree_paths(image):
         ls = run(['debugfs', '-R', 'ls -p "%s"' % d, image]).stdout
         for line in ls.split('\n'):
             w = line.strip().split('/')     # /INO/MODE/UID/GID/NAME/SIZE/
-            if len(w) < 7 or w[5] in ('.', '..') or (d == '/' and w[5] == 'lost+found'):
+            if len(w) < 7 or w[5] in ('', '.', '..') or (d == '/' and w[5] == 'lost+found'):
                 continue
             p = d.rstrip('/') + '/' + w[5]
             out.append(p)
