@@ -27,6 +27,23 @@ def syncfs(root):
         os.close(fd)
 
 
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
+# SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER
+SYNC_RANGE_ALL = 1 | 2 | 4
+
+
+def sync_file(path):
+    """Write PATH's dirty pages back from this process and wait (sync_file_range(2),
+    through libc: Python's os module does not have it everywhere)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if LIBC.sync_file_range(fd, 0, 0, SYNC_RANGE_ALL) != 0:
+            raise OSError(ctypes.get_errno(), 'sync_file_range ' + path)
+    finally:
+        os.close(fd)
+
+
 def content(path, offset, length):
     """Byte o of a file written as PATH: FNV-1a of the path, mixed with the offset."""
     h = 2166136261
@@ -37,7 +54,11 @@ def content(path, offset, length):
 
 
 def written_back_early(full, start, end):
-    """Whether a block of bytes [START, END) of FULL already has its place (not delalloc)."""
+    """Whether a block of bytes [START, END) of FULL already has its place (not delalloc).
+    The block START falls in may have had its place before the write (an append to a
+    partial last block): only the blocks from the next boundary on are looked at."""
+    bs = os.statvfs(full).f_bsize
+    start = (start + bs - 1) // bs * bs
     for lo, ph, ln, flags in fiemap(full, sync=False):
         if lo < end and start < lo + ln and not flags & FIEMAP_EXTENT_DELALLOC:
             return True
@@ -50,21 +71,18 @@ def write_back(root, dirty):
     sync would leave it to the flusher threads, on whatever CPU they run: ext4 packs
     small files into a per-CPU preallocation, so the block numbers would depend on
     the scheduler. sync_file_range runs the same writeback here, on our one CPU.
+    DIRTY maps inode numbers (first dirtied first) to [start, end, names]: every name
+    of the inode must be followed, since one left behind (a link whose first name was
+    unlinked) would be written back by the flusher.
     Returns whether the flusher had already written some of them back (on a busy
     machine it starts background writeback on its own)."""
-    flags = (os.SYNC_FILE_RANGE_WAIT_BEFORE | os.SYNC_FILE_RANGE_WRITE |
-             os.SYNC_FILE_RANGE_WAIT_AFTER) if hasattr(os, 'sync_file_range') else 0
     early = False
-    for path, (start, end) in dirty.items():
-        full = os.path.join(root, path.lstrip('/'))
-        if not flags or not os.path.isfile(full) or os.path.islink(full):
+    for ino, (start, end, names) in dirty.items():
+        full = os.path.join(root, sorted(names)[0].lstrip('/'))
+        if not os.path.isfile(full) or os.path.islink(full):
             continue
         early = early or written_back_early(full, start, min(end, os.path.getsize(full)))
-        fd = os.open(full, os.O_RDONLY)
-        try:
-            os.sync_file_range(fd, 0, 0, flags)
-        finally:
-            os.close(fd)
+        sync_file(full)
     dirty.clear()
     syncfs(root)
     return early
@@ -72,26 +90,35 @@ def write_back(root, dirty):
 
 def run_script(root, lines):
     """Perform the script under ROOT; returns whether any writeback came early."""
-    dirty = {}          # files written since the last commit (first written first): bytes written
+    dirty = {}          # inode -> [first byte, end, its names] of the files written since the last commit
+    names = {}          # inode -> the names of every regular file (a dirty one is reached by any)
     early = False
 
     def dirtied(path, start, end):
-        was = dirty.get(path, (start, end))
-        dirty[path] = (min(start, was[0]), max(end, was[1]))
+        ino = os.lstat(p(path)).st_ino
+        names.setdefault(ino, set()).add(path)
+        was = dirty.setdefault(ino, [start, end, names[ino]])
+        was[0], was[1] = min(start, was[0]), max(end, was[1])
 
     def renamed(old, new):
-        moved = {}
-        for d, written in dirty.items():
-            moved[new + d[len(old):] if d == old or d.startswith(old + '/') else d] = written
-        dirty.clear()
-        dirty.update(moved)
+        for ns in names.values():
+            moved = {new + d[len(old):] if d == old or d.startswith(old + '/') else d for d in ns}
+            ns.clear()
+            ns.update(moved)
 
+    def unlinked(path):
+        ino = os.lstat(p(path)).st_ino
+        names.get(ino, set()).discard(path)
+        if not names.get(ino):
+            names.pop(ino, None)
+            dirty.pop(ino, None)
+
+    p = lambda a: os.path.join(root, a.lstrip('/'))
     for raw in lines:
         words = raw.split('#', 1)[0].split()
         if not words:
             continue
         op, args = words[0], words[1:]
-        p = lambda a: os.path.join(root, a.lstrip('/'))
         if op == 'mkdir':
             os.mkdir(p(args[0]))
         elif op == 'create':
@@ -106,8 +133,8 @@ def run_script(root, lines):
         elif op == 'truncate':
             os.truncate(p(args[0]), int(args[1]))
         elif op == 'unlink':
+            unlinked(args[0])
             os.unlink(p(args[0]))
-            dirty.pop(args[0], None)
         elif op == 'rmdir':
             os.rmdir(p(args[0]))
         elif op == 'rename':
@@ -115,6 +142,7 @@ def run_script(root, lines):
             renamed(args[0], args[1])
         elif op == 'link':
             os.link(p(args[0]), p(args[1]))
+            names.setdefault(os.lstat(p(args[1])).st_ino, set()).update(args)
         elif op == 'symlink':
             os.symlink(args[0], p(args[1]))
         elif op == 'commit':
@@ -126,9 +154,10 @@ def run_script(root, lines):
     return write_back(root, dirty) or early     # what the unmount would write
 
 
-def kernel(image, script, tries=5):
-    """Run SCRIPT on IMAGE through the kernel; again from the same image (up to TRIES
-    times) when the flusher wrote files back before the script's commit did."""
+def kernel(image, script, tries=5, options='loop'):
+    """Run SCRIPT on IMAGE through the kernel (mounted with OPTIONS); again from the same
+    image (up to TRIES times) when the flusher wrote files back before the script's
+    commit did."""
     with open(script) as f:
         lines = f.readlines()
     fd, saved = tempfile.mkstemp(prefix='e4r-k-', suffix='.img', dir=os.path.dirname(os.path.abspath(image)))
@@ -139,7 +168,7 @@ def kernel(image, script, tries=5):
         for attempt in range(tries):
             if attempt:
                 subprocess.run(['cp', '--sparse=always', saved, image], check=True)
-            subprocess.run(['mount', '-o', 'loop', image, mnt], check=True)
+            subprocess.run(['mount', '-o', options, image, mnt], check=True)
             try:
                 # One CPU: the kernel's per-CPU counters (which Orlov reads) and its
                 # locality group preallocation then behave as the writer models them.

@@ -75,8 +75,40 @@ void write_da_drop(struct write_fs *f, ext2_ino_t ino, blk64_t from)
 	f->nda = j;
 }
 
+errcode_t write_da_dirtied(struct write_fs *f, ext2_ino_t ino)
+{
+	errcode_t err;
+
+	for (unsigned i = 0; i < f->ndirty; i++)
+		if (f->dirty_ino[i] == ino)
+			return 0;
+	if (f->ndirty == f->capdirty) {
+		unsigned ncap = f->capdirty ? f->capdirty * 2 : 64;
+
+		err = ext2fs_resize_mem(f->capdirty * sizeof(*f->dirty_ino), ncap * sizeof(*f->dirty_ino),
+					&f->dirty_ino);
+		if (err)
+			return err;
+		f->capdirty = ncap;
+	}
+	f->dirty_ino[f->ndirty++] = ino;
+	return 0;
+}
+
+void write_da_forget(struct write_fs *f, ext2_ino_t ino)
+{
+	unsigned j = 0;
+
+	for (unsigned i = 0; i < f->ndirty; i++)
+		if (f->dirty_ino[i] != ino)
+			f->dirty_ino[j++] = f->dirty_ino[i];
+	f->ndirty = j;
+}
+
 void write_da_free(struct write_fs *f)
 {
+	ext2fs_free_mem(&f->dirty_ino);
+	f->ndirty = f->capdirty = 0;
 	for (unsigned i = 0; i < f->nda; i++)
 		ext2fs_free_mem(&f->da[i].data);
 	ext2fs_free_mem(&f->da);
@@ -90,14 +122,46 @@ static int by_lblk(const void *x, const void *y)
 	return a->lblk < b->lblk ? -1 : a->lblk > b->lblk;
 }
 
-/* ext4_ext_find_goal: continue the block before, else the inode's goal. */
+/*
+ * ext4_ext_find_goal: the extent the lookup of LBLK ends on (the one holding or before
+ * it, else the first) says where LBLK would lie if it went on; a file without
+ * extents continues the block before; else the inode's goal.
+ */
 static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t lblk)
 {
-	blk64_t prev = 0;
+	blk64_t prev = 0, goal = 0;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
 
+	if (inode->i_flags & EXT4_EXTENTS_FL) {
+		if (!ext2fs_extent_open2(f->fs, ino, inode, &h)) {
+			errcode_t err = ext2fs_extent_goto2(h, 0, lblk);
+
+			if ((!err || err == EXT2_ET_EXTENT_NOT_FOUND) &&
+			    !ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e) && e.e_pblk && e.e_len)
+				goal = lblk >= e.e_lblk ? e.e_pblk + (lblk - e.e_lblk) : e.e_pblk - (e.e_lblk - lblk);
+			ext2fs_extent_free(h);
+		}
+		return goal ? goal : write_inode_goal(&f->alloc, ino, 1);
+	}
 	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
 		return prev + 1;
 	return write_inode_goal(&f->alloc, ino, 1);
+}
+
+/*
+ * The goal of an extent tree block the new extent may need: the first one (the tree
+ * grows from the inode) starts from the inode's goal (ext4_ext_grow_indepth); a
+ * leaf split in a deeper tree from the new extent's (ext4_ext_split); a further level
+ * goes next to the tree's first index block, which is not reproduced.
+ */
+static blk64_t tree_block_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t goal)
+{
+	const struct ext3_extent_header *eh = (const void *)inode->i_block;
+
+	if (!(inode->i_flags & EXT4_EXTENTS_FL))
+		return 0;
+	return eh->eh_depth ? goal : write_inode_goal(&f->alloc, ino, 1);
 }
 
 /* ext4_writepages for one inode: its dirty blocks B[0..N), sorted by logical block. */
@@ -121,6 +185,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 		r.goal = run_goal(f, ino, &inode, b[i].lblk);
 		r.lend = b[i].lblk + r.len;
 		err = write_mb_alloc(&f->alloc, &r, &start, &got);
+		f->meta_goal = tree_block_goal(f, ino, &inode, r.goal);
 		for (unsigned k = 0; !err && k < got; k++) {
 			blk64_t pblk = start + k;
 
@@ -130,6 +195,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 			if (!err)
 				err = write_data_block(f->w, start + k, b[i + k].data);
 		}
+		f->meta_goal = 0;
 		i += got;
 	}
 	/* what was mapped stays mapped, even when the space ran out */
@@ -138,32 +204,45 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 	return err ? err : werr;
 }
 
+/* Write back the dirty blocks of INO, if it has any. */
+static errcode_t flush_inode(struct write_fs *f, ext2_ino_t ino)
+{
+	struct write_da_block *mine;
+	unsigned n = 0, i, j = 0;
+	errcode_t err;
+
+	for (i = 0; i < f->nda; i++)
+		n += f->da[i].ino == ino;
+	if (!n)
+		return 0;
+	err = ext2fs_get_array(n, sizeof(*mine), &mine);
+	if (err)
+		return err;
+	for (i = 0, n = 0; i < f->nda; i++) {
+		if (f->da[i].ino == ino)
+			mine[n++] = f->da[i];
+		else
+			f->da[j++] = f->da[i];
+	}
+	f->nda = j;
+	qsort(mine, n, sizeof(*mine), by_lblk);
+	err = write_back_inode(f, ino, mine, n);
+	for (i = 0; i < n; i++)
+		ext2fs_free_mem(&mine[i].data);
+	ext2fs_free_mem(&mine);
+	return err;
+}
+
 errcode_t write_da_flush(struct write_fs *f)
 {
 	errcode_t err = 0;
 
-	while (!err && f->nda) {
-		ext2_ino_t ino = f->da[0].ino;	/* the oldest dirtied inode goes first */
-		struct write_da_block *mine;
-		unsigned n = 0, i, j = 0;
-
-		for (i = 0; i < f->nda; i++)
-			n += f->da[i].ino == ino;
-		err = ext2fs_get_array(n, sizeof(*mine), &mine);
-		if (err)
-			return err;
-		for (i = 0, n = 0; i < f->nda; i++) {
-			if (f->da[i].ino == ino)
-				mine[n++] = f->da[i];
-			else
-				f->da[j++] = f->da[i];
-		}
-		f->nda = j;
-		qsort(mine, n, sizeof(*mine), by_lblk);
-		err = write_back_inode(f, ino, mine, n);
-		for (i = 0; i < n; i++)
-			ext2fs_free_mem(&mine[i].data);
-		ext2fs_free_mem(&mine);
-	}
+	/* the files in the order they were first written to since the last writeback */
+	for (unsigned i = 0; !err && i < f->ndirty; i++)
+		err = flush_inode(f, f->dirty_ino[i]);
+	f->ndirty = 0;
+	/* then any left (the oldest dirtied block first) */
+	while (!err && f->nda)
+		err = flush_inode(f, f->da[0].ino);
 	return err;
 }

@@ -16,7 +16,7 @@ static errcode_t alloc_block_cb(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 	struct write_fs *f = w->owner;
 
 	/* ext2fs_alloc_block marks the block itself. */
-	return write_bpick(&f->alloc, goal, ret);
+	return write_bpick(&f->alloc, f->meta_goal ? f->meta_goal : goal, ret);
 }
 
 errcode_t write_fs_init(struct write_fs *f, struct write_journal *w)
@@ -156,27 +156,6 @@ static void new_inode_init(struct write_fs *f, struct ext2_inode *inode, uint16_
 	}
 }
 
-/* Map logical block LBLK of INO to a new block near the kernel's goal. */
-static errcode_t map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
-			       blk64_t lblk, int is_reg, blk64_t *pblk)
-{
-	blk64_t prev = 0, goal;
-	errcode_t err;
-
-	/* ext4_ext_find_goal: continue the previous extent, else the inode's group. */
-	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
-		goal = prev + 1;
-	else
-		goal = write_inode_goal(&f->alloc, ino, is_reg);
-	err = write_balloc(&f->alloc, goal, pblk);
-	/* BMAP_ALLOC: a block-mapped (ext3) file may need a new indirect block for it. */
-	if (!err)
-		err = ext2fs_bmap2(f->fs, ino, inode, NULL, BMAP_SET | BMAP_ALLOC, lblk, NULL, pblk);
-	if (!err)
-		err = ext2fs_iblk_add_blocks(f->fs, inode, 1);
-	return err;
-}
-
 /*
  * Write the deterministic content of PATH into bytes [from, to) of the file
  * (data=ordered). *end is where the written bytes end, short of TO after an
@@ -186,7 +165,7 @@ static errcode_t write_range(struct write_fs *f, ext2_ino_t ino, struct ext2_ino
 			     const char *path, uint64_t from, uint64_t to, uint64_t *end)
 {
 	unsigned bs = f->fs->blocksize;
-	errcode_t err = 0;
+	errcode_t err = from < to ? write_da_dirtied(f, ino) : 0;
 
 	*end = from;
 	for (uint64_t lblk = from / bs; !err && lblk * bs < to; lblk++) {
@@ -243,6 +222,7 @@ static errcode_t free_inode(struct write_fs *f, ext2_ino_t ino, struct ext2_inod
 	int is_dir = LINUX_S_ISDIR(inode->i_mode);
 	errcode_t err = free_blocks_from(f, ino, inode, 0);
 
+	write_da_forget(f, ino);
 	if (err)
 		return err;
 	inode->i_links_count = 0;
@@ -267,31 +247,93 @@ static errcode_t expand_dir(struct write_fs *f, ext2_ino_t dir)
 
 	if (err)
 		return err;
-	lblk = EXT2_I_SIZE(&inode) / f->fs->blocksize;
 	err = ext2fs_new_dir_block(f->fs, 0, 0, &block);
 	if (!err)
-		err = map_new_block(f, dir, &inode, lblk, 0, &pblk);
+		err = write_dir_append(f, dir, &inode, &lblk, &pblk);
 	if (!err)
 		err = ext2fs_write_dir_block4(f->fs, pblk, block, 0, dir);
-	if (!err) {
-		err = ext2fs_inode_size_set(f->fs, &inode, (lblk + 1) * f->fs->blocksize);
-		if (!err)
-			err = ext2fs_write_inode(f->fs, dir, &inode);
-	}
+	if (!err)
+		err = ext2fs_write_inode(f->fs, dir, &inode);
 	ext2fs_free_mem(&block);
 	return err;
 }
 
+/*
+ * ext4_add_entry: an indexed directory adds by hash; a linear one takes the first
+ * room in its blocks, and when it has none, becomes an index if it is one block
+ * long (dir_index), else grows by a block.
+ */
 static errcode_t dir_link(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
 {
-	errcode_t err = ext2fs_link(f->fs, dir, name, ino, ftype);
+	struct ext2_inode inode;
+	errcode_t err = ext2fs_read_inode(f->fs, dir, &inode);
 
+	if (err)
+		return err;
+	if (inode.i_flags & EXT2_INDEX_FL)
+		return write_dx_add(f, dir, name, ino, ftype);
+	err = ext2fs_link(f->fs, dir, name, ino, ftype);
+	if (err == EXT2_ET_DIR_NO_SPACE && ext2fs_has_feature_dir_index(f->fs->super) &&
+	    EXT2_I_SIZE(&inode) == f->fs->blocksize)
+		return write_dx_make_indexed(f, dir, name, ino, ftype);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = expand_dir(f, dir);
 		if (!err)
 			err = ext2fs_link(f->fs, dir, name, ino, ftype);
 	}
 	return err;
+}
+
+struct dir_remove {
+	ext2_filsys	fs;
+	const char	*name;
+	ext2_ino_t	ino;
+	int		prev;		/* offset of the entry before, in this block; -1 at its start */
+	int		done;
+};
+
+/*
+ * ext4_generic_delete_entry: the entry before takes the removed one's room; the first
+ * entry of a block is only emptied (inode 0, name wiped).
+ */
+static int remove_proc(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int offset,
+		       int blocksize, char *buf, void *priv)
+{
+	struct dir_remove *r = priv;
+	int len = ext2fs_dirent_name_len(d), prev = offset ? r->prev : -1;
+	unsigned rec_len = 0, prev_len = 0;
+
+	(void)dir; (void)entry;
+	r->prev = offset;
+	if (!d->inode || d->inode != r->ino || len != (int)strlen(r->name) || memcmp(d->name, r->name, len))
+		return 0;
+	if (ext2fs_get_rec_len(r->fs, d, &rec_len) || (unsigned)offset + rec_len > (unsigned)blocksize)
+		return DIRENT_ABORT;
+	if (prev >= 0) {
+		struct ext2_dir_entry *p = (struct ext2_dir_entry *)(buf + prev);
+
+		if (ext2fs_get_rec_len(r->fs, p, &prev_len))
+			return DIRENT_ABORT;
+		/*
+		 * The kernel also wipes the whole removed entry (rec_len 0 behind the
+		 * previous one); here its bytes stay: a zeroed entry made a directory
+		 * block reused after the rmdir come out stale (not understood yet).
+		 */
+		ext2fs_set_rec_len(r->fs, prev_len + rec_len, p);
+	} else {
+		d->inode = 0;
+		memset((char *)d + 6, 0, rec_len - 6);
+	}
+	r->done = 1;
+	return DIRENT_CHANGED | DIRENT_ABORT;
+}
+
+static errcode_t dir_unlink(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino)
+{
+	struct dir_remove r = { f->fs, name, ino, -1, 0 };
+	errcode_t err = ext2fs_dir_iterate2(f->fs, dir, DIRENT_FLAG_INCLUDE_EMPTY, NULL, remove_proc, &r);
+
+	return err ? err : r.done ? 0 : EXT2_ET_DIR_NO_SPACE;
 }
 
 static errcode_t adjust_links(struct write_fs *f, ext2_ino_t ino, int delta)
@@ -372,7 +414,7 @@ errcode_t write_op_mkdir(struct write_fs *f, const char *path, ext2_ino_t *out)
 	if (!err)
 		err = ext2fs_new_dir_block(f->fs, ino, dir, &block);
 	if (!err)
-		err = map_new_block(f, ino, &inode, 0, 0, &pblk);
+		err = write_map_new_block(f, ino, &inode, 0, 0, &pblk);
 	if (!err)
 		err = ext2fs_write_dir_block4(f->fs, pblk, block, 0, ino);
 	ext2fs_free_mem(&block);
@@ -504,7 +546,7 @@ errcode_t write_op_unlink(struct write_fs *f, const char *path)
 	if (!err && LINUX_S_ISDIR(inode.i_mode))
 		err = E4R_WRITE_PATH;
 	if (!err)
-		err = ext2fs_unlink(f->fs, dir, name, ino, 0);
+		err = dir_unlink(f, dir, name, ino);
 	if (err)
 		return err;
 	if (--inode.i_links_count)
@@ -524,7 +566,7 @@ errcode_t write_op_rmdir(struct write_fs *f, const char *path)
 	if (!err)
 		err = dir_is_empty(f, ino);
 	if (!err)
-		err = ext2fs_unlink(f->fs, dir, name, ino, 0);
+		err = dir_unlink(f, dir, name, ino);
 	if (!err)
 		err = adjust_links(f, dir, -1);
 	if (!err)
@@ -601,7 +643,7 @@ errcode_t write_op_rename(struct write_fs *f, const char *from, const char *to)
 	else
 		err = dir_link(f, ndir, nname, ino, ftype_of(inode.i_mode));
 	if (!err)
-		err = ext2fs_unlink(f->fs, odir, oname, ino, 0);
+		err = dir_unlink(f, odir, oname, ino);
 	if (err || !is_dir || odir == ndir)
 		return err;
 	struct dir_scan s = { 0, ndir };
@@ -657,7 +699,7 @@ errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *p
 	if (!err && len + 1 > sizeof(inode.i_block)) {
 		memset(f->blockbuf, 0, f->fs->blocksize);
 		memcpy(f->blockbuf, target, len);
-		err = map_new_block(f, ino, &inode, 0, 0, &pblk);
+		err = write_map_new_block(f, ino, &inode, 0, 0, &pblk);
 		if (!err)
 			err = io_channel_write_blk64(f->fs->io, pblk, 1, f->blockbuf);
 	}

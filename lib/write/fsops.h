@@ -21,6 +21,19 @@ struct write_fs {
 	unsigned char	*blockbuf;
 	struct write_da_block *da;	/* in the order they were dirtied */
 	unsigned	nda, capda;
+	/*
+	 * The files written to since the last writeback, first written first: the order
+	 * the commit writes them back in, whether the first write needed new blocks or
+	 * went to blocks the file already had.
+	 */
+	ext2_ino_t	*dirty_ino;
+	unsigned	ndirty, capdirty;
+	/*
+	 * While a file's new extent goes in, the goal of an extent tree block it may
+	 * need (ext4_ext_find_goal for the new extent: where the extent before it would
+	 * have continued to); 0 leaves libext2fs's.
+	 */
+	blk64_t		meta_goal;
 };
 
 errcode_t write_fs_init(struct write_fs *f, struct write_journal *w);
@@ -41,10 +54,34 @@ errcode_t write_op_rename(struct write_fs *f, const char *from, const char *to);
 errcode_t write_op_link(struct write_fs *f, const char *from, const char *to);
 errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *path, ext2_ino_t *ino);
 
+/*
+ * Map logical block LBLK of INO (INODE, written back by the caller) to a new block
+ * from the kernel's goal: the block after the previous logical block's, else the
+ * inode's group (blockmap.c).
+ */
+errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
+			      blk64_t lblk, int is_reg, blk64_t *pblk);
+/*
+ * ext4_append: one more block at the end of directory DIR (INODE, written back by the
+ * caller), from the kernel's goal; *LBLK and *PBLK say where.
+ */
+errcode_t write_dir_append(struct write_fs *f, ext2_ino_t dir, struct ext2_inode *inode,
+			   blk64_t *lblk, blk64_t *pblk);
+
+/* Hashed directories (htree.c). */
+/* A one-block directory is full: make it an index, then add NAME. */
+errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype);
+/* Add NAME to the indexed directory DIR, splitting the leaf it hashes to when full. */
+errcode_t write_dx_add(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype);
+
 /* Delayed allocation (delalloc.c). */
 unsigned char *write_da_lookup(struct write_fs *f, ext2_ino_t ino, blk64_t lblk);
 errcode_t write_da_add(struct write_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data);
 void write_da_drop(struct write_fs *f, ext2_ino_t ino, blk64_t from);
+/* INO was written to: it takes its place in the writeback order unless it has one. */
+errcode_t write_da_dirtied(struct write_fs *f, ext2_ino_t ino);
+/* INO is freed: it leaves the writeback order (a new file of that number comes last). */
+void write_da_forget(struct write_fs *f, ext2_ino_t ino);
 /* Writeback before a commit: allocate and write every dirty block, oldest inode first. */
 errcode_t write_da_flush(struct write_fs *f);
 void write_da_free(struct write_fs *f);
