@@ -129,7 +129,7 @@ static errcode_t after_replay(const struct fsck_session_opts *o, struct fsck_ses
 int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 {
 	int repair = o->check.repair != E4R_REPAIR_NONE;
-	io_manager io = unix_io_manager;
+	io_manager io = fs_image_io(o->image, NULL);
 	ext2_filsys fs = NULL;
 	unsigned backup_bs = 0;
 	int undo_made = 0, flags = repair ? E4R_OPEN_RW : 0;
@@ -178,6 +178,8 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	if (repair && (err = after_replay(o, s, fs))) {
 		fs->flags &= ~EXT2_FLAG_DIRTY;
 		ext2fs_close_free(&fs);
+		/* the guard outlives a filesystem unless disarmed: the next session in this process would trip it */
+		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CHECK, err);
 	}
 	err = fsck_run(fs, &o->check, &s->result);
