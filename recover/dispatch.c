@@ -1,4 +1,4 @@
-/* e4recover: dispatch to a subcommand (git-style table). */
+/* e4recover: dispatch to a subcommand (git-style table); main.c only calls it. */
 #include "config.h"
 
 #include <locale.h>
@@ -58,7 +58,7 @@ static void init_i18n(void)
 	set_com_err_gettext(translate);
 }
 
-int main(int argc, const char **argv)
+int recover_main(int argc, const char **argv)
 {
 	const struct subcommand *c;
 
