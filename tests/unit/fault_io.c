@@ -219,7 +219,7 @@ static errcode_t fault_write_byte(io_channel ch, unsigned long offset, int size,
 {
 	if (exempt(ch))
 		return io_channel_write_byte(inner(ch), offset, size, data);
-	if (eio_now(&write_calls, eio_write_at, offset / (ch->block_size ? ch->block_size : 1)))
+	if (eio_now(&write_calls, eio_write_at, offset))
 		return EIO;
 	if (eio_done)
 		writes_after_eio++;

@@ -34,7 +34,7 @@ int e4r_fault_io_tripped(void);
 void e4r_fault_io_eio(long read_at, long write_at);
 /* The read and write calls made since setup. */
 void e4r_fault_io_calls(long *reads, long *writes);
-/* Whether the EIO was returned; at which block; how many writes went through after it. */
+/* Whether the EIO was returned; at which block (a byte offset for write_byte); how many writes went through after it. */
 int e4r_fault_io_eio_done(unsigned long long *block, long *writes_after);
 
 #endif
