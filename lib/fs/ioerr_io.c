@@ -29,7 +29,12 @@ static io_channel inner(io_channel ch)
 
 static errcode_t note(io_channel ch, int write, unsigned long long block, int bytes, errcode_t err)
 {
-	if (err && !noted) {
+	/*
+	 * Only the system's errors (EIO, ENOSPC, ...): libext2fs's own codes
+	 * are not failures of the device. A short read past the end of a file
+	 * is one of them, and normal for an undo file just made.
+	 */
+	if (err > 0 && err < 4096 && !noted) {
 		noted = 1;
 		first.err = err;
 		first.write = write;

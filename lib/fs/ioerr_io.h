@@ -8,7 +8,8 @@
  * libext2fs returns a bare errno (EIO) from a failed read or write; which
  * block of which file it was is lost on the way up. This manager sits over
  * fs_base_io() (fs_image_io gives it out for every file the process opens)
- * and notes the first call that failed since fs_ioerr_clear.
+ * and notes the first call that failed with a system error (an errno value:
+ * EIO, ENOSPC; not a short read) since fs_ioerr_clear.
  *
  * After a failure it refuses every write (with the failure's error): what a
  * command writes after a read it did not get may rest on zeros it took for
