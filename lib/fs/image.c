@@ -14,19 +14,6 @@
 #include "fs/mem_io.h"
 #include "util/e4r_err.h"
 
-/* What reaches files and devices; tests put a fault-injecting manager here (fs_set_base_io). */
-static io_manager base_io;
-
-void fs_set_base_io(io_manager io)
-{
-	base_io = io;
-}
-
-io_manager fs_base_io(void)
-{
-	return base_io ? base_io : unix_io_manager;
-}
-
 io_manager fs_image_io(const char *image, io_manager io)
 {
 	if (fs_mem_image_find(image, NULL) && (!io || io == unix_io_manager))

@@ -33,13 +33,6 @@ errcode_t fs_image_precheck(const char *image, blk64_t superblock, unsigned bloc
  */
 io_manager fs_image_io(const char *image, io_manager io);
 
-/*
- * The manager under every file and device this process opens: unix_io_manager
- * unless a test set another (a fault-injecting one, which forwards to unix).
- * NULL sets unix_io_manager back.
- */
-void fs_set_base_io(io_manager io);
-io_manager fs_base_io(void);
 
 /* The size of the file or device at PATH in bytes. */
 errcode_t fs_image_size(const char *path, uint64_t *bytes);

@@ -4,11 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/image.h"
 #include "fs/ioerr_io.h"
 
+/* What reaches files and devices; tests put a fault-injecting manager here. */
+static io_manager base_io;
 static struct fs_ioerr first;
 static int noted;
+
+void fs_set_base_io(io_manager io)
+{
+	base_io = io;
+}
+
+io_manager fs_base_io(void)
+{
+	return base_io ? base_io : unix_io_manager;
+}
 
 int fs_ioerr_last(struct fs_ioerr *e)
 {

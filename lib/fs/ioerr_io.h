@@ -26,6 +26,14 @@ struct fs_ioerr {
 	char			name[256];	/* the file or device, cut to fit */
 };
 
+/*
+ * The manager under it, and so under every file and device this process
+ * opens: unix_io_manager unless a test set another (a fault-injecting one,
+ * which forwards to unix). NULL sets unix_io_manager back.
+ */
+void fs_set_base_io(io_manager io);
+io_manager fs_base_io(void);
+
 /* The first failure since the last clear; 0 when there was none. */
 int fs_ioerr_last(struct fs_ioerr *e);
 void fs_ioerr_clear(void);

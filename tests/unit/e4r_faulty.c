@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fs/image.h"
+#include "fs/ioerr_io.h"
 #include "fault_io.h"
 #include "commands.h"
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fs/image.h"
+#include "fs/ioerr_io.h"
 #include "fsck/session.h"
 #include "fault_io.h"
 #include "util/e4r_err.h"
