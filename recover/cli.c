@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "json_doc.h"
 #include "fs/image.h"
+#include "fs/ioerr_io.h"
 #include "fs/open.h"
 #include "util/e4r_err.h"
 
@@ -27,6 +28,7 @@ static struct {
 	char		*error_image;
 	char		message[1024];
 	unsigned	documents;	/* json_stdout_documents() when the subcommand began */
+	int		ioerr_told;	/* an error message named the failed read or write */
 } run;
 
 static void keep_error(const char *image, const char *text)
@@ -36,6 +38,33 @@ static void keep_error(const char *image, const char *text)
 	run.have_error = 1;
 	run.error_image = image ? strdup(image) : NULL;
 	snprintf(run.message, sizeof(run.message), "%s", text);
+}
+
+/*
+ * After a failed read or write, where it happened: " (reading block N)" when
+ * ERR is what it returned, " (after Input/output error reading block N)"
+ * when ERR is what a caller made of it (libext2fs's "Can't write a block
+ * bitmap"); the file is named when it is not IMAGE (an undo file, an
+ * external journal).
+ */
+static void name_failed_block(const char *image, errcode_t err, char *out, size_t size)
+{
+	struct fs_ioerr e;
+	const char *where = NULL;
+	char cause[256] = "";
+	int other;
+
+	if (!fs_ioerr_last(&e))
+		return;
+	run.ioerr_told = 1;
+	if (e.err != err)
+		snprintf(cause, sizeof(cause), _("after %s "), error_message(e.err));
+	other = !image || strcmp(image, e.name) != 0;
+	if (e.block_size == 1)
+		where = e.write ? _("writing byte") : _("reading byte");
+	else
+		where = e.write ? _("writing block") : _("reading block");
+	snprintf(out, size, " (%s%s %llu%s%s)", cause, where, e.block, other ? _(" of ") : "", other ? e.name : "");
 }
 
 void cli_error(const char *image, errcode_t err, const char *what, ...)
@@ -54,7 +83,9 @@ void cli_error(const char *image, errcode_t err, const char *what, ...)
 			n += (size_t)snprintf(text + n, sizeof(text) - n, ": ");
 	}
 	if (err && n < sizeof(text))
-		snprintf(text + n, sizeof(text) - n, "%s", error_message(err));
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", error_message(err));
+	if (err && n < sizeof(text))
+		name_failed_block(image, err, text + n, sizeof(text) - n);
 	fprintf(stderr, "%s: ", progname);
 	if (image)
 		fprintf(stderr, "%s: ", image);
@@ -104,6 +135,19 @@ static void begin_run(const char *subcommand, const struct poptOption *opts, int
 
 int cli_finish(int rc)
 {
+	struct fs_ioerr e;
+
+	/*
+	 * A read or write failed and nothing said so (a failure the command
+	 * went on after): the result is not to be trusted, and is not called a
+	 * success. check adds 8 to 4 as e2fsck does for a check cut short.
+	 */
+	if (fs_ioerr_last(&e) && !run.ioerr_told && rc != EXIT_USAGE) {
+		cli_error(run.image ? run.image : e.name, e.err, NULL);
+		if (rc < EXIT_OPERATIONAL)
+			rc = run.subcommand && !strcmp(run.subcommand, "check") && rc == EXIT_UNCORRECTED ?
+			     EXIT_OPERATIONAL | EXIT_UNCORRECTED : EXIT_OPERATIONAL;
+	}
 	if (run.json && rc >= EXIT_OPERATIONAL && json_stdout_documents() == run.documents)
 		json_error_document(stdout, run.subcommand, run.image,
 				    run.have_error ? run.message : _("operational error"),

@@ -10,6 +10,7 @@
 #include <linux/fs.h>
 
 #include "fs/image.h"
+#include "fs/ioerr_io.h"
 #include "fs/mem_io.h"
 #include "util/e4r_err.h"
 
@@ -17,7 +18,8 @@ io_manager fs_image_io(const char *image, io_manager io)
 {
 	if (fs_mem_image_find(image, NULL) && (!io || io == unix_io_manager))
 		return fs_mem_io_manager;
-	return io ? io : unix_io_manager;
+	/* through the manager that notes which block failed, over the base */
+	return io && io != unix_io_manager ? io : fs_ioerr_io_manager;
 }
 
 errcode_t fs_image_size(const char *path, uint64_t *bytes)

@@ -27,10 +27,12 @@ errcode_t fs_image_open(const char *image, int flags, io_manager io, ext2_filsys
 errcode_t fs_image_precheck(const char *image, blk64_t superblock, unsigned blocksize, int flags);
 
 /*
- * The io manager that reaches IMAGE: IO, or unix_io_manager when IO is NULL;
- * an image registered in memory (mem_io.h) is reached through that manager.
+ * The io manager that reaches IMAGE: IO, or (when IO is NULL or
+ * unix_io_manager) fs_ioerr_io_manager over the base manager; an image
+ * registered in memory (mem_io.h) is reached through that manager.
  */
 io_manager fs_image_io(const char *image, io_manager io);
+
 
 /* The size of the file or device at PATH in bytes. */
 errcode_t fs_image_size(const char *path, uint64_t *bytes);

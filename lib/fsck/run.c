@@ -12,6 +12,7 @@
 
 #include "check/check.h"
 #include "check/ctx.h"
+#include "fs/ioerr_io.h"
 #include "repair/repair.h"
 #include "fsck/fsck.h"
 
@@ -139,6 +140,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 	enum check_repair_mode mode = o ? o->repair : E4R_REPAIR_NONE;
 	unsigned max_rounds = o && o->max_rounds ? o->max_rounds : DEFAULT_MAX_ROUNDS;
 	errcode_t err = 0;
+	struct fs_ioerr ioerr;
+	int io_failed_before = fs_ioerr_last(NULL);
 
 	*out = NULL;
 	if (!r)
@@ -157,6 +160,13 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		err = ctx_init(&c, fs);
 		if (!err)
 			err = check_round(&c, o);
+		/*
+		 * A read that failed looks to the passes like damage (a zeroed
+		 * block): their findings may be the disk's, not the filesystem's,
+		 * and no repair may act on them. The check stops with the error.
+		 */
+		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
+			err = ioerr.err;
 		if (!err && r->dropped) {
 			/* The findings over the limit: counted, not listed. */
 			struct check_finding f = check_finding_init(E4R_PR_TOO_MANY);
@@ -174,6 +184,9 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		if (!err && mode != E4R_REPAIR_NONE && !r->aborted &&
 		    r->reason != E4R_REASON_CLEAN_SKIPPED)
 			err = repair_round(&c, first, &fixed);
+		/* a repair's read or write failed: it may have gone on with what it did not read */
+		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
+			err = ioerr.err;
 		ctx_free(&c);
 		if (err)
 			goto fail;

@@ -11,6 +11,7 @@
 
 #include "fs/image.h"
 #include "fs/guard_io.h"
+#include "fs/ioerr_io.h"
 #include "fs/open.h"
 #include "fsck/fsck.h"
 #include "fsck/session.h"
@@ -85,6 +86,9 @@ static void guard_report(struct fsck_session *s)
 	blk64_t blk;
 	const char *what;
 
+	/* after an I/O error the repair went on with zeros for what it did not read: not a bug of ours */
+	if (fs_ioerr_last(NULL))
+		return;
 	if (fs_guard_tripped(&blk, &what)) {
 		s->guard_tripped = 1;
 		s->guard_blk = blk;
@@ -129,7 +133,7 @@ static errcode_t after_replay(const struct fsck_session_opts *o, struct fsck_ses
 int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 {
 	int repair = o->check.repair != E4R_REPAIR_NONE;
-	io_manager io = unix_io_manager;
+	io_manager io = fs_image_io(o->image, NULL);
 	ext2_filsys fs = NULL;
 	unsigned backup_bs = 0;
 	int undo_made = 0, flags = repair ? E4R_OPEN_RW : 0;
@@ -137,6 +141,7 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	errcode_t err;
 
 	memset(s, 0, sizeof(*s));
+	fs_ioerr_clear();
 	if (repair) {
 		/* Refused before anything is written, the journal's replay included. */
 		if (o->undo_file && access(o->undo_file, F_OK) == 0)
@@ -178,11 +183,16 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	if (repair && (err = after_replay(o, s, fs))) {
 		fs->flags &= ~EXT2_FLAG_DIRTY;
 		ext2fs_close_free(&fs);
+		/* the guard outlives a filesystem unless disarmed: the next session in this process would trip it */
+		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CHECK, err);
 	}
 	err = fsck_run(fs, &o->check, &s->result);
 	if (err) {
 		guard_report(s);
+		/* after an I/O error nothing more is written: not the superblock, not the bitmaps */
+		if (fs_ioerr_last(NULL))
+			fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_IB_DIRTY | EXT2_FLAG_BB_DIRTY);
 		ext2fs_close_free(&fs);
 		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CHECK, s->guard_tripped ? E4R_WRITE_GUARD : err);

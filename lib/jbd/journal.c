@@ -232,7 +232,7 @@ static errcode_t open_external(struct jbd_journal *j, const char *path)
 	 * Not O_EXCL: a replay holds the journal open while it opens it again
 	 * to finish. The filesystem's own mount check guards the device.
 	 */
-	err = unix_io_manager->open(path, (fs->flags & EXT2_FLAG_RW) ? IO_FLAG_RW : 0, &j->io);
+	err = fs_image_io(path, NULL)->open(path, (fs->flags & EXT2_FLAG_RW) ? IO_FLAG_RW : 0, &j->io);
 	if (err)
 		return err;
 	j->external = 1;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fs/ioerr_io.h"
 #include "write/journal_int.h"
 
 /*
@@ -40,7 +41,7 @@ static errcode_t txn_open(const char *name, int flags, io_channel *channel)
 	if (!err)
 		err = ext2fs_get_mem(strlen(name) + 1, &io->name);
 	if (!err)
-		err = unix_io_manager->open(name, flags, &p->real);
+		err = fs_ioerr_io_manager->open(name, flags, &p->real);
 	if (err) {
 		if (io)
 			ext2fs_free_mem(&io->name);

@@ -1,6 +1,10 @@
-/* A fault-injecting io manager: a simulated power cut after a given number of block writes. */
+/*
+ * A fault-injecting io manager: a simulated power cut after a given number of
+ * block writes, or an I/O error (EIO) at the k-th read or write call.
+ */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +15,19 @@ static io_manager backing_manager;
 static long write_limit = -1;
 static long blocks_written;
 static int tripped;
+/* EIO mode: the call numbers (from 1) that fail, the calls so far, what happened since. */
+static long eio_read_at, eio_write_at, read_calls, write_calls;
+static int eio_done;
+static long writes_after_eio;
+static unsigned long long eio_block;
+/* Only channels opened on this name are cut or failed (NULL: every channel). */
+static char *target_name;
+
+void e4r_fault_io_target(const char *name)
+{
+	free(target_name);
+	target_name = name ? strdup(name) : NULL;
+}
 
 void e4r_fault_io_setup(io_manager backing, long limit)
 {
@@ -18,6 +35,42 @@ void e4r_fault_io_setup(io_manager backing, long limit)
 	write_limit = limit;
 	blocks_written = 0;
 	tripped = 0;
+	eio_read_at = eio_write_at = 0;
+	read_calls = write_calls = 0;
+	eio_done = 0;
+	writes_after_eio = 0;
+	eio_block = 0;
+}
+
+void e4r_fault_io_eio(long read_at, long write_at)
+{
+	eio_read_at = read_at;
+	eio_write_at = write_at;
+}
+
+void e4r_fault_io_calls(long *reads, long *writes)
+{
+	*reads = read_calls;
+	*writes = write_calls;
+}
+
+int e4r_fault_io_eio_done(unsigned long long *block, long *writes_after)
+{
+	if (block)
+		*block = eio_block;
+	if (writes_after)
+		*writes_after = writes_after_eio;
+	return eio_done;
+}
+
+/* Counts a call; nonzero when this is the one that fails. */
+static int eio_now(long *calls, long at, unsigned long long block)
+{
+	if (++*calls != at)
+		return 0;
+	eio_done = 1;
+	eio_block = block;
+	return 1;
 }
 
 long e4r_fault_io_written(void)
@@ -30,9 +83,19 @@ int e4r_fault_io_tripped(void)
 	return tripped;
 }
 
+struct fault_channel {
+	io_channel	in;
+	int		exempt;		/* not the target: forwarded, never counted */
+};
+
 static io_channel inner(io_channel ch)
 {
-	return ch->private_data;
+	return ((struct fault_channel *)ch->private_data)->in;
+}
+
+static int exempt(io_channel ch)
+{
+	return ((struct fault_channel *)ch->private_data)->exempt;
 }
 
 /* How many of COUNT units may still be written (0 once the cut has happened). */
@@ -51,6 +114,7 @@ static long allowance(long count)
 static errcode_t fault_open(const char *name, int flags, io_channel *out)
 {
 	io_channel ch, in;
+	struct fault_channel *fc;
 	errcode_t err;
 
 	if (!backing_manager)
@@ -59,19 +123,25 @@ static errcode_t fault_open(const char *name, int flags, io_channel *out)
 	if (err)
 		return err;
 	ch = calloc(1, sizeof(*ch));
-	if (!ch) {
+	fc = calloc(1, sizeof(*fc));
+	if (!ch || !fc) {
 		io_channel_close(in);
+		free(ch);
+		free(fc);
 		return EXT2_ET_NO_MEMORY;
 	}
+	fc->in = in;
+	fc->exempt = target_name && strcmp(target_name, name) != 0;
 	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
 	ch->manager = e4r_fault_io_manager;
 	ch->name = strdup(name);
 	ch->block_size = in->block_size;
 	ch->refcount = 1;
 	ch->flags = in->flags;
-	ch->private_data = in;
+	ch->private_data = fc;
 	if (!ch->name) {
 		io_channel_close(in);
+		free(fc);
 		free(ch);
 		return EXT2_ET_NO_MEMORY;
 	}
@@ -86,6 +156,7 @@ static errcode_t fault_close(io_channel ch)
 	if (--ch->refcount > 0)
 		return 0;
 	err = io_channel_close(inner(ch));
+	free(ch->private_data);
 	free(ch->name);
 	free(ch);
 	return err;
@@ -102,6 +173,8 @@ static errcode_t fault_set_blksize(io_channel ch, int blksize)
 
 static errcode_t fault_read_blk64(io_channel ch, unsigned long long block, int count, void *data)
 {
+	if (!exempt(ch) && eio_now(&read_calls, eio_read_at, block))
+		return EIO;
 	return io_channel_read_blk64(inner(ch), block, count, data);
 }
 
@@ -113,8 +186,16 @@ static errcode_t fault_read_blk(io_channel ch, unsigned long block, int count, v
 static errcode_t fault_write_blk64(io_channel ch, unsigned long long block, int count, const void *data)
 {
 	/* A negative count is a byte count: one unit. */
-	long units = count < 0 ? 1 : count, ok = allowance(units);
+	long units = count < 0 ? 1 : count, ok;
 	errcode_t err = 0;
+
+	if (exempt(ch))
+		return io_channel_write_blk64(inner(ch), block, count, data);
+	if (eio_now(&write_calls, eio_write_at, block))
+		return EIO;
+	if (eio_done)
+		writes_after_eio++;
+	ok = allowance(units);
 
 	if (ok > 0) {
 		err = io_channel_write_blk64(inner(ch), block, count < 0 ? count : (int)ok, data);
@@ -136,6 +217,12 @@ static errcode_t fault_write_blk(io_channel ch, unsigned long block, int count, 
 
 static errcode_t fault_write_byte(io_channel ch, unsigned long offset, int size, const void *data)
 {
+	if (exempt(ch))
+		return io_channel_write_byte(inner(ch), offset, size, data);
+	if (eio_now(&write_calls, eio_write_at, offset))
+		return EIO;
+	if (eio_done)
+		writes_after_eio++;
 	if (allowance(1) < 1) {
 		tripped = 1;
 		return E4R_INJECTED_FAULT;
