@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "check/csum.h"
 
 /* e2fsck gives up on an inode's map after this many illegal blocks. */
 #define MAX_ILLEGAL_BLOCKS	12
@@ -163,7 +164,7 @@ static void check_extent_node_csum(struct check_inode_walk *w, blk64_t blk, char
 		return;
 	if (io_channel_read_blk64(fs->io, blk, 1, buf))
 		return;
-	if (!ext2fs_extent_block_csum_verify(fs, w->ino, (struct ext3_extent_header *)buf))
+	if (!check_extent_block_csum_ok(fs, w->ino, buf))
 		check_report_ino(w->c, E4R_PR_EXTENT_CSUM, w->ino, blk, E4R_NONE, E4R_NONE);
 }
 
