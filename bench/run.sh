@@ -56,7 +56,7 @@ for i in range(n):
         os.mkdir(d)
     p = os.path.join(d, "f%07d" % i)
     with open(p, "wb") as f:
-        if i % 4 == 0:
+        if i % 16 == 0:	# most files empty: the image stays small on disk (1.6M inodes: ~1 GiB)
             f.write(b"y" * (i % 3000 + 1))
         if i % 200 == 100:
             # several extents (holes between them)
@@ -83,23 +83,20 @@ PY
 	touch "$img.done"
 }
 
-# damaged_image SRC IMG: SRC with damage both tools repair: a directory of 500 files
-# cleared (its files go to lost+found), wrong link counts, blocks marked free while in use,
-# wrong free counts in the superblock.
-damaged_image() {
-	local src=$1 img=$2 ino
-	[ -f "$img.done" ] && return 0
-	echo "building $img (damage on a copy of $src)" >&2
-	cp --sparse=always "$src" "$img"
+# damage_script SRC SCRIPT: debugfs commands for damage both tools repair, applied to a
+# fresh copy of SRC before each run (a damaged copy kept beside SRC would double the disk
+# space): a directory of 500 files cleared (its files go to lost+found), wrong link counts,
+# blocks marked free while in use, wrong free counts in the superblock.
+damage_script() {
+	local src=$1 script=$2 ino
+	[ -f "$script" ] && return 0
 	{
 		echo "clri /d00003"
 		for i in 11 23 45 67 89 101 123 145 167 189; do echo "sif /d00001/f$(printf %07d $((500 + i))) links_count 3"; done
 		for ino in $(seq 40 47); do echo "freeb $(debugfs -R "bmap /deep0 $ino" "$src" 2>/dev/null)"; done
 		echo "ssv free_blocks_count 12345"
 		echo "ssv free_inodes_count 54321"
-	} > "$img.script"
-	debugfs -w -f "$img.script" "$img" >/dev/null 2>&1
-	touch "$img.done"
+	} > "$script"
 }
 
 # journal_image IMG MIB TXNS TAGS: ext4 with a MIB MiB journal holding TXNS transactions of
@@ -226,8 +223,8 @@ if has check-B; then
 	bench "check -nf ${FILES_B}f" "e2fsck -fn" "" "" -- "$E4R" check -n -f fb.img -- e2fsck -fn fb.img
 fi
 if has fix-B; then
-	damaged_image fb.img fbd.img
-	fresh='cp --sparse=always fbd.img work.img; sync'
+	damage_script fb.img damage.script
+	fresh='cp --sparse=always fb.img work.img; debugfs -w -f damage.script work.img >/dev/null 2>&1; sync'
 	bench "check -fy damaged" "e2fsck -fy" "$fresh" "$fresh" -- "$E4R" check -f -y work.img -- e2fsck -fy work.img
 	eval "$fresh"; "$E4R" check -f -y work.img >/dev/null 2>&1 || true
 	after_fix work.img "check -fy damaged"
@@ -241,8 +238,12 @@ if has replay; then
 	bench "replay ${JMIB}MiB journal" "e2fsck -E journal_only" "$fresh" "$fresh" -- \
 		"$E4R" replay --policy=stop work.img -- e2fsck -E journal_only -y work.img
 	eval "$fresh"; "$E4R" replay --policy=stop work.img >/dev/null 2>&1 || true
-	cp --sparse=always j.img ref.img; e2fsck -E journal_only -y ref.img >/dev/null 2>&1 || true
-	if python3 "$BENCH/../tests/tools/imgdiff.py" ref.img work.img >/dev/null 2>&1; then
+	# a second replayed copy needs twice the journal's size on disk: checked only when it fits
+	need=$(( $(du -k j.img | cut -f1) * 2 + 1048576 ))
+	if [ "$(df -Pk . | awk 'NR == 2 { print $4 }')" -lt "$need" ]; then
+		echo "replay: not compared with e2fsck's image (not enough disk space for a second copy)" >> "$dir/notes.txt"
+	elif cp --sparse=always j.img ref.img && { e2fsck -E journal_only -y ref.img >/dev/null 2>&1 || true; } &&
+		python3 "$BENCH/../tests/tools/imgdiff.py" ref.img work.img >/dev/null 2>&1; then
 		echo "replay: image identical to e2fsck's" >> "$dir/notes.txt"
 	else
 		echo "replay: image DIFFERS from e2fsck's" >> "$dir/notes.txt"
