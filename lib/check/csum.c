@@ -115,6 +115,18 @@ int check_dir_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
 	return crc == le32_at(buf + fs->blocksize - 4);
 }
 
+int check_dir_leaf_csum_set(ext2_filsys fs, ext2_ino_t ino, char *buf)
+{
+	uint32_t gen_le, crc;
+
+	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, &gen_le))
+		return -1;
+	crc = ext2fs_cpu_to_le32(util_crc32c(inode_seed(fs, ino, gen_le), buf,
+					     fs->blocksize - FS_DIRENT_TAIL_SIZE));
+	memcpy(buf + fs->blocksize - 4, &crc, sizeof(crc));
+	return 0;
+}
+
 int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
 {
 	const struct ext3_extent_header *eh = (const struct ext3_extent_header *)buf;

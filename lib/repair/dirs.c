@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "check/csum.h"
 #include "fs/dirent.h"
 #include "repair/repair.h"
 
@@ -559,7 +560,11 @@ static errcode_t lpf_append(struct check_ctx *c, ext2_ino_t lpf, const char *nam
 			if (!buf)
 				continue;
 			added = block_add_entry(fs, buf, name, ino, ft);
-			if (added)
+			/* a leaf with its tail (the usual lost+found): checksum with the CPU's crc32c */
+			if (added && ext2fs_has_feature_metadata_csum(fs->super) &&
+			    !check_dir_leaf_csum_set(fs, lpf, buf))
+				err = io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : 0;
+			else if (added)
 				err = dblock_write(c, lpf, blk, buf);
 			free(buf);
 			if (added) {
