@@ -14,11 +14,21 @@
  * JSON_MAX_DEPTH is a programming error: the writer stops indenting but the
  * document stays well-formed as long as begin/end calls pair up.
  */
+/*
+ * The text goes into BUF and reaches OUT in large writes (when BUF fills and
+ * at json_finish): a logdump of a large journal writes millions of numbers,
+ * and a stdio call per number and per indentation was half its time.
+ */
+#define JSON_BUF_SIZE	(64 * 1024)
+
 struct json {
 	FILE	*out;
 	int	depth;
 	int	compact;			/* 1: no newlines or indentation */
+	int	failed;			/* a write to OUT failed */
 	int	count[JSON_MAX_DEPTH];		/* members written at each level */
+	size_t	len;				/* bytes waiting in buf */
+	char	buf[JSON_BUF_SIZE];
 };
 
 void json_init(struct json *j, FILE *out, int compact);
@@ -37,7 +47,7 @@ void json_null(struct json *j, const char *key);
 /* true, false, or null for a negative STATE (a checksum that does not apply). */
 void json_tristate(struct json *j, const char *key, int state);
 
-/* Finish the document: a final newline. Returns 0, or -1 if writing failed. */
+/* Finish the document: a final newline, everything written to OUT. Returns 0, or -1 if writing failed. */
 int json_finish(struct json *j);
 
 #endif

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "json_doc.h"
 
@@ -40,11 +41,20 @@ int json_error_document(FILE *out, const char *command, const char *image, const
 
 void json_checksum(struct json *j, const char *key, uint32_t value)
 {
-	char hex_key[64], hex[16];
+	static const char digits[] = "0123456789abcdef";
+	char hex_key[64], hex[11] = "0x";
+	size_t n = strlen(key);
+	int i;
 
 	json_uint(j, key, value);
-	snprintf(hex_key, sizeof(hex_key), "%s_hex", key);
-	snprintf(hex, sizeof(hex), "0x%08x", value);
+	/* by hand: this runs for every checksum of a logdump (two snprintf calls each were slow) */
+	if (n > sizeof(hex_key) - sizeof("_hex"))
+		n = sizeof(hex_key) - sizeof("_hex");
+	memcpy(hex_key, key, n);
+	memcpy(hex_key + n, "_hex", sizeof("_hex"));
+	for (i = 0; i < 8; i++)
+		hex[2 + i] = digits[(value >> (28 - 4 * i)) & 15];
+	hex[10] = '\0';
 	json_string(j, hex_key, hex);
 }
 

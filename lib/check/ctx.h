@@ -53,6 +53,13 @@ struct check_ctx {
 	uint64_t		large_files;	/* regular files of 2 GiB or more (pass 1) */
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
+	/*
+	 * repair/'s place in lost+found this round: the directory it links into
+	 * and the block that took the last entry (the blocks before it are full),
+	 * so each reconnection starts there instead of rescanning the directory.
+	 */
+	ext2_ino_t		lpf_dir;
+	uint32_t		lpf_lblk;
 	/* The progress last told: a pass's end may be reached twice, it is told once. */
 	int			prog_pass;
 	uint64_t		prog_done, prog_total;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "check/csum.h"
 #include "fs/dirent.h"
 #include "fs/salvage.h"
 
@@ -336,7 +337,7 @@ static void check_dir_block(struct dir_walk *d, char *buf)
 	unsigned len = fs->blocksize;
 	int kind = d->ht ? check_htree_block(d->c, d->ht, d->lblk, d->blk, buf) : HTREE_NONE;
 
-	if (d->csum && !ext2fs_dir_block_csum_verify(fs, d->ino, (struct ext2_dir_entry *)buf))
+	if (d->csum && !check_dir_block_csum_ok(fs, d->ino, buf))
 		dir_problem(d, E4R_PR_DIR_CSUM, d->lblk, E4R_NONE);
 	if (kind == HTREE_NODE)
 		return;		/* interior index nodes hold no entries */

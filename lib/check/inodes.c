@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "check/csum.h"
 
 
 /* i_blocks as the inode counts it, in the units of its flags. */
@@ -373,7 +374,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO;
 
 	if (ext2fs_has_feature_metadata_csum(c->fs->super) &&
-	    !ext2fs_inode_csum_verify(c->fs, ino, in))
+	    !check_inode_csum_ok(c->fs, ino, in))
 		check_report_ino(c, E4R_PR_INODE_CSUM, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 	if (ino == EXT2_ROOT_INO && in->i_mode && !LINUX_S_ISDIR(in->i_mode) && in->i_links_count)
 		check_report_ino(c, E4R_PR_ROOT_NOT_DIR, ino, E4R_NONE, E4R_NONE, in->i_mode);

@@ -1,4 +1,9 @@
-/* The revoke table: a sorted array of (block, newest revoking transaction). */
+/*
+ * The revoke table: a sorted array of (block, newest revoking transaction),
+ * one entry per distinct block. It is gathered in an open-addressing hash
+ * keyed by block, so its memory follows the distinct blocks, not the revoke
+ * records (a journal may revoke the same blocks millions of times).
+ */
 #include "config.h"
 
 #include <stdlib.h>
@@ -12,67 +17,119 @@ static int cmp_entry(const void *a, const void *b)
 	return x->blk < y->blk ? -1 : x->blk > y->blk;
 }
 
-/* Records of the revoke blocks whose count was sane (a bad count is read as no records). */
-static size_t txn_records(const struct jbd_scan_txn *t, int (*fn)(void *, uint64_t), void *arg)
-{
-	size_t n = 0;
+/* The hash while the table is gathered. */
+struct revoke_slot {
+	uint64_t	blk;
+	uint32_t	seq;
+	uint32_t	used;
+};
 
-	for (unsigned r = 0; r < t->nrevokes; r++) {
-		const struct jbd_scan_revoke *rb = &t->revokes[r];
-		if (rb->count_bad)
-			continue;
-		for (unsigned i = 0; i < rb->count; i++) {
-			if (fn)
-				fn(arg, t->revoked[rb->first + i]);
-			n++;
-		}
+struct revoke_hash {
+	struct revoke_slot	*slot;
+	size_t			mask;	/* capacity - 1 (a power of two) */
+	size_t			n;
+	errcode_t		err;
+};
+
+static size_t slot_of(uint64_t blk, size_t mask)
+{
+	/* Fibonacci hashing: consecutive blocks (the usual revoke) spread over the table */
+	return (size_t)((blk * 0x9E3779B97F4A7C15ull) >> 17) & mask;
+}
+
+/* Put BLK (revoked by SEQ) where its slot is, keeping the newest ID for a block already there. */
+static void place(struct revoke_slot *slot, size_t mask, uint64_t blk, uint32_t seq, size_t *n)
+{
+	size_t i = slot_of(blk, mask);
+
+	while (slot[i].used && slot[i].blk != blk)
+		i = (i + 1) & mask;
+	if (!slot[i].used) {
+		slot[i] = (struct revoke_slot){ blk, seq, 1 };
+		(*n)++;
+	} else if (jbd_tid_lt(slot[i].seq, seq)) {
+		slot[i].seq = seq;
 	}
-	return n;
+}
+
+/* Twice the capacity (kept at most half full, so that probes stay short). */
+static errcode_t hash_grow(struct revoke_hash *h)
+{
+	size_t cap = h->slot ? (h->mask + 1) * 2 : 1024, i, n = 0;
+	struct revoke_slot *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return EXT2_ET_NO_MEMORY;
+	for (i = 0; h->slot && i <= h->mask; i++)
+		if (h->slot[i].used)
+			place(slot, cap - 1, h->slot[i].blk, h->slot[i].seq, &n);
+	free(h->slot);
+	h->slot = slot;
+	h->mask = cap - 1;
+	return 0;
 }
 
 struct filler {
-	struct jbd_revoke_table	*t;
+	struct revoke_hash	*h;
 	uint32_t		seq;
 };
 
 static int fill_one(void *arg, uint64_t blk)
 {
 	struct filler *f = arg;
+	struct revoke_hash *h = f->h;
 
-	f->t->e[f->t->n++] = (struct jbd_revoke_entry){ blk, f->seq };
+	if (h->err)
+		return 0;
+	if (!h->slot || 2 * (h->n + 1) > h->mask + 1) {
+		h->err = hash_grow(h);
+		if (h->err)
+			return 0;
+	}
+	place(h->slot, h->mask, blk, f->seq, &h->n);
 	return 0;
+}
+
+/* Records of the revoke blocks whose count was sane (a bad count is read as no records). */
+static void txn_records(const struct jbd_scan_txn *t, struct filler *f)
+{
+	for (unsigned r = 0; r < t->nrevokes; r++) {
+		const struct jbd_scan_revoke *rb = &t->revokes[r];
+		if (rb->count_bad)
+			continue;
+		for (unsigned i = 0; i < rb->count; i++)
+			fill_one(f, t->revoked[rb->first + i]);
+	}
 }
 
 errcode_t jbd_revoke_build(const struct jbd_scan *s, int (*use)(void *arg, unsigned txn), void *arg,
 			   struct jbd_revoke_table *out)
 {
-	size_t total = 0, i, kept;
+	struct revoke_hash h = { 0 };
+	size_t i, kept = 0;
 
 	out->e = NULL;
 	out->n = 0;
-	for (unsigned t = 0; t < s->nlive; t++)
+	for (unsigned t = 0; t < s->nlive && !h.err; t++) {
+		struct filler f = { &h, s->txns[t].sequence };
 		if (use(arg, t))
-			total += txn_records(&s->txns[t], NULL, NULL);
-	if (!total)
-		return 0;
-	out->e = calloc(total, sizeof(*out->e));
-	if (!out->e)
+			txn_records(&s->txns[t], &f);
+	}
+	if (h.err || !h.n) {
+		free(h.slot);
+		return h.err;
+	}
+	/* the occupied slots, in block order, at their exact size */
+	out->e = malloc(h.n * sizeof(*out->e));
+	if (!out->e) {
+		free(h.slot);
 		return EXT2_ET_NO_MEMORY;
-	for (unsigned t = 0; t < s->nlive; t++) {
-		struct filler f = { out, s->txns[t].sequence };
-		if (use(arg, t))
-			txn_records(&s->txns[t], fill_one, &f);
 	}
-	qsort(out->e, out->n, sizeof(*out->e), cmp_entry);
-	/* One entry per block, with the newest revoking ID. */
-	for (i = kept = 0; i < out->n; i++) {
-		if (kept && out->e[kept - 1].blk == out->e[i].blk) {
-			if (jbd_tid_lt(out->e[kept - 1].seq, out->e[i].seq))
-				out->e[kept - 1].seq = out->e[i].seq;
-		} else {
-			out->e[kept++] = out->e[i];
-		}
-	}
+	for (i = 0; i <= h.mask; i++)
+		if (h.slot[i].used)
+			out->e[kept++] = (struct jbd_revoke_entry){ h.slot[i].blk, h.slot[i].seq };
+	free(h.slot);
+	qsort(out->e, kept, sizeof(*out->e), cmp_entry);
 	out->n = kept;
 	return 0;
 }

@@ -66,6 +66,24 @@ static errcode_t grow(void **arr, unsigned *cap, unsigned need, size_t elem)
 	return 0;
 }
 
+/*
+ * A transaction's revoke records at their exact size, once it is read: a
+ * journal of millions of records would otherwise keep up to twice their memory.
+ */
+static void fit_revoked(struct jbd_scan_txn *t, unsigned *cap)
+{
+	void *p;
+
+	if (!t->nrevoked || (cap && *cap == t->nrevoked))
+		return;
+	p = realloc(t->revoked, (size_t)t->nrevoked * sizeof(*t->revoked));
+	if (!p)
+		return;
+	t->revoked = p;
+	if (cap)
+		*cap = t->nrevoked;
+}
+
 struct txn_caps {
 	unsigned descs, blocks, revokes, revoked;
 };
@@ -155,8 +173,11 @@ static errcode_t new_txn(struct scanner *sc, uint32_t seq, uint32_t jblk, int ol
 {
 	struct jbd_scan *s = sc->s;
 	unsigned cap = sc->txn_cap;
-	errcode_t err = grow((void **)&s->txns, &sc->txn_cap, s->ntxns + 1, sizeof(*s->txns));
+	errcode_t err;
 
+	if (s->ntxns)
+		fit_revoked(&s->txns[s->ntxns - 1], &sc->caps[s->ntxns - 1].revoked);
+	err = grow((void **)&s->txns, &sc->txn_cap, s->ntxns + 1, sizeof(*s->txns));
 	if (err)
 		return err;
 	if (sc->txn_cap != cap) {
@@ -576,6 +597,8 @@ errcode_t jbd_scan_log(struct jbd_journal *j, int flags, struct jbd_scan **out)
 	}
 	free(sc.caps);
 	free(sc.w.buf);
+	if (!err && s->ntxns)
+		fit_revoked(&s->txns[s->ntxns - 1], NULL);
 	if (err) {
 		jbd_scan_free(s);
 		return err;

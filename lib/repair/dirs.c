@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "check/csum.h"
 #include "fs/dirent.h"
 #include "fs/salvage.h"
 #include "repair/repair.h"
@@ -655,6 +656,12 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	struct ext2_inode in;
 	errcode_t err;
 
+	/* the one this round already links into (no lookup in the root per entry) */
+	if (c->lpf_dir && !ext2fs_read_inode(fs, c->lpf_dir, &in) && LINUX_S_ISDIR(in.i_mode) &&
+	    in.i_links_count) {
+		*lpf = c->lpf_dir;
+		return 0;
+	}
 	*lpf = 0;
 	err = ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
 	if (!err && *lpf) {
@@ -687,6 +694,107 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 }
 
 /*
+ * Put the entry NAME -> INO (file type FT) into the leaf block BUF: into an
+ * unused entry big enough, or into the slack after an entry. Returns 1 when
+ * it went in, 0 when the block has no room (or its chain of entries is broken).
+ */
+static int block_add_entry(ext2_filsys fs, char *buf, const char *name, ext2_ino_t ino, int ft)
+{
+	unsigned end = leaf_end(fs, buf), off = 0, rec_len, len = (unsigned)strlen(name);
+	unsigned need = (DIRENT_HEADER + len + 3) & ~3u;
+
+	while (off < end) {
+		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off), *ne;
+		unsigned used;
+
+		if (end - off < DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
+		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off)
+			return 0;
+		used = fs_dirent_inode(de) ? entry_need(de) : 0;
+		if (rec_len >= used + need) {
+			if (used) {
+				fs_dirent_set_rec_len(fs, used, de);
+				ne = (struct ext2_dir_entry *)(buf + off + used);
+				fs_dirent_set_rec_len(fs, rec_len - used, ne);
+			} else {
+				ne = de;
+			}
+			fs_dirent_set_inode(ne, ino);
+			ne->name_len = 0;
+			fs_dirent_set_name_len(ne, len);
+			fs_dirent_set_file_type(ne, ft);
+			memcpy(ne->name, name, len);
+			return 1;
+		}
+		off += rec_len;
+	}
+	return 0;
+}
+
+/*
+ * Link NAME -> INO into the linear directory LPF from the block of the last
+ * entry on (c->lpf_lblk), adding a block at the end when all are full: each
+ * entry reads one or two blocks, not the whole directory. *DONE is 0 when
+ * the directory is not one this handles (indexed, inline): ext2fs_link then.
+ */
+static errcode_t lpf_append(struct check_ctx *c, ext2_ino_t lpf, const char *name, ext2_ino_t ino,
+			    int ft, int *done)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	uint32_t lblk, nblocks;
+	errcode_t err;
+	int expanded = 0;
+
+	*done = 0;
+	err = ext2fs_read_inode(fs, lpf, &in);
+	if (err || !LINUX_S_ISDIR(in.i_mode) ||
+	    (in.i_flags & (EXT2_INDEX_FL | EXT4_INLINE_DATA_FL | EXT4_ENCRYPT_FL)))
+		return 0;
+	if (c->lpf_dir != lpf) {
+		c->lpf_dir = lpf;
+		c->lpf_lblk = 0;
+	}
+	for (;;) {
+		nblocks = (uint32_t)(EXT2_I_SIZE(&in) / fs->blocksize);
+		for (lblk = c->lpf_lblk; lblk < nblocks; lblk++) {
+			blk64_t blk = 0;
+			char *buf;
+			int added;
+
+			if (ext2fs_bmap2(fs, lpf, &in, NULL, 0, lblk, NULL, &blk) || !blk)
+				continue;
+			buf = dblock_read(c, blk);
+			if (!buf)
+				continue;
+			added = block_add_entry(fs, buf, name, ino, ft);
+			/* a leaf with its tail (the usual lost+found): checksum with the CPU's crc32c */
+			if (added && ext2fs_has_feature_metadata_csum(fs->super) &&
+			    !check_dir_leaf_csum_set(fs, lpf, buf))
+				err = io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : 0;
+			else if (added)
+				err = dblock_write(c, lpf, blk, buf);
+			free(buf);
+			if (added) {
+				c->lpf_lblk = lblk;
+				*done = 1;
+				return err;
+			}
+		}
+		/* every block from the cursor on is full: one more at the end (once) */
+		if (expanded)
+			return 0;
+		c->lpf_lblk = nblocks;
+		err = ext2fs_expand_dir(fs, lpf);
+		if (!err)
+			err = ext2fs_read_inode(fs, lpf, &in);
+		if (err)
+			return err;
+		expanded = 1;
+	}
+}
+
+/*
  * Put INO into /lost+found as "#INO" (INO 0: only make sure lost+found
  * exists). A directory's '..' then names lost+found. Link counts are the
  * next round's to correct.
@@ -698,6 +806,7 @@ errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir)
 	char name[32];
 	int kind = ino && ino <= c->inodes ? c->kind[ino] : KIND_NONE;
 	int ft = ext2fs_has_feature_filetype(fs->super) ? kind_to_ft[kind] : 0;
+	int done = 0;
 	errcode_t err = get_lost_found(c, &lpf);
 
 	if (err || !ino)
@@ -705,12 +814,16 @@ errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir)
 	if (ino == lpf)
 		return EINVAL;
 	snprintf(name, sizeof(name), "#%u", ino);
+	err = lpf_append(c, lpf, name, ino, ft, &done);
+	if (err || done)
+		goto linked;
 	err = ext2fs_link(fs, lpf, name, ino, ft);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = ext2fs_expand_dir(fs, lpf);
 		if (!err)
 			err = ext2fs_link(fs, lpf, name, ino, ft);
 	}
+linked:
 	if (!err && is_dir)
 		err = repair_dotdot(c, ino, lpf);
 	return err;

@@ -1,0 +1,142 @@
+/* Inode, directory leaf and extent node checksums with the hardware crc32c (see csum.h). */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "check/csum.h"
+#include "fs/dirent.h"
+#include "util/crc.h"
+
+/* Offsets in the on-disk inode (struct ext2_inode_large). */
+#define I_CSUM_LO	offsetof(struct ext2_inode_large, osd2.linux2.l_i_checksum_lo)
+#define I_EXTRA_ISIZE	offsetof(struct ext2_inode_large, i_extra_isize)
+#define I_CSUM_HI	offsetof(struct ext2_inode_large, i_checksum_hi)
+/* i_extra_isize must reach past i_checksum_hi for the high half to exist. */
+#define I_CSUM_HI_EXTRA	(I_CSUM_HI + 2 - EXT2_GOOD_OLD_INODE_SIZE)
+
+static uint16_t le16_at(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return ext2fs_le16_to_cpu(v);
+}
+
+static uint32_t le32_at(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return ext2fs_le32_to_cpu(v);
+}
+
+/* The seed every per-inode checksum starts from: the filesystem's, then the inode number and generation. */
+static uint32_t inode_seed(ext2_filsys fs, ext2_ino_t ino, uint32_t gen_le)
+{
+	uint32_t ino_le = ext2fs_cpu_to_le32(ino);
+	uint32_t crc = util_crc32c(fs->csum_seed, &ino_le, sizeof(ino_le));
+
+	return util_crc32c(crc, &gen_le, sizeof(gen_le));
+}
+
+int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_large *in)
+{
+	static const uint8_t zero[2];
+	const unsigned char *p = (const unsigned char *)in;
+	size_t size = EXT2_INODE_SIZE(fs->super), i;
+	int has_hi = size > EXT2_GOOD_OLD_INODE_SIZE && le16_at(p + I_EXTRA_ISIZE) >= I_CSUM_HI_EXTRA;
+	uint32_t gen_le, crc, stored = le16_at(p + I_CSUM_LO);
+
+	if (!ext2fs_has_feature_metadata_csum(fs->super))
+		return 1;
+	memcpy(&gen_le, &in->i_generation, sizeof(gen_le));
+	/* the whole inode, with the checksum's own bytes read as zeros */
+	crc = inode_seed(fs, ino, gen_le);
+	crc = util_crc32c(crc, p, I_CSUM_LO);
+	crc = util_crc32c(crc, zero, 2);
+	if (has_hi) {
+		crc = util_crc32c(crc, p + I_CSUM_LO + 2, I_CSUM_HI - (I_CSUM_LO + 2));
+		crc = util_crc32c(crc, zero, 2);
+		crc = util_crc32c(crc, p + I_CSUM_HI + 2, size - (I_CSUM_HI + 2));
+		stored |= (uint32_t)le16_at(p + I_CSUM_HI) << 16;
+	} else {
+		crc = util_crc32c(crc, p + I_CSUM_LO + 2, size - (I_CSUM_LO + 2));
+		crc &= 0xffff;
+	}
+	if (crc == stored)
+		return 1;
+	/* as libext2fs: an inode never written (its first 128 bytes all zero) is not a mismatch */
+	for (i = 0; i < EXT2_GOOD_OLD_INODE_SIZE; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* The generation of INO as stored (little-endian), from libext2fs's inode cache; -1 if unreadable. */
+static int generation_le(ext2_filsys fs, ext2_ino_t ino, uint32_t *gen_le)
+{
+	struct ext2_inode in;
+
+	if (ext2fs_read_inode(fs, ino, &in))
+		return -1;
+	*gen_le = ext2fs_cpu_to_le32(in.i_generation);
+	return 0;
+}
+
+/*
+ * 1 when the chain of entries of BUF ends exactly at a well-formed tail in
+ * the block's last 12 bytes: the leaf layout, whose checksum covers the
+ * bytes before the tail.
+ */
+static int leaf_with_tail(ext2_filsys fs, const char *buf)
+{
+	unsigned top = fs->blocksize - FS_DIRENT_TAIL_SIZE, off = 0, rec_len;
+	const struct ext2_dir_entry_tail *t = (const struct ext2_dir_entry_tail *)(buf + top);
+
+	while (off < top) {
+		if (fs_dirent_rec_len(fs, (const struct ext2_dir_entry *)(buf + off), &rec_len) ||
+		    rec_len < 8 || rec_len % 4)
+			return 0;
+		off += rec_len;
+	}
+	return off == top && fs_dirent_is_tail(t);
+}
+
+int check_dir_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
+{
+	uint32_t gen_le, crc;
+
+	if (!ext2fs_has_feature_metadata_csum(fs->super))
+		return 1;
+	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, &gen_le))
+		return ext2fs_dir_block_csum_verify(fs, ino, (struct ext2_dir_entry *)buf);
+	crc = util_crc32c(inode_seed(fs, ino, gen_le), buf, fs->blocksize - FS_DIRENT_TAIL_SIZE);
+	return crc == le32_at(buf + fs->blocksize - 4);
+}
+
+int check_dir_leaf_csum_set(ext2_filsys fs, ext2_ino_t ino, char *buf)
+{
+	uint32_t gen_le, crc;
+
+	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, &gen_le))
+		return -1;
+	crc = ext2fs_cpu_to_le32(util_crc32c(inode_seed(fs, ino, gen_le), buf,
+					     fs->blocksize - FS_DIRENT_TAIL_SIZE));
+	memcpy(buf + fs->blocksize - 4, &crc, sizeof(crc));
+	return 0;
+}
+
+int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
+{
+	const struct ext3_extent_header *eh = (const struct ext3_extent_header *)buf;
+	size_t tail = sizeof(*eh) + sizeof(struct ext3_extent) * (size_t)ext2fs_le16_to_cpu(eh->eh_max);
+	uint32_t gen_le, crc;
+
+	if (!ext2fs_has_feature_metadata_csum(fs->super))
+		return 1;
+	if (tail + sizeof(uint32_t) > fs->blocksize || generation_le(fs, ino, &gen_le))
+		return ext2fs_extent_block_csum_verify(fs, ino, (struct ext3_extent_header *)buf);
+	crc = util_crc32c(inode_seed(fs, ino, gen_le), buf, tail);
+	return crc == le32_at(buf + tail);
+}
