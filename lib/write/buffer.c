@@ -110,11 +110,13 @@ errcode_t write_buf_modify(struct write_journal *w, struct write_buf *b, unsigne
 {
 	errcode_t err;
 
-	if (!memcmp(b->data + off, src, len))
+	if (!b->reborn && !memcmp(b->data + off, src, len))
 		return 0;	/* libext2fs rewrites unchanged blocks (all bitmaps, all descriptors) */
 	err = get_write_access(w, b);
-	if (!err)
+	if (!err) {
 		memcpy(b->data + off, src, len);
+		b->reborn = 0;
+	}
 	return err;
 }
 

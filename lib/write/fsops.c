@@ -293,8 +293,8 @@ struct dir_remove {
 };
 
 /*
- * ext4_generic_delete_entry: the entry before takes the removed one's room; the first
- * entry of a block is only emptied (inode 0, name wiped).
+ * ext4_generic_delete_entry: the entry before takes the removed one's room, which is
+ * wiped; the first entry of a block is only emptied (inode 0, name wiped).
  */
 static int remove_proc(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int offset,
 		       int blocksize, char *buf, void *priv)
@@ -314,12 +314,8 @@ static int remove_proc(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int 
 
 		if (ext2fs_get_rec_len(r->fs, p, &prev_len))
 			return DIRENT_ABORT;
-		/*
-		 * The kernel also wipes the whole removed entry (rec_len 0 behind the
-		 * previous one); here its bytes stay: a zeroed entry made a directory
-		 * block reused after the rmdir come out stale (not understood yet).
-		 */
 		ext2fs_set_rec_len(r->fs, prev_len + rec_len, p);
+		memset(d, 0, rec_len);
 	} else {
 		d->inode = 0;
 		memset((char *)d + 6, 0, rec_len - 6);

@@ -70,6 +70,12 @@ static void block_freed(struct write_journal *w, blk64_t blk)
 	}
 	if (b->in_log || b->inflight)
 		(void)txn_add_blk(&t->revokes, &t->nrev, &t->caprev, blk);
+	/*
+	 * Its content is now nobody's: a new owner's first write must reach the
+	 * log even when it happens to leave the bytes as they are (a new
+	 * directory block like the one just emptied), as a fresh buffer would.
+	 */
+	b->reborn = 1;
 }
 
 static void alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
@@ -460,6 +466,15 @@ static errcode_t write_txn_log(struct write_journal *w, struct write_txn *t)
 	return err;
 }
 
+/* Did T log B (not forgotten)? */
+static int logged_by(const struct write_txn *t, const struct write_buf *b)
+{
+	for (unsigned i = 0; i < t->nlogged; i++)
+		if (t->bufs[t->logged[i]].buf == b)
+			return 1;
+	return 0;
+}
+
 /* After the commit block: the logged copies wait for checkpoint, freed blocks become reusable. */
 static errcode_t txn_committed(struct write_journal *w, struct write_txn *t)
 {
@@ -484,12 +499,19 @@ static errcode_t txn_committed(struct write_journal *w, struct write_txn *t)
 	for (i = 0; i < t->nfreed; i++) {
 		struct write_buf *b = write_buf_lookup(w, t->freed[i]);
 
-		/* Still free (not reallocated since): the revoke covers it, no checkpoint needed. */
-		if (b && !b->dirty_tid && !b->inflight &&
-		    !ext2fs_test_block_bitmap2(w->fs->block_map, t->freed[i])) {
-			ext2fs_free_mem(&b->ckpt);	/* revoked: never written home */
+		if (!b)
+			continue;
+		/*
+		 * The revoke covers every older copy: none is written home, even
+		 * when the block was allocated again since (jbd2_journal_forget
+		 * leaves nothing to checkpoint). Only this transaction's own copy,
+		 * logged after a reuse within it, stays.
+		 */
+		if (!logged_by(t, b))
+			ext2fs_free_mem(&b->ckpt);
+		/* Still free (not reallocated since): no buffer needed either. */
+		if (!b->dirty_tid && !b->inflight && !ext2fs_test_block_bitmap2(w->fs->block_map, t->freed[i]))
 			write_buf_drop(w, t->freed[i]);
-		}
 	}
 	return 0;
 }

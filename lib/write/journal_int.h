@@ -13,6 +13,7 @@ struct write_buf {
 	int		in_log;		/* logged by a transaction still in the log */
 	unsigned char	*ckpt;		/* committed content not yet written home */
 	struct write_tbuf	*inflight;	/* committing transaction's entry that still reads data */
+	int		reborn;		/* freed since last logged: the next write is logged even unchanged */
 };
 
 /* A block of a transaction. */
