@@ -70,7 +70,8 @@ struct check_result {
 	struct check_finding	*findings;
 	size_t			count, cap;
 	size_t			dropped;	/* findings over the limit, not kept */
-	size_t			max_findings;
+	size_t			max_findings;	/* in one round */
+	size_t			round_first;	/* index of the running round's first finding */
 	unsigned		errors;		/* findings that leave the filesystem not clean */
 	enum check_reason	reason;
 	int			journal_skipped; /* needs_recovery: the unreplayed filesystem was checked */

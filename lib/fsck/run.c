@@ -154,6 +154,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		size_t first = r->count;
 		unsigned fixed = 0;
 
+		r->round_first = first;
+
 		c.opts = o;
 		c.res = r;
 		c.round = r->rounds++;
