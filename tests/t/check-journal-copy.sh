@@ -1,14 +1,20 @@
 # Journal-assisted repair (issue 23) on images the kernel wrote: a loop mount, a workload
 # (an htree directory of 60 files over several blocks, a file of 40 extents under an extent node,
-# a small tree), an unmount. Then the htree root, a leaf, an inode table block and the
-# extent node are overwritten with seeded bytes; logdump --all --json must show that the journal
-# still holds a copy of each. Oracles: the kernel (mounted read-only, every path with its
+# a file with a 600-byte attribute in an xattr block, a small tree), an unmount. Then the htree
+# root, a leaf, an inode table block, the extent node and the xattr block are overwritten with
+# seeded bytes; logdump --all --json must show that the journal still holds a copy of each. Oracles: the kernel (mounted read-only, every path with its
 # inode number, blocks and contents, against the undamaged image) and e2fsck (-fy on the same
-# damaged image loses names and files; -fn after check -y finds nothing). With the
+# damaged image loses names and files, and the attribute as debugfs ea_list shows it; -fn after
+# check -y finds nothing, and debugfs ea_get reads the attribute back byte for byte). With the
 # journal's copies spoiled, check finds what it finds without them (the usual repair).
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 need_kernel_mount
+command -v setfattr > /dev/null || skip "setfattr (package attr) is missing"
+
+# the attribute's value: 600 seeded bytes, too many for the inode, so it lives in a block
+seeded_bytes xattr-value 600 > xattr.val
+xattr_hex=0x$(od -An -v -tx1 xattr.val | tr -d ' \n')
 
 mkimg base.img 16M -b 1024
 mount -o loop base.img mnt || skip "the kernel refuses a read-write loop mount here"
@@ -26,6 +32,8 @@ for i in range(40):
     os.pwrite(fd, bytes([65 + i % 26]) * 1024, i * 2048)
 os.close(fd)' mnt/d2/frag || { umount mnt; fail "workload"; }
 echo leaf > mnt/d2/sub/leaf
+echo attrs > mnt/d2/attrs
+setfattr -n user.big -v "$xattr_hex" mnt/d2/attrs || { umount mnt; fail "setfattr (the kernel refuses user xattrs?)"; }
 ln -s ../d1/file-with-a-long-name-7 mnt/d2/link
 umount mnt || fail "umount"
 
@@ -35,9 +43,14 @@ dirblk=$(debugfs -R "blocks d1" base.img 2>/dev/null | awk '{ print $2 }')	# a l
 itblk=$(debugfs -R "imap d1/file-with-a-long-name-5" base.img 2>/dev/null |
 	sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
 etb=$(debugfs -R "stat d2/frag" base.img 2>/dev/null | sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
-[ -n "$rootblk" ] && [ -n "$dirblk" ] && [ "$rootblk" != "$dirblk" ] && [ -n "$itblk" ] && [ -n "$etb" ] ||
-	fail "debugfs did not name the blocks (dir '$dirblk', inode table '$itblk', extent node '$etb')"
-note "damaging htree root $rootblk, directory block $dirblk, inode table block $itblk, extent node $etb"
+eab=$(debugfs -R "stat d2/attrs" base.img 2>/dev/null | sed -n 's/.*File ACL: \([0-9]*\).*/\1/p')
+[ -n "$rootblk" ] && [ -n "$dirblk" ] && [ "$rootblk" != "$dirblk" ] && [ -n "$itblk" ] && [ -n "$etb" ] &&
+	[ -n "$eab" ] && [ "$eab" != 0 ] ||
+	fail "debugfs did not name the blocks (dir '$dirblk', inode table '$itblk', extent node '$etb', xattr '$eab')"
+note "damaging htree root $rootblk, directory block $dirblk, inode table block $itblk, extent node $etb, xattr block $eab"
+# the attribute as debugfs reads it from the undamaged image: the value set
+debugfs -R "ea_get -f base.val d2/attrs user.big" base.img > /dev/null 2>&1
+cmp -s base.val xattr.val || fail "debugfs ea_get on the undamaged image does not give the value set"
 
 "$E4R" logdump --all --json base.img > logdump.json || fail "logdump --all --json"
 
@@ -55,8 +68,8 @@ for t in d["transactions"]:
             print(b["fs_block"], b["journal_block"])
 PYEOF
 
-"$PY" held.py logdump.json "$rootblk" "$dirblk" "$itblk" "$etb" > held.txt || fail "held.py"
-for b in "$rootblk" "$dirblk" "$itblk" "$etb"; do
+"$PY" held.py logdump.json "$rootblk" "$dirblk" "$itblk" "$etb" "$eab" > held.txt || fail "held.py"
+for b in "$rootblk" "$dirblk" "$itblk" "$etb" "$eab"; do
 	grep -q "^$b " held.txt || fail "logdump --all shows no copy of block $b"
 done
 
@@ -71,7 +84,7 @@ tree base.img base.tree
 
 damage() {
 	cp base.img "$1"
-	for b in "$rootblk" "$dirblk" "$itblk" "$etb"; do
+	for b in "$rootblk" "$dirblk" "$itblk" "$etb" "$eab"; do
 		seeded_bytes "block-$b" 1024 |
 			dd of="$1" bs=1024 seek="$b" conv=notrunc status=none || fail "damage $b"
 	done
@@ -87,7 +100,8 @@ import json, sys
 d = json.load(open("n.json"))
 got = {f["block"]: f["journal_copy"] for f in d["findings"] if f["problem"] == "journal_copy"}
 want = {int(sys.argv[1]): "directory_block", int(sys.argv[2]): "inode_table_block",
-        int(sys.argv[3]): "extent_node", int(sys.argv[4]): "directory_block"}
+        int(sys.argv[3]): "extent_node", int(sys.argv[4]): "directory_block",
+        int(sys.argv[5]): "xattr_block"}
 for b, kind in want.items():
     if b not in got or got[b]["restores"] != kind:
         sys.exit("no journal_copy finding restoring %s %d: %s" % (kind, b, got))
@@ -96,7 +110,7 @@ for b, kind in want.items():
 if got[int(sys.argv[1])]["entries"] < 1 or got[int(sys.argv[2])]["inodes"] < 1 or \
    got[int(sys.argv[3])]["extents"] != 40:
     sys.exit("what the copies bring back is wrong: %s" % got)
-' "$dirblk" "$itblk" "$etb" "$rootblk" || fail "check -n --json"
+' "$dirblk" "$itblk" "$etb" "$rootblk" "$eab" || fail "check -n --json"
 
 # diagnose --salvage: nothing damaged on the undamaged image (exit 0) ...
 run "$E4R" diagnose --salvage --json base.img
@@ -113,7 +127,7 @@ for b in sys.argv[1:]:
     s = got.get(int(b))
     if not s or not s["usable"] or "journal_copy" not in s:
         sys.exit("diagnose --salvage: block %s has no usable copy listed: %s" % (b, d["salvage"]))
-' "$rootblk" "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage"
+' "$rootblk" "$dirblk" "$itblk" "$etb" "$eab" || fail "diagnose --salvage"
 
 # -p uses only copies from the live log: here there is none, so nothing is restored
 cp dmg.img preen.img
@@ -138,12 +152,19 @@ tree ours.img ours.tree
 lost=$(diff base.tree e2.tree | grep -c '^<')
 [ "$lost" -gt 0 ] || fail "e2fsck -fy lost nothing: the damage shows nothing"
 diff base.tree ours.tree > ours.diff || fail "check -y did not bring back every path, inode and contents: $(head -n 5 ours.diff)"
-# the directory blocks and the extent node are back byte for byte
-for b in "$rootblk" "$dirblk" "$etb"; do
+# the directory blocks, the extent node and the xattr block are back byte for byte
+for b in "$rootblk" "$dirblk" "$etb" "$eab"; do
 	cmp -s <(dd if=ours.img bs=1024 skip="$b" count=1 status=none) \
 		<(dd if=base.img bs=1024 skip="$b" count=1 status=none) || fail "block $b is not the undamaged one"
 done
 note "e2fsck -fy lost or changed $lost of $(wc -l < base.tree) paths; check -y lost none"
+# the attribute: e2fsck -fy drops it, check -y gives it back as it was set
+e2ea=$(debugfs -R "ea_list d2/attrs" e2.img 2>&1) || fail "debugfs ea_list on e2fsck's result"
+case $e2ea in *user.big*) fail "e2fsck -fy kept user.big: the damage shows nothing: $e2ea" ;; esac
+rm -f ours.val
+debugfs -R "ea_get -f ours.val d2/attrs user.big" ours.img > /dev/null 2>&1
+cmp -s ours.val xattr.val || fail "check -y did not bring back user.big byte for byte"
+note "e2fsck -fy lost user.big ($(wc -c < xattr.val) bytes) of d2/attrs; check -y brought it back"
 
 # the undo file takes the restores back
 run e2undo ours.undo ours.img
@@ -183,7 +204,7 @@ got = {s["block"]: s["usable"] for s in d["salvage"]}
 for b in sys.argv[1:]:
     if got.get(int(b)) is not False:
         sys.exit("diagnose --salvage on spoiled copies: block %s: %s" % (b, d["salvage"]))
-' "$rootblk" "$dirblk" "$itblk" "$etb" || fail "diagnose --salvage (no copy)"
+' "$rootblk" "$dirblk" "$itblk" "$etb" "$eab" || fail "diagnose --salvage (no copy)"
 cp nocopy.img n-ours.img
 run "$E4R" check -y -f n-ours.img
 [ "$RC" -le 2 ] || fail "check -y (no copy) exit $RC"
