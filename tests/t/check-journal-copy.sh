@@ -129,6 +129,26 @@ for b in sys.argv[1:]:
         sys.exit("diagnose --salvage: block %s has no usable copy listed: %s" % (b, d["salvage"]))
 ' "$rootblk" "$dirblk" "$itblk" "$etb" "$eab" || fail "diagnose --salvage"
 
+# an xattr block copy whose refcount no longer matches the inodes naming the block is not
+# offered: here a second inode (d2/sub/leaf) is made to name the damaged xattr block too
+cp dmg.img shared.img
+debugfs -w -R "set_inode_field d2/sub/leaf file_acl $eab" shared.img > /dev/null 2>&1 ||
+	fail "debugfs set_inode_field"
+run "$E4R" check -n -f --json shared.img
+printf '%s\n' "$OUT" > shared.json
+"$PY" -S -c '
+import json, sys
+d = json.load(open("shared.json"))
+b = int(sys.argv[1])
+named = {f.get("inode") for f in d["findings"] if f["problem"] == "ea_block" and f.get("block") == b}
+if len(named) != 2:
+    sys.exit("pass 1 did not find both inodes naming the damaged xattr block: %s" % named)
+if any(f["problem"] == "journal_copy" and f["block"] == b for f in d["findings"]):
+    sys.exit("a copy with refcount 1 was offered for a block two inodes name")
+if not any(f["problem"] == "journal_copy" and f["block"] != b for f in d["findings"]):
+    sys.exit("the other copies are no longer offered")
+' "$eab" || fail "check -n with the xattr block named twice"
+
 # -p uses only copies from the live log: here there is none, so nothing is restored
 cp dmg.img preen.img
 run "$E4R" check -p -f --json preen.img
