@@ -56,15 +56,16 @@ cmp -s base.val xattr.val || fail "debugfs ea_get on the undamaged image does no
 
 
 cat > held.py <<'PYEOF'
-# Which of the blocks the journal holds a copy of whose checksums verify: "BLOCK JBLK" lines.
+# Which of the blocks the journal holds a committed copy of whose checksums (if any) verify: "BLOCK JBLK" lines.
 import json, sys
 d = json.load(open(sys.argv[1]))
 want = {int(b) for b in sys.argv[2:]}
 for t in d["transactions"]:
-    if not t.get("committed") or not t.get("commit_csum_ok", True):
+    # (null: the journal has no checksums to verify)
+    if not t.get("committed") or t.get("commit_csum_ok") is False:
         continue
     for b in t.get("blocks") or []:
-        if b["fs_block"] in want and b.get("csum_ok", True):
+        if b["fs_block"] in want and b.get("csum_ok") is not False:
             print(b["fs_block"], b["journal_block"])
 PYEOF
 
@@ -231,4 +232,47 @@ run "$E4R" check -y -f n-ours.img
 case $OUT in *"journal holds a copy"*) fail "check -y offered a spoiled copy" ;; esac
 run e2fsck -fn n-ours.img
 expect_rc 0
+
+# --- without metadata_csum: only the value damaged, the entry's hash says so -----------
+mkimg nocsum.img 8M -b 1024 -O ^metadata_csum
+mount -o loop nocsum.img mnt || fail "mount nocsum.img"
+echo attrs > mnt/attrs
+setfattr -n user.big -v "$xattr_hex" mnt/attrs || { umount mnt; fail "setfattr (no metadata_csum)"; }
+umount mnt || fail "umount nocsum.img"
+eab2=$(debugfs -R "stat attrs" nocsum.img 2>/dev/null | sed -n 's/.*File ACL: \([0-9]*\).*/\1/p')
+[ -n "$eab2" ] && [ "$eab2" != 0 ] || fail "debugfs did not name the xattr block (no metadata_csum)"
+"$E4R" logdump --all --json nocsum.img > logdump2.json || fail "logdump --all --json (no metadata_csum)"
+"$PY" held.py logdump2.json "$eab2" | grep -q "^$eab2 " || fail "logdump --all shows no copy of xattr block $eab2"
+# 16 seeded bytes in the middle of the value (the value fills the block's last 600 bytes)
+cp nocsum.img nocsum-dmg.img
+seeded_bytes value-damage 16 | dd of=nocsum-dmg.img bs=1 seek=$((eab2 * 1024 + 700)) conv=notrunc status=none
+run "$E4R" check -n -f --json nocsum-dmg.img
+expect_rc 4
+printf '%s\n' "$OUT" > nocsum.json
+"$PY" -S -c '
+import json, sys
+d = json.load(open("nocsum.json"))
+b = int(sys.argv[1])
+if not any(f["problem"] == "ea_entry_hash" and f.get("block") == b for f in d["findings"]):
+    sys.exit("no ea_entry_hash finding for block %d" % b)
+if not any(f["problem"] == "journal_copy" and f["block"] == b and
+           f["journal_copy"]["restores"] == "xattr_block" for f in d["findings"]):
+    sys.exit("no journal_copy finding restoring xattr block %d" % b)
+' "$eab2" || fail "check -n (no metadata_csum)"
+cp nocsum-dmg.img nocsum-e2.img
+e2fsck -fy nocsum-e2.img > e2fsck2.log 2>&1
+[ $? -le 2 ] || fail "e2fsck -fy (no metadata_csum): $(tail -n 3 e2fsck2.log)"
+e2ea=$(debugfs -R "ea_list attrs" nocsum-e2.img 2>&1) || fail "debugfs ea_list (no metadata_csum)"
+case $e2ea in *user.big*) fail "e2fsck -fy kept user.big with a wrong hash: $e2ea" ;; esac
+run "$E4R" check -y -f nocsum-dmg.img
+[ "$RC" -le 2 ] || fail "check -y (no metadata_csum) exit $RC"
+run e2fsck -fn nocsum-dmg.img
+expect_rc 0
+rm -f nocsum.val
+debugfs -R "ea_get -f nocsum.val attrs user.big" nocsum-dmg.img > /dev/null 2>&1
+cmp -s nocsum.val xattr.val || fail "check -y did not bring back user.big (no metadata_csum)"
+cmp -s <(dd if=nocsum-dmg.img bs=1024 skip="$eab2" count=1 status=none) \
+	<(dd if=nocsum.img bs=1024 skip="$eab2" count=1 status=none) ||
+	fail "check -y did not give back xattr block $eab2 as it was (no metadata_csum)"
+note "no metadata_csum: 16 bytes of user.big's value damaged; e2fsck -fy lost it, check -y restored block $eab2"
 exit 0
