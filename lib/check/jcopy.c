@@ -1,11 +1,11 @@
 /*
  * Journal-assisted repair (issue 23): for a damaged metadata block (an inode
  * table block, a directory or htree block, an extent node, an xattr block),
- * the newest copy
- * the journal still holds whose checksums verify, whose structure passes and
- * whose every reference fits the rest of the filesystem. Runs after pass 2,
- * so the passes have already said which blocks are damaged; this pass only
- * offers the copy (E4R_PR_JOURNAL_COPY), the repair writes it.
+ * the newest copy the journal still holds whose checksums verify, whose
+ * structure passes and whose every reference fits the rest of the
+ * filesystem. Runs after pass 2, so the passes have already said which
+ * blocks are damaged; this pass only offers the copy (E4R_PR_JOURNAL_COPY),
+ * the repair writes it.
  */
 #include "config.h"
 
@@ -658,7 +658,6 @@ static errcode_t check_xattr_refs(struct jc *x)
 			err = 0;
 		if (err || !ino)
 			break;
-
 		if (ino > x->c->inodes || !ext2fs_test_inode_bitmap2(x->c->inode_used, ino))
 			continue;
 		if (!(acl = ext2fs_file_acl_block(x->fs, (struct ext2_inode *)in)))
