@@ -6,7 +6,7 @@
 # lints the Debian package, whose build wants bash-completion's completionsdir;
 # python3-jsonschema: the test runner validates every --json document against doc/schema/).
 set -e
-PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev libblkid-dev comerr-dev libpopt-dev e2fsprogs python3 python3-jsonschema time clang libclang-rt-14-dev man-db debhelper lintian bash-completion"
+PKGS="build-essential pkg-config autoconf automake autopoint gettext libext2fs-dev libblkid-dev comerr-dev libpopt-dev e2fsprogs python3 python3-jsonschema time clang libclang-rt-14-dev man-db debhelper lintian bash-completion attr"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -19,7 +19,7 @@
 
 static const char *const kind_names[] = {
 	[E4R_JCOPY_INODES] = "inode_table_block", [E4R_JCOPY_DIR] = "directory_block",
-	[E4R_JCOPY_EXTENTS] = "extent_node",
+	[E4R_JCOPY_EXTENTS] = "extent_node", [E4R_JCOPY_XATTR] = "xattr_block",
 };
 
 void salvage_json_copy(struct json *j, const char *key, const struct check_jcopy *c)
@@ -108,6 +108,16 @@ static errcode_t collect(ext2_filsys fs, const struct check_result *r, struct sa
 			if (f->blk != E4R_NONE)
 				err = note(s, f->blk, E4R_JCOPY_DIR, f->dir, NULL);
 			break;
+		case E4R_PR_EA_BLOCK:
+		case E4R_PR_EA_ENTRY_BOUNDS:
+		case E4R_PR_EA_ENTRY_NAME:
+		case E4R_PR_EA_ENTRY_VALUE:
+		case E4R_PR_EA_ENTRY_HASH:
+			/* (an xattr block outside the filesystem is no block to restore) */
+			if (f->blk != E4R_NONE && f->blk > fs->super->s_first_data_block &&
+			    f->blk < ext2fs_blocks_count(fs->super))
+				err = note(s, f->blk, E4R_JCOPY_XATTR, f->ino, NULL);
+			break;
 		case E4R_PR_INODE_CSUM:
 			if ((b = itable_block(fs, f->ino, &g)))
 				err = note(s, b, E4R_JCOPY_INODES, g, NULL);
@@ -144,6 +154,10 @@ static void print_text(const char *image, const struct salvage *s)
 			break;
 		case E4R_JCOPY_DIR:
 			printf(_("block %" PRIu64 " (directory block of inode %" PRIu64 "): "), d->blk, d->owner);
+			break;
+		case E4R_JCOPY_XATTR:
+			printf(_("block %" PRIu64 " (extended attribute block of inode %" PRIu64 "): "), d->blk,
+			       d->owner);
 			break;
 		default:
 			printf(_("block %" PRIu64 " (extent node of inode %" PRIu64 "): "), d->blk, d->owner);

@@ -127,6 +127,8 @@ void check_xattr_free(struct check_ctx *c);
  */
 void check_xattr_entries(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode_large *in,
 			 blk64_t blk, char *buf, struct check_ea_charge *charge);
+/* Does the xattr block BLOCK (as on disk) pass the block tests? Reports nothing. */
+int check_xattr_block_sound(ext2_filsys fs, const char *block);
 struct check_inode_walk;
 /* The inode's extra space: i_extra_isize, the in-inode attributes, the extra timestamps. */
 void check_xattr_ibody(struct check_inode_walk *w);

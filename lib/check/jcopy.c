@@ -1,10 +1,11 @@
 /*
  * Journal-assisted repair (issue 23): for a damaged metadata block (an inode
- * table block, a directory or htree block, an extent node), the newest copy
- * the journal still holds whose checksums verify, whose structure passes and
- * whose every reference fits the rest of the filesystem. Runs after pass 2,
- * so the passes have already said which blocks are damaged; this pass only
- * offers the copy (E4R_PR_JOURNAL_COPY), the repair writes it.
+ * table block, a directory or htree block, an extent node, an xattr block),
+ * the newest copy the journal still holds whose checksums verify, whose
+ * structure passes and whose every reference fits the rest of the
+ * filesystem. Runs after pass 2, so the passes have already said which
+ * blocks are damaged; this pass only offers the copy (E4R_PR_JOURNAL_COPY),
+ * the repair writes it.
  */
 #include "config.h"
 
@@ -22,7 +23,7 @@
 struct cand {
 	enum check_jcopy_kind	kind;
 	blk64_t			blk;
-	ext2_ino_t		owner;		/* the directory or the extent tree's inode; 0: inode table */
+	ext2_ino_t		owner;		/* the directory, the extent tree's or the xattr block's inode; 0: inode table */
 	dgrp_t			group;		/* inode table: its group */
 	const struct jbd_copy	*copy;
 	unsigned char		*data;
@@ -332,6 +333,15 @@ static int dir_block_ok(struct jc *x, ext2_ino_t dir, unsigned char *data, unsig
 	return 1;
 }
 
+/* An xattr block at BLK that passes: checksum, header, entries (the refcount is judged later). */
+static int xattr_block_ok(struct jc *x, ext2_ino_t ino, blk64_t blk, unsigned char *data)
+{
+	if (ext2fs_has_feature_metadata_csum(x->fs->super) &&
+	    !ext2fs_ext_attr_block_csum_verify(x->fs, ino, blk, (struct ext2_ext_attr_header *)data))
+		return 0;
+	return check_xattr_block_sound(x->fs, (const char *)data);
+}
+
 static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t blk, ext2_ino_t owner)
 {
 	struct cand cd = { 0 };
@@ -358,7 +368,8 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 		if (!io_channel_read_blk64(x->fs->io, blk, 1, x->cur) && !memcmp(x->cur, cd.data, x->bs))
 			break;
 		ok = kind == E4R_JCOPY_DIR ? dir_block_ok(x, owner, cd.data, &cd.entries) :
-					     extent_node_ok(x, owner, cd.data, &cd.extents);
+		     kind == E4R_JCOPY_XATTR ? xattr_block_ok(x, owner, blk, cd.data) :
+					       extent_node_ok(x, owner, cd.data, &cd.extents);
 		if (!ok)
 			continue;
 		cd.kind = kind;
@@ -371,7 +382,7 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 	return 0;
 }
 
-/* The blocks this round's passes found damaged: extent nodes (pass 1), directory blocks (pass 2). */
+/* The blocks this round's passes found damaged: extent nodes and xattr blocks (pass 1), directory blocks (pass 2). */
 static errcode_t find_damaged_blocks(struct jc *x, enum check_jcopy_kind want)
 {
 	struct check_result *r = x->c->res;
@@ -389,6 +400,14 @@ static errcode_t find_damaged_blocks(struct jc *x, enum check_jcopy_kind want)
 		case E4R_PR_EXTENT_NODE:
 			if (want == E4R_JCOPY_EXTENTS && f->ino != E4R_NONE && f->ino && f->ino <= x->c->inodes)
 				err = find_block(x, E4R_JCOPY_EXTENTS, f->blk, (ext2_ino_t)f->ino);
+			break;
+		case E4R_PR_EA_BLOCK:
+		case E4R_PR_EA_ENTRY_BOUNDS:
+		case E4R_PR_EA_ENTRY_NAME:
+		case E4R_PR_EA_ENTRY_VALUE:
+		case E4R_PR_EA_ENTRY_HASH:
+			if (want == E4R_JCOPY_XATTR && f->ino != E4R_NONE && f->ino && f->ino <= x->c->inodes)
+				err = find_block(x, E4R_JCOPY_XATTR, f->blk, (ext2_ino_t)f->ino);
 			break;
 		case E4R_PR_DIR_CSUM:
 		case E4R_PR_DIR_CORRUPT:
@@ -600,6 +619,75 @@ static errcode_t note_kinds(struct jc *x)
 	return 0;
 }
 
+/*
+ * An xattr block copy's refcount must be the number of inodes in use that
+ * name the block now (an inode a table copy brings back is counted as the
+ * disk has it): else the copy is from before a share changed. One scan of
+ * the inode tables serves every xattr candidate.
+ */
+static errcode_t check_xattr_refs(struct jc *x)
+{
+	ext2_inode_scan scan;
+	struct ext2_inode_large *in;
+	unsigned isz = EXT2_INODE_SIZE(x->fs->super);
+	uint32_t *refs;
+	ext2_ino_t ino;
+	size_t need = 0;
+	errcode_t err;
+
+	for (size_t i = 0; i < x->n; i++)
+		need += x->v[i].kind == E4R_JCOPY_XATTR;
+	if (!need)
+		return 0;
+	if (!(refs = calloc(x->n, sizeof(*refs))))
+		return ENOMEM;
+	if (!(in = malloc(isz))) {
+		free(refs);
+		return ENOMEM;
+	}
+	err = ext2fs_open_inode_scan(x->fs, 0, &scan);
+	if (err)
+		goto out;
+	ext2fs_inode_scan_flags(scan, EXT2_SF_SKIP_MISSING_ITABLE, 0);
+	for (;;) {
+		blk64_t acl;
+
+		err = ext2fs_get_next_inode_full(scan, &ino, (struct ext2_inode *)in, isz);
+		/* an inode that fails its checksum still names what it names */
+		if (err == EXT2_ET_INODE_CSUM_INVALID || err == EXT2_ET_INODE_IS_GARBAGE)
+			err = 0;
+		if (err || !ino)
+			break;
+		if (ino > x->c->inodes || !ext2fs_test_inode_bitmap2(x->c->inode_used, ino))
+			continue;
+		if (!(acl = ext2fs_file_acl_block(x->fs, (struct ext2_inode *)in)))
+			continue;
+		for (size_t i = 0; i < x->n; i++)
+			if (x->v[i].kind == E4R_JCOPY_XATTR && x->v[i].blk == acl)
+				refs[i]++;
+	}
+	ext2fs_close_inode_scan(scan);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct ext2_ext_attr_header *h = (const void *)x->v[i].data;
+
+		if (x->v[i].kind == E4R_JCOPY_XATTR)
+			x->v[i].dropped = ext2fs_le32_to_cpu(h->h_refcount) != refs[i];
+	}
+out:
+	free(in);
+	free(refs);
+	/* a table that cannot be scanned offers no xattr copy */
+	if (err && err != ENOMEM) {
+		for (size_t i = 0; i < x->n; i++)
+			if (x->v[i].kind == E4R_JCOPY_XATTR)
+				x->v[i].dropped = 1;
+		err = 0;
+	}
+	return err;
+}
+
 /* --- findings ------------------------------------------------------------- */
 
 static errcode_t report(struct jc *x, struct cand *cd)
@@ -659,6 +747,11 @@ static int round_found_damage(struct check_ctx *c)
 		case E4R_PR_EXTENT_NODE:
 		case E4R_PR_DIR_CSUM:
 		case E4R_PR_DIR_CORRUPT:
+		case E4R_PR_EA_BLOCK:
+		case E4R_PR_EA_ENTRY_BOUNDS:
+		case E4R_PR_EA_ENTRY_NAME:
+		case E4R_PR_EA_ENTRY_VALUE:
+		case E4R_PR_EA_ENTRY_HASH:
 			return 1;
 		default:
 			break;
@@ -690,7 +783,8 @@ errcode_t check_journal_copies(struct check_ctx *c)
 	/* directory copies are judged against the inodes as the other copies leave them */
 	if ((err = find_inode_tables(&x)) || (err = find_damaged_blocks(&x, E4R_JCOPY_EXTENTS)) ||
 	    (err = check_claims(&x)) || (err = note_kinds(&x)) ||
-	    (err = find_damaged_blocks(&x, E4R_JCOPY_DIR)))
+	    (err = find_damaged_blocks(&x, E4R_JCOPY_DIR)) || (err = find_damaged_blocks(&x, E4R_JCOPY_XATTR)) ||
+	    (err = check_xattr_refs(&x)))
 		goto out;
 	for (size_t i = 0; i < x.n && !err; i++)
 		if (!x.v[i].dropped)

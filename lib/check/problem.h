@@ -298,11 +298,12 @@ struct check_problem_info {
 };
 
 /* What a damaged block's journal copy is (E4R_PR_JOURNAL_COPY). */
-enum check_jcopy_kind { E4R_JCOPY_INODES = 0, E4R_JCOPY_DIR, E4R_JCOPY_EXTENTS };
+enum check_jcopy_kind { E4R_JCOPY_INODES = 0, E4R_JCOPY_DIR, E4R_JCOPY_EXTENTS, E4R_JCOPY_XATTR };
 
 /*
  * Where a journal copy comes from and what it brings back. The repair
- * writes DATA home: whole for a directory block or an extent node; for an
+ * writes DATA home: whole for a directory block, an extent node or an xattr
+ * block; for an
  * inode table block only the inodes INOS (the others are left as they are).
  */
 struct check_jcopy {

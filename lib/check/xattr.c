@@ -353,6 +353,60 @@ out:
 	free(used);
 }
 
+/*
+ * Does BUF (an xattr block as on disk) pass the block tests without
+ * reporting anything: magic, one block, entries inside the block and
+ * apart, a name index, values in range and with their hash. A journal
+ * copy (check/jcopy.c) must pass this before it is offered. An entry whose
+ * value lives in an EA inode only needs the feature and an inode number
+ * in range here: pass 1 judges that inode once the copy is home.
+ */
+int check_xattr_block_sound(ext2_filsys fs, const char *block)
+{
+	unsigned size = fs->blocksize, off = HEADER_SIZE;
+	const struct ext2_ext_attr_header *h = (const void *)block;
+	char *buf;
+	uint8_t *used;
+	int ok = 0;
+
+	if (ext2fs_le32_to_cpu(h->h_magic) != XATTR_MAGIC || ext2fs_le32_to_cpu(h->h_blocks) != 1)
+		return 0;
+	buf = malloc(size);
+	used = calloc(size, 1);
+	if (!buf || !used)
+		goto out;
+	memcpy(buf, block, size);
+	take(used, size, 0, HEADER_SIZE);
+	while (off + 4 <= size) {
+		struct ext2_ext_attr_entry *e = (struct ext2_ext_attr_entry *)(buf + off);
+		uint32_t first, value_inum, value_size, value_offs;
+
+		memcpy(&first, buf + off, sizeof(first));
+		if (!first)
+			break;
+		if (off + ENTRY_SIZE > size || !take(used, size, off, EXT2_EXT_ATTR_LEN(e->e_name_len)) ||
+		    e->e_name_index == 0)
+			goto out;
+		value_inum = ext2fs_le32_to_cpu(e->e_value_inum);
+		value_size = ext2fs_le32_to_cpu(e->e_value_size);
+		value_offs = ext2fs_le16_to_cpu(e->e_value_offs);
+		if (value_inum) {
+			if (!ext2fs_has_feature_ea_inode(fs->super) || value_inum > fs->super->s_inodes_count)
+				goto out;
+		} else if ((uint64_t)value_offs + value_size > size ||
+			   (value_size && !take(used, size, value_offs, EXT2_EXT_ATTR_SIZE(value_size))) ||
+			   !value_hash_ok(e, buf + value_offs, ext2fs_le32_to_cpu(e->e_hash))) {
+			goto out;
+		}
+		off += EXT2_EXT_ATTR_LEN(e->e_name_len);
+	}
+	ok = off + 4 <= size && take(used, size, off, 4);
+out:
+	free(buf);
+	free(used);
+	return ok;
+}
+
 /* Epoch bits 3 with a negative seconds field: a pre-1970 time in the old, wrong encoding. */
 static int negative_epoch(uint32_t xtime, uint32_t extra)
 {
