@@ -50,21 +50,24 @@ static void keep_error(const char *image, const char *text)
 static void name_failed_block(const char *image, errcode_t err, char *out, size_t size)
 {
 	struct fs_ioerr e;
-	const char *where = NULL;
-	char cause[256] = "";
-	int other;
+	char place[64], whole[sizeof(place) + sizeof(((struct fs_ioerr *)0)->name) + 16];
 
 	if (!fs_ioerr_last(&e))
 		return;
 	run.ioerr_told = 1;
-	if (e.err != err)
-		snprintf(cause, sizeof(cause), _("after %s "), error_message(e.err));
-	other = !image || strcmp(image, e.name) != 0;
+	/* whole phrases, so that a translation can order them as its language needs */
 	if (e.block_size == 1)
-		where = e.write ? _("writing byte") : _("reading byte");
+		snprintf(place, sizeof(place), e.write ? _("writing byte %llu") : _("reading byte %llu"), e.block);
 	else
-		where = e.write ? _("writing block") : _("reading block");
-	snprintf(out, size, " (%s%s %llu%s%s)", cause, where, e.block, other ? _(" of ") : "", other ? e.name : "");
+		snprintf(place, sizeof(place), e.write ? _("writing block %llu") : _("reading block %llu"), e.block);
+	if (!image || strcmp(image, e.name) != 0)
+		snprintf(whole, sizeof(whole), _("%s of %s"), place, e.name);
+	else
+		snprintf(whole, sizeof(whole), "%s", place);
+	if (e.err != err)
+		snprintf(out, size, _(" (after %s %s)"), error_message(e.err), whole);
+	else
+		snprintf(out, size, " (%s)", whole);
 }
 
 void cli_error(const char *image, errcode_t err, const char *what, ...)
