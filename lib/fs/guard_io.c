@@ -7,6 +7,7 @@
 #include "fs/guard_io.h"
 #include "util/e4r_err.h"
 #include "util/sorted.h"
+#include "fs/wrap_io.h"
 
 enum guard_kind { GUARD_SB, GUARD_GDT, GUARD_BITMAP, GUARD_ITABLE };
 
@@ -191,7 +192,7 @@ static int write_allowed(io_channel ch, unsigned long long block, int count, con
 			ok = guard.bitmaps_open;
 			break;
 		case GUARD_ITABLE:
-			ok = whole && one_inode_changed(ch->private_data, b, at);
+			ok = whole && one_inode_changed(fs_wrap_inner(ch), b, at);
 			break;
 		}
 		if (!ok) {
@@ -206,65 +207,9 @@ static int write_allowed(io_channel ch, unsigned long long block, int count, con
 
 /* ---- the io manager: everything but writes goes straight to the inner channel ---- */
 
-static io_channel inner(io_channel ch)
-{
-	return ch->private_data;
-}
-
 static errcode_t guard_open(const char *name, int flags, io_channel *out)
 {
-	io_channel ch, in;
-	errcode_t err;
-
-	if (!guard.inner)
-		return EXT2_ET_INVALID_ARGUMENT;
-	if ((err = guard.inner->open(name, flags, &in)))
-		return err;
-	ch = calloc(1, sizeof(*ch));
-	if (!ch || !(ch->name = strdup(name))) {
-		free(ch);
-		io_channel_close(in);
-		return EXT2_ET_NO_MEMORY;
-	}
-	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	ch->manager = &guard_manager;
-	ch->block_size = in->block_size;
-	ch->refcount = 1;
-	ch->flags = in->flags;
-	ch->private_data = in;
-	*out = ch;
-	return 0;
-}
-
-static errcode_t guard_close(io_channel ch)
-{
-	errcode_t err;
-
-	if (--ch->refcount > 0)
-		return 0;
-	err = io_channel_close(inner(ch));
-	free(ch->name);
-	free(ch);
-	return err;
-}
-
-static errcode_t guard_set_blksize(io_channel ch, int blksize)
-{
-	errcode_t err = io_channel_set_blksize(inner(ch), blksize);
-
-	if (!err)
-		ch->block_size = blksize;
-	return err;
-}
-
-static errcode_t guard_read_blk64(io_channel ch, unsigned long long block, int count, void *data)
-{
-	return io_channel_read_blk64(inner(ch), block, count, data);
-}
-
-static errcode_t guard_read_blk(io_channel ch, unsigned long block, int count, void *data)
-{
-	return guard_read_blk64(ch, block, count, data);
+	return fs_wrap_open(&guard_manager, guard.inner, name, flags, NULL, out);
 }
 
 static errcode_t guard_write_blk64(io_channel ch, unsigned long long block, int count,
@@ -272,62 +217,21 @@ static errcode_t guard_write_blk64(io_channel ch, unsigned long long block, int 
 {
 	if (guard.tripped || !write_allowed(ch, block, count, data))
 		return E4R_WRITE_GUARD;
-	return io_channel_write_blk64(inner(ch), block, count, data);
-}
-
-static errcode_t guard_write_blk(io_channel ch, unsigned long block, int count, const void *data)
-{
-	return guard_write_blk64(ch, block, count, data);
+	return fs_wrap_write_blk64(ch, block, count, data);
 }
 
 static errcode_t guard_write_byte(io_channel ch, unsigned long offset, int size, const void *data)
 {
-	io_channel in = inner(ch);
-
 	/* bytes: the superblock record (libext2fs's only user); refused once tripped */
 	if (guard.tripped)
 		return E4R_WRITE_GUARD;
-	if (!in->manager->write_byte)
-		return EXT2_ET_UNIMPLEMENTED;
-	return in->manager->write_byte(in, offset, size, data);
+	return fs_wrap_write_byte(ch, offset, size, data);
 }
 
-static errcode_t guard_flush(io_channel ch)
-{
-	return io_channel_flush(inner(ch));
-}
-
-static errcode_t guard_set_option(io_channel ch, const char *option, const char *arg)
-{
-	io_channel in = inner(ch);
-
-	return in->manager->set_option ? in->manager->set_option(in, option, arg) :
-	       EXT2_ET_INVALID_ARGUMENT;
-}
-
-static errcode_t guard_get_stats(io_channel ch, io_stats *stats)
-{
-	io_channel in = inner(ch);
-
-	return in->manager->get_stats ? in->manager->get_stats(in, stats) :
-	       EXT2_ET_OP_NOT_SUPPORTED;
-}
-
-static struct struct_io_manager guard_manager = {
-	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
-	.name		= "e4recover write guard",
-	.open		= guard_open,
-	.close		= guard_close,
-	.set_blksize	= guard_set_blksize,
-	.read_blk	= guard_read_blk,
-	.write_blk	= guard_write_blk,
-	.flush		= guard_flush,
-	.write_byte	= guard_write_byte,
-	.set_option	= guard_set_option,
-	.get_stats	= guard_get_stats,
-	.read_blk64	= guard_read_blk64,
-	.write_blk64	= guard_write_blk64,
-};
+/* no zeroout: libext2fs then zeroes with plain writes, which the guard judges */
+static struct struct_io_manager guard_manager =
+	FS_WRAP_MANAGER("e4recover write guard", guard_open, fs_wrap_read_blk64, guard_write_blk64,
+			guard_write_byte, NULL);
 
 io_manager fs_guard_io(io_manager in)
 {

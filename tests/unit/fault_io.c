@@ -10,6 +10,7 @@
 
 #include "fault_io.h"
 #include "util/e4r_err.h"
+#include "fs/wrap_io.h"
 
 static io_manager backing_manager;
 static long write_limit = -1;
@@ -83,19 +84,12 @@ int e4r_fault_io_tripped(void)
 	return tripped;
 }
 
-struct fault_channel {
-	io_channel	in;
-	int		exempt;		/* not the target: forwarded, never counted */
-};
+static struct struct_io_manager fault_manager;
 
-static io_channel inner(io_channel ch)
-{
-	return ((struct fault_channel *)ch->private_data)->in;
-}
-
+/* A channel not opened on the target name: forwarded, never counted. */
 static int exempt(io_channel ch)
 {
-	return ((struct fault_channel *)ch->private_data)->exempt;
+	return *(int *)fs_wrap_priv(ch);
 }
 
 /* How many of COUNT units may still be written (0 once the cut has happened). */
@@ -113,61 +107,15 @@ static long allowance(long count)
 
 static errcode_t fault_open(const char *name, int flags, io_channel *out)
 {
-	io_channel ch, in;
-	struct fault_channel *fc;
+	int *exempt = malloc(sizeof(*exempt));
 	errcode_t err;
 
-	if (!backing_manager)
-		return EXT2_ET_INVALID_ARGUMENT;
-	err = backing_manager->open(name, flags, &in);
+	if (!exempt)
+		return EXT2_ET_NO_MEMORY;
+	*exempt = target_name && strcmp(target_name, name) != 0;
+	err = fs_wrap_open(&fault_manager, backing_manager, name, flags, exempt, out);
 	if (err)
-		return err;
-	ch = calloc(1, sizeof(*ch));
-	fc = calloc(1, sizeof(*fc));
-	if (!ch || !fc) {
-		io_channel_close(in);
-		free(ch);
-		free(fc);
-		return EXT2_ET_NO_MEMORY;
-	}
-	fc->in = in;
-	fc->exempt = target_name && strcmp(target_name, name) != 0;
-	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	ch->manager = e4r_fault_io_manager;
-	ch->name = strdup(name);
-	ch->block_size = in->block_size;
-	ch->refcount = 1;
-	ch->flags = in->flags;
-	ch->private_data = fc;
-	if (!ch->name) {
-		io_channel_close(in);
-		free(fc);
-		free(ch);
-		return EXT2_ET_NO_MEMORY;
-	}
-	*out = ch;
-	return 0;
-}
-
-static errcode_t fault_close(io_channel ch)
-{
-	errcode_t err;
-
-	if (--ch->refcount > 0)
-		return 0;
-	err = io_channel_close(inner(ch));
-	free(ch->private_data);
-	free(ch->name);
-	free(ch);
-	return err;
-}
-
-static errcode_t fault_set_blksize(io_channel ch, int blksize)
-{
-	errcode_t err = io_channel_set_blksize(inner(ch), blksize);
-
-	if (!err)
-		ch->block_size = blksize;
+		free(exempt);
 	return err;
 }
 
@@ -175,12 +123,7 @@ static errcode_t fault_read_blk64(io_channel ch, unsigned long long block, int c
 {
 	if (!exempt(ch) && eio_now(&read_calls, eio_read_at, block))
 		return EIO;
-	return io_channel_read_blk64(inner(ch), block, count, data);
-}
-
-static errcode_t fault_read_blk(io_channel ch, unsigned long block, int count, void *data)
-{
-	return fault_read_blk64(ch, block, count, data);
+	return fs_wrap_read_blk64(ch, block, count, data);
 }
 
 static errcode_t fault_write_blk64(io_channel ch, unsigned long long block, int count, const void *data)
@@ -190,7 +133,7 @@ static errcode_t fault_write_blk64(io_channel ch, unsigned long long block, int 
 	errcode_t err = 0;
 
 	if (exempt(ch))
-		return io_channel_write_blk64(inner(ch), block, count, data);
+		return fs_wrap_write_blk64(ch, block, count, data);
 	if (eio_now(&write_calls, eio_write_at, block))
 		return EIO;
 	if (eio_done)
@@ -198,7 +141,7 @@ static errcode_t fault_write_blk64(io_channel ch, unsigned long long block, int 
 	ok = allowance(units);
 
 	if (ok > 0) {
-		err = io_channel_write_blk64(inner(ch), block, count < 0 ? count : (int)ok, data);
+		err = fs_wrap_write_blk64(ch, block, count < 0 ? count : (int)ok, data);
 		if (err)
 			return err;
 		blocks_written += ok;
@@ -210,15 +153,10 @@ static errcode_t fault_write_blk64(io_channel ch, unsigned long long block, int 
 	return 0;
 }
 
-static errcode_t fault_write_blk(io_channel ch, unsigned long block, int count, const void *data)
-{
-	return fault_write_blk64(ch, block, count, data);
-}
-
 static errcode_t fault_write_byte(io_channel ch, unsigned long offset, int size, const void *data)
 {
 	if (exempt(ch))
-		return io_channel_write_byte(inner(ch), offset, size, data);
+		return fs_wrap_write_byte(ch, offset, size, data);
 	if (eio_now(&write_calls, eio_write_at, offset))
 		return EIO;
 	if (eio_done)
@@ -228,42 +166,11 @@ static errcode_t fault_write_byte(io_channel ch, unsigned long offset, int size,
 		return E4R_INJECTED_FAULT;
 	}
 	blocks_written++;
-	return io_channel_write_byte(inner(ch), offset, size, data);
+	return fs_wrap_write_byte(ch, offset, size, data);
 }
 
-static errcode_t fault_flush(io_channel ch)
-{
-	return io_channel_flush(inner(ch));
-}
-
-static errcode_t fault_set_option(io_channel ch, const char *option, const char *arg)
-{
-	io_channel in = inner(ch);
-
-	return in->manager->set_option ? in->manager->set_option(in, option, arg) : EXT2_ET_INVALID_ARGUMENT;
-}
-
-static errcode_t fault_get_stats(io_channel ch, io_stats *stats)
-{
-	io_channel in = inner(ch);
-
-	return in->manager->get_stats ? in->manager->get_stats(in, stats) : EXT2_ET_OP_NOT_SUPPORTED;
-}
-
-static struct struct_io_manager fault_manager = {
-	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
-	.name		= "e4recover fault-injecting I/O manager",
-	.open		= fault_open,
-	.close		= fault_close,
-	.set_blksize	= fault_set_blksize,
-	.read_blk	= fault_read_blk,
-	.write_blk	= fault_write_blk,
-	.flush		= fault_flush,
-	.write_byte	= fault_write_byte,
-	.set_option	= fault_set_option,
-	.get_stats	= fault_get_stats,
-	.read_blk64	= fault_read_blk64,
-	.write_blk64	= fault_write_blk64,
-};
+static struct struct_io_manager fault_manager =
+	FS_WRAP_MANAGER("e4recover fault-injecting I/O manager", fault_open, fault_read_blk64,
+			fault_write_blk64, fault_write_byte, NULL);
 
 io_manager e4r_fault_io_manager = &fault_manager;
