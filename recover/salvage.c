@@ -89,34 +89,21 @@ static errcode_t collect(ext2_filsys fs, const struct check_result *r, struct sa
 
 	for (size_t i = 0; i < r->count && !err; i++) {
 		const struct check_finding *f = &r->findings[i];
+		enum check_jcopy_kind kind;
+		uint64_t owner;
 		blk64_t b;
 
+		/* (a block outside the filesystem is no block to restore) */
+		if (check_jcopy_damaged_block(f, &kind, &owner)) {
+			if (f->blk > fs->super->s_first_data_block && f->blk < ext2fs_blocks_count(fs->super))
+				err = note(s, f->blk, kind, owner, NULL);
+			continue;
+		}
 		switch (f->code) {
 		case E4R_PR_JOURNAL_COPY:
 			err = note(s, f->blk, f->jcopy->kind,
 				   f->jcopy->kind == E4R_JCOPY_INODES ? f->group :
 				   f->jcopy->kind == E4R_JCOPY_DIR ? f->dir : f->ino, f->jcopy);
-			break;
-		case E4R_PR_EXTENT_CSUM:
-		case E4R_PR_EXTENT_HEADER:
-		case E4R_PR_EXTENT_NODE:
-			if (f->blk != E4R_NONE)
-				err = note(s, f->blk, E4R_JCOPY_EXTENTS, f->ino, NULL);
-			break;
-		case E4R_PR_DIR_CSUM:
-		case E4R_PR_DIR_CORRUPT:
-			if (f->blk != E4R_NONE)
-				err = note(s, f->blk, E4R_JCOPY_DIR, f->dir, NULL);
-			break;
-		case E4R_PR_EA_BLOCK:
-		case E4R_PR_EA_ENTRY_BOUNDS:
-		case E4R_PR_EA_ENTRY_NAME:
-		case E4R_PR_EA_ENTRY_VALUE:
-		case E4R_PR_EA_ENTRY_HASH:
-			/* (an xattr block outside the filesystem is no block to restore) */
-			if (f->blk != E4R_NONE && f->blk > fs->super->s_first_data_block &&
-			    f->blk < ext2fs_blocks_count(fs->super))
-				err = note(s, f->blk, E4R_JCOPY_XATTR, f->ino, NULL);
 			break;
 		case E4R_PR_INODE_CSUM:
 			if ((b = itable_block(fs, f->ino, &g)))

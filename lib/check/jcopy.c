@@ -382,6 +382,35 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 	return 0;
 }
 
+int check_jcopy_damaged_block(const struct check_finding *f, enum check_jcopy_kind *kind, uint64_t *owner)
+{
+	if (f->blk == E4R_NONE)
+		return 0;
+	switch (f->code) {
+	case E4R_PR_EXTENT_CSUM:
+	case E4R_PR_EXTENT_HEADER:
+	case E4R_PR_EXTENT_NODE:
+		*kind = E4R_JCOPY_EXTENTS;
+		*owner = f->ino;
+		return 1;
+	case E4R_PR_EA_BLOCK:
+	case E4R_PR_EA_ENTRY_BOUNDS:
+	case E4R_PR_EA_ENTRY_NAME:
+	case E4R_PR_EA_ENTRY_VALUE:
+	case E4R_PR_EA_ENTRY_HASH:
+		*kind = E4R_JCOPY_XATTR;
+		*owner = f->ino;
+		return 1;
+	case E4R_PR_DIR_CSUM:
+	case E4R_PR_DIR_CORRUPT:
+		*kind = E4R_JCOPY_DIR;
+		*owner = f->dir;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The blocks this round's passes found damaged: extent nodes and xattr blocks (pass 1), directory blocks (pass 2). */
 static errcode_t find_damaged_blocks(struct jc *x, enum check_jcopy_kind want)
 {
@@ -390,33 +419,14 @@ static errcode_t find_damaged_blocks(struct jc *x, enum check_jcopy_kind want)
 
 	for (size_t i = 0; i < r->count && !err; i++) {
 		const struct check_finding *f = &r->findings[i];
+		enum check_jcopy_kind kind;
+		uint64_t owner;
 
-		if (f->round != x->c->round || f->blk == E4R_NONE ||
+		if (f->round != x->c->round || !check_jcopy_damaged_block(f, &kind, &owner) || kind != want ||
 		    check_out_of_fs(x->fs, f->blk, 1))
 			continue;
-		switch (f->code) {
-		case E4R_PR_EXTENT_CSUM:
-		case E4R_PR_EXTENT_HEADER:
-		case E4R_PR_EXTENT_NODE:
-			if (want == E4R_JCOPY_EXTENTS && f->ino != E4R_NONE && f->ino && f->ino <= x->c->inodes)
-				err = find_block(x, E4R_JCOPY_EXTENTS, f->blk, (ext2_ino_t)f->ino);
-			break;
-		case E4R_PR_EA_BLOCK:
-		case E4R_PR_EA_ENTRY_BOUNDS:
-		case E4R_PR_EA_ENTRY_NAME:
-		case E4R_PR_EA_ENTRY_VALUE:
-		case E4R_PR_EA_ENTRY_HASH:
-			if (want == E4R_JCOPY_XATTR && f->ino != E4R_NONE && f->ino && f->ino <= x->c->inodes)
-				err = find_block(x, E4R_JCOPY_XATTR, f->blk, (ext2_ino_t)f->ino);
-			break;
-		case E4R_PR_DIR_CSUM:
-		case E4R_PR_DIR_CORRUPT:
-			if (want == E4R_JCOPY_DIR && f->dir != E4R_NONE && f->dir && f->dir <= x->c->inodes)
-				err = find_block(x, E4R_JCOPY_DIR, f->blk, (ext2_ino_t)f->dir);
-			break;
-		default:
-			break;
-		}
+		if (owner != E4R_NONE && owner && owner <= x->c->inodes)
+			err = find_block(x, kind, f->blk, (ext2_ino_t)owner);
 	}
 	return err;
 }

@@ -347,4 +347,12 @@ const char *check_quota_type_name(int type);
 /* A finding with every object field E4R_NONE. */
 struct check_finding check_finding_init(enum check_problem code);
 
+/*
+ * Does finding F name a damaged block of a kind a journal copy can restore
+ * (a directory block, an extent node, an xattr block)? Then 1, with the
+ * kind and the inode it belongs to (unchecked: the caller judges it). The
+ * checker's journal-copy pass and diagnose --salvage ask the same question.
+ */
+int check_jcopy_damaged_block(const struct check_finding *f, enum check_jcopy_kind *kind, uint64_t *owner);
+
 #endif
