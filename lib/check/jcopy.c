@@ -346,10 +346,13 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 {
 	struct cand cd = { 0 };
 	size_t at, count;
+	int have_cur;
 
 	if (has_cand(x, blk))
 		return 0;
 	jbd_copies_find(x->idx, blk, &at, &count);
+	/* the block as it is now, read once for all its copies */
+	have_cur = count && !io_channel_read_blk64(x->fs->io, blk, 1, x->cur);
 	for (size_t k = at; k < at + count; k++) {
 		const struct jbd_copy *cp = &x->idx->v[k];
 		int ok;
@@ -365,7 +368,7 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 		 * copy has the same fault. Nothing older is offered then (two copies
 		 * could otherwise be written in turn, round after round).
 		 */
-		if (!io_channel_read_blk64(x->fs->io, blk, 1, x->cur) && !memcmp(x->cur, cd.data, x->bs))
+		if (have_cur && !memcmp(x->cur, cd.data, x->bs))
 			break;
 		ok = kind == E4R_JCOPY_DIR ? dir_block_ok(x, owner, cd.data, &cd.entries) :
 		     kind == E4R_JCOPY_XATTR ? xattr_block_ok(x, owner, blk, cd.data) :
