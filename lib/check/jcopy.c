@@ -114,6 +114,15 @@ static int inode_sane(struct jc *x, ext2_ino_t ino, const unsigned char *raw)
 	return 1;
 }
 
+/*
+ * Reads copy CP into BUF if it may be offered at all: every checksum that
+ * covers it verified, and no later committed transaction revokes its block.
+ */
+static int read_offerable(struct jc *x, const struct jbd_copy *cp, unsigned char *buf)
+{
+	return cp->csum_ok && !cp->revoked && !jbd_copies_read(x->j, cp, buf);
+}
+
 static errcode_t find_inode_table_block(struct jc *x, dgrp_t g, blk64_t blk, unsigned char *bitmap)
 {
 	ext2_filsys fs = x->fs;
@@ -151,7 +160,7 @@ static errcode_t find_inode_table_block(struct jc *x, dgrp_t g, blk64_t blk, uns
 		const struct jbd_copy *cp = &x->idx->v[k];
 		unsigned kept = 0;
 
-		if (!cp->csum_ok || cp->revoked || jbd_copies_read(x->j, cp, cd.data))
+		if (!read_offerable(x, cp, cd.data))
 			continue;
 		for (i = 0; i < nd; i++)
 			if (memcmp(cd.data + (damaged[i] - first) * isz, x->cur + (damaged[i] - first) * isz, isz))
@@ -166,11 +175,7 @@ static errcode_t find_inode_table_block(struct jc *x, dgrp_t g, blk64_t blk, uns
 		const struct jbd_copy *cp = &x->idx->v[k];
 		unsigned good = 0;
 
-		if (!cp->csum_ok || cp->revoked)
-			continue;
-		if (!cd.data && !(cd.data = malloc(x->bs)))
-			return ENOMEM;
-		if (jbd_copies_read(x->j, cp, cd.data))
+		if (!read_offerable(x, cp, cd.data))
 			continue;
 		for (i = 0; i < nd; i++)
 			good += inode_sane(x, damaged[i], cd.data + (damaged[i] - first) * isz);
@@ -352,16 +357,16 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 		return 0;
 	jbd_copies_find(x->idx, blk, &at, &count);
 	/* the block as it is now, read once for all its copies */
-	have_cur = count && !io_channel_read_blk64(x->fs->io, blk, 1, x->cur);
+	if (!count)
+		return 0;
+	have_cur = !io_channel_read_blk64(x->fs->io, blk, 1, x->cur);
+	if (!(cd.data = malloc(x->bs)))
+		return ENOMEM;
 	for (size_t k = at; k < at + count; k++) {
 		const struct jbd_copy *cp = &x->idx->v[k];
 		int ok;
 
-		if (!cp->csum_ok || cp->revoked)
-			continue;
-		if (!cd.data && !(cd.data = malloc(x->bs)))
-			return ENOMEM;
-		if (jbd_copies_read(x->j, cp, cd.data))
+		if (!read_offerable(x, cp, cd.data))
 			continue;
 		/*
 		 * A copy equal to the block as it is now: restored already, or the
