@@ -350,6 +350,17 @@ static void check_xattr_block(struct check_inode_walk *w, char *buf)
 		claim_block(w, blk, -1);
 		return;
 	}
+	/*
+	 * Without ext_attr the block is no xattr block: not counted in the
+	 * inode's blocks nor marked in use, and the reference is to go.
+	 */
+	if (!ext2fs_has_feature_xattr(fs->super)) {
+		if (!check_hidden_ino(c, w->ino)) {
+			check_report_ino(c, E4R_PR_EA_NO_FEATURE, w->ino, blk, E4R_NONE, E4R_NONE);
+			ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
+		}
+		return;
+	}
 	if (check_out_of_fs(fs, blk, 1)) {
 		/*
 		 * e2fsck reports a block out of range only through a directory

@@ -188,6 +188,8 @@ enum check_problem {
 	E4R_PR_JOURNAL_DEVICE_MISSING,
 	/* Journal-assisted repair (issue 23) */
 	E4R_PR_JOURNAL_COPY,
+	/* Pass 1, added later */
+	E4R_PR_EA_NO_FEATURE,
 	E4R_PR_COUNT
 };
 

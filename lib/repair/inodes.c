@@ -186,6 +186,7 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 		in->i_links_count = (uint16_t)(f->expected > 0xFFFF ? 1 : f->expected);
 		break;
 	case E4R_PR_EA_BLOCK:
+	case E4R_PR_EA_NO_FEATURE:
 		ext2fs_file_acl_block_set(c->fs, in, 0);
 		break;
 	case E4R_PR_IMAGIC_FLAG:
