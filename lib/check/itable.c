@@ -172,16 +172,22 @@ static int unclaimed(struct check_ctx *c, dgrp_t g, blk64_t at)
 	}
 	for (h = 0; h < fs->group_desc_count; h++) {
 		blk64_t bb = ext2fs_block_bitmap_loc(fs, h), ib = ext2fs_inode_bitmap_loc(fs, h);
-		blk64_t it = ext2fs_inode_table_loc(fs, h);
+		blk64_t it = ext2fs_inode_table_loc(fs, h), super = 0, old_desc = 0, new_desc = 0;
+		blk64_t start = ext2fs_group_first_block2(fs, h);
+		blk_t used = 0;
 
+		/* a group's superblock and descriptor copies open it */
+		if (!ext2fs_super_and_bgd_loc2(fs, h, &super, &old_desc, &new_desc, &used) && used &&
+		    at < start + used && start < at + len)
+			return 0;
 		if (h == g)
 			continue;	/* its own bitmaps may be what is wrong; the inodes decide */
 		if ((bb >= at && bb - at < len) || (ib >= at && ib - at < len) ||
 		    (it < at + len && at < it + len))
 			return 0;
 	}
-	/* c->meta holds every group's superblock and descriptor copies by now */
-	return ext2fs_test_block_bitmap_range2(c->meta, at, len);
+	/* and whatever else is marked by now (bigalloc's per-cluster map would refuse neighbours) */
+	return EXT2FS_CLUSTER_RATIO(fs) != 1 || ext2fs_test_block_bitmap_range2(c->meta, at, len);
 }
 
 static int valid_type(uint16_t mode)
@@ -258,8 +264,7 @@ blk64_t check_itable_origin(struct check_ctx *c, dgrp_t g)
 	struct candidates k = { { 0 }, 0 };
 	int i;
 
-	/* bigalloc's per-cluster maps cannot tell a table from its neighbours in a cluster */
-	if (EXT2FS_CLUSTER_RATIO(fs) != 1 || !fs->inode_blocks_per_group)
+	if (!fs->inode_blocks_per_group)
 		return 0;
 	backup_descriptors(fs, g, &k);
 	if (ext2fs_has_feature_flex_bg(fs->super))
