@@ -209,6 +209,8 @@ int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);
 errcode_t check_mark_metadata(struct check_ctx *c);
+/* Where group G's inode table lies when its descriptor's place is wrong (check/itable.c); 0: not found. */
+blk64_t check_itable_origin(struct check_ctx *c, dgrp_t g);
 
 unsigned check_popcount(const unsigned char *b, size_t n);
 

@@ -69,12 +69,21 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_GD_INODE_BITMAP, "gd_inode_bitmap", P0, ERR, E4R_ANS_FIX, 0,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("inode bitmap of group %g is at block %b, outside the filesystem or its group")),
-	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_NONE, 0,
-	    FIX(NONE), PH(NONE),
+	/* as e2fsck: new blocks for the table, the inodes it held lost (when check/itable.c finds none) */
+	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_FIX, 0,
+	    FIX(ITABLE_NEW), PH(ALONE),
 	    PM_("inode table of group %g at block %b does not fit in the filesystem or its group")),
 	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_FIX, 0,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("metadata of group %g at block %b overlaps other filesystem metadata")),
+	/* before pass 1 reads it again: every other finding of the round was made on the wrong blocks */
+	ROW(E4R_PR_GD_ITABLE_ORIGIN, "gd_itable_origin", P0, ERR, E4R_ANS_FIX, 0,
+	    FIX(ITABLE_ORIGIN), PH(ALONE),
+	    PM_("inode table of group %g at block %b cannot be there; its inodes lie at block %e, where the layout or a backup descriptor puts them")),
+	/* as e2fsck: new blocks, the old content copied (what of it is inodes pass 1 judges) */
+	ROW(E4R_PR_GD_ITABLE_CONFLICT, "gd_itable_conflict", P0, ERR, E4R_ANS_FIX, 0,
+	    FIX(ITABLE_NEW), PH(ALONE),
+	    PM_("inode table of group %g at block %b lies over other filesystem metadata, and no inodes were found where it belongs (moved to new blocks)")),
 	/* e2fsck zeroes it before pass 1: the inode scan skips what it marks unused */
 	ROW(E4R_PR_GD_UNUSED_INODES, "gd_unused_inodes", P0, WARN, E4R_ANS_FIX, PREEN,
 	    FIX(ITABLE_UNUSED), PH(ALONE),

@@ -26,6 +26,8 @@ enum check_problem {
 	E4R_PR_GD_INODE_BITMAP,
 	E4R_PR_GD_INODE_TABLE,
 	E4R_PR_GD_META_OVERLAP,
+	E4R_PR_GD_ITABLE_ORIGIN,
+	E4R_PR_GD_ITABLE_CONFLICT,
 	E4R_PR_GD_UNUSED_INODES,
 	E4R_PR_GD_UNINIT_NO_CSUM,
 	E4R_PR_SB_FIRST_META_BG,
@@ -253,6 +255,8 @@ enum check_fix {
 	E4R_FIX_ITABLE_UNUSED,		/* zero a group's unused-inode mark, before the inode scan */
 	E4R_FIX_RESIZE_INODE_RECREATE,	/* zero the resize inode, then make it again */
 	E4R_FIX_JOURNAL_COPY,		/* write a damaged block's copy from the journal home */
+	E4R_FIX_ITABLE_ORIGIN,		/* point a group's descriptor back at its inode table */
+	E4R_FIX_ITABLE_NEW,		/* give a group's inode table new blocks (its inodes are lost) */
 	E4R_FIX_COUNT
 };
 

@@ -135,25 +135,81 @@ static void mark_meta(struct check_ctx *c, dgrp_t g, blk64_t b, blk64_t len)
 	ext2fs_mark_block_bitmap_range2(c->meta, b, len);
 }
 
+/*
+ * Group G's table at IT cannot be there: outside the filesystem or its group,
+ * over a superblock or descriptor copy or an earlier group's metadata, or
+ * over its own bitmaps (one of the two is wrong: the inodes will decide).
+ */
+static int table_misplaced(struct check_ctx *c, dgrp_t g, blk64_t it)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t len = fs->inode_blocks_per_group;
+	blk64_t bb = ext2fs_block_bitmap_loc(fs, g), ib = ext2fs_inode_bitmap_loc(fs, g);
+
+	dgrp_t h;
+
+	if (!in_group_range(fs, g, it, len))
+		return 1;
+	if ((bb >= it && bb - it < len) || (ib >= it && ib - it < len))
+		return 1;
+	if (EXT2FS_CLUSTER_RATIO(fs) == 1)
+		return !ext2fs_test_block_bitmap_range2(c->meta, it, len);
+	/* bigalloc: the per-cluster map cannot tell neighbours in a cluster apart */
+	for (h = 0; h < fs->group_desc_count; h++)
+		if (in_super_area(fs, h, it, len))
+			return 1;
+	return 0;
+}
+
 static void check_group(struct check_ctx *c, dgrp_t g)
 {
 	ext2_filsys fs = c->fs;
 	blk64_t bb = ext2fs_block_bitmap_loc(fs, g), ib = ext2fs_inode_bitmap_loc(fs, g);
 	blk64_t it = ext2fs_inode_table_loc(fs, g);
 	uint16_t flags = ext2fs_bg_flags(fs, g);
+	int conflict = 0, table_sound;
 
 	if (ext2fs_has_group_desc_csum(fs) && !ext2fs_group_desc_csum_verify(fs, g))
 		check_report_group(c, E4R_PR_GD_CSUM, g, E4R_NONE, ext2fs_group_desc_csum(fs, g),
 				   ext2fs_bg_checksum(fs, g));
+	/*
+	 * A table the descriptor puts where it cannot be is looked for where it
+	 * was (check/itable.c) before anything is marked over it; found, the
+	 * group's other metadata is judged against the table's true place.
+	 */
+	if (table_misplaced(c, g, it)) {
+		blk64_t origin = check_itable_origin(c, g);
+
+		if (origin && origin != it) {
+			check_report_group(c, E4R_PR_GD_ITABLE_ORIGIN, g, it, origin, it);
+			it = origin;
+		} else if (!origin && in_group_range(fs, g, it, fs->inode_blocks_per_group) &&
+			   EXT2FS_CLUSTER_RATIO(fs) == 1) {
+			/* over other metadata, and no inodes where it was: it moves (e2fsck's relocation) */
+			check_report_group(c, E4R_PR_GD_ITABLE_CONFLICT, g, it, E4R_NONE, E4R_NONE);
+			conflict = 1;
+		}
+	}
+	/*
+	 * A bitmap inside the table's settled place is the one that is wrong:
+	 * its overlap names the bitmap (the repair moves what the finding names).
+	 */
+	table_sound = !conflict && in_group_range(fs, g, it, fs->inode_blocks_per_group);
 	if (!in_group_range(fs, g, bb, 1))
 		check_report_group(c, E4R_PR_GD_BLOCK_BITMAP, g, bb, E4R_NONE, E4R_NONE);
+	else if (table_sound && bb >= it && bb - it < fs->inode_blocks_per_group)
+		check_report_group(c, E4R_PR_GD_META_OVERLAP, g, bb, E4R_NONE, E4R_NONE);
 	else
 		mark_meta(c, g, bb, 1);
 	if (!in_group_range(fs, g, ib, 1))
 		check_report_group(c, E4R_PR_GD_INODE_BITMAP, g, ib, E4R_NONE, E4R_NONE);
+	else if (table_sound && ib >= it && ib - it < fs->inode_blocks_per_group)
+		check_report_group(c, E4R_PR_GD_META_OVERLAP, g, ib, E4R_NONE, E4R_NONE);
 	else
 		mark_meta(c, g, ib, 1);
-	if (!in_group_range(fs, g, it, fs->inode_blocks_per_group))
+	if (conflict)
+		;	/* not marked: the bitmaps are judged without it */
+	else if (!in_group_range(fs, g, it, fs->inode_blocks_per_group))
 		check_report_group(c, E4R_PR_GD_INODE_TABLE, g, it, E4R_NONE, E4R_NONE);
 	else
 		mark_meta(c, g, it, fs->inode_blocks_per_group);

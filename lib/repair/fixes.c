@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 
 #include "check/ctx.h"
 #include "repair/repair.h"
@@ -73,6 +74,113 @@ static errcode_t relocate_bitmap(struct check_ctx *c, const struct check_finding
 	}
 	ext2fs_group_desc_csum_set(fs, g);
 	ext2fs_mark_super_dirty(fs);
+	return 0;
+}
+
+/* Inodes read through a table's old place must not be served again from libext2fs's cache. */
+static void table_moved(ext2_filsys fs, dgrp_t g)
+{
+	ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_super_dirty(fs);
+	ext2fs_flush_icache(fs);
+}
+
+/* The descriptor points back at the blocks that hold the group's inodes (check/itable.c found them). */
+static errcode_t itable_origin(struct check_ctx *c, const struct check_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	dgrp_t g = (dgrp_t)f->group;
+
+	if (f->group == E4R_NONE || g >= fs->group_desc_count || f->expected == E4R_NONE ||
+	    check_out_of_fs(fs, f->expected, fs->inode_blocks_per_group))
+		return EINVAL;
+	ext2fs_inode_table_loc_set(fs, g, f->expected);
+	table_moved(fs, g);
+	return 0;
+}
+
+/*
+ * LEN free blocks in START..END for a new inode table: free in the computed
+ * usage, outside the old table's place OLD (the guard keeps it: nothing is
+ * written there), and where it can, also free in the bitmap on disk: with the
+ * table unreadable, the computed usage misses every file's blocks.
+ */
+static errcode_t new_table_place(struct check_ctx *c, blk64_t start, blk64_t end, blk64_t old,
+				 blk64_t *out)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t len = fs->inode_blocks_per_group, b;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		ext2fs_block_bitmap disk = pass == 0 ? fs->block_map : NULL;
+
+		if (pass == 0 && !disk)
+			continue;
+		for (b = start; b <= end && end - b + 1 >= len; b++) {
+			if (old && b < old + len && old < b + len) {
+				b = old + len - 1;
+				continue;
+			}
+			if (ext2fs_test_block_bitmap_range2(c->used, b, len) &&
+			    (!disk || ext2fs_test_block_bitmap_range2(disk, b, len))) {
+				*out = b;
+				return 0;
+			}
+		}
+	}
+	return EXT2_ET_BLOCK_ALLOC_FAIL;
+}
+
+/*
+ * A table outside the filesystem or its group, or over other metadata, and
+ * nowhere to be found: as e2fsck, new blocks (free in the computed usage; in
+ * the group, or anywhere with flex_bg) holding what the old place held, or
+ * zeros when it was outside the filesystem or block 0 (e2fsck's "missing"
+ * table). The next round judges what was copied; the inodes of a zeroed
+ * table are lost, and the entries that name them are cleared.
+ */
+static errcode_t itable_new(struct check_ctx *c, const struct check_finding *f)
+{
+	ext2_filsys fs = c->fs;
+	dgrp_t g = (dgrp_t)f->group;
+	blk64_t len = fs->inode_blocks_per_group, start, end, nb = 0, b;
+	blk64_t old = ext2fs_inode_table_loc(fs, g);
+	int copy = old && !check_out_of_fs(fs, old, len);
+	unsigned chunk = 64;
+	errcode_t err;
+	char *buf;
+
+	if (f->group == E4R_NONE || g >= fs->group_desc_count || !len)
+		return EINVAL;
+	if (ext2fs_has_feature_flex_bg(fs->super)) {
+		start = fs->super->s_first_data_block;
+		end = ext2fs_blocks_count(fs->super) - 1;
+	} else {
+		start = ext2fs_group_first_block2(fs, g);
+		end = ext2fs_group_last_block2(fs, g);
+	}
+	if ((err = new_table_place(c, start, end, copy ? old : 0, &nb)))
+		return err;
+	if ((err = ext2fs_get_memzero((size_t)fs->blocksize * chunk, &buf)))
+		return err;
+	for (b = 0; b < len && !err; b += chunk) {
+		int n = (int)(len - b < chunk ? len - b : chunk);
+
+		/* unreadable old blocks are given as zeros */
+		if (copy && io_channel_read_blk64(fs->io, old + b, n, buf))
+			memset(buf, 0, (size_t)fs->blocksize * n);
+		err = io_channel_write_blk64(fs->io, nb + b, n, buf);
+	}
+	ext2fs_free_mem(&buf);
+	if (err)
+		return err;
+	ext2fs_mark_block_bitmap_range2(c->used, nb, len);
+	ext2fs_mark_block_bitmap_range2(c->meta, nb, len);
+	ext2fs_inode_table_loc_set(fs, g, nb);
+	if (!copy)
+		ext2fs_bg_flags_set(fs, g, EXT2_BG_INODE_ZEROED);
+	table_moved(fs, g);
 	return 0;
 }
 
@@ -311,6 +419,16 @@ static errcode_t do_quota_rewrite(struct check_ctx *c, size_t first, size_t i)
 	return repair_quota_rewrite(c, F(i));
 }
 
+static errcode_t do_itable_origin(struct check_ctx *c, size_t first, size_t i)
+{
+	return itable_origin(c, F(i));
+}
+
+static errcode_t do_itable_new(struct check_ctx *c, size_t first, size_t i)
+{
+	return itable_new(c, F(i));
+}
+
 static errcode_t do_journal_copy(struct check_ctx *c, size_t first, size_t i)
 {
 	return repair_journal_copy(c, F(i));
@@ -327,6 +445,8 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_UNINIT_ENTRY]		= do_uninit_entry,
 	[E4R_FIX_JOURNAL_CLEAR]		= do_journal_clear,
 	[E4R_FIX_JOURNAL_COPY]		= do_journal_copy,
+	[E4R_FIX_ITABLE_ORIGIN]		= do_itable_origin,
+	[E4R_FIX_ITABLE_NEW]		= do_itable_new,
 	[E4R_FIX_JOURNAL_ERRNO]		= do_journal_errno,
 	[E4R_FIX_JOURNAL_V2_FIELDS]	= do_journal_v2_fields,
 	[E4R_FIX_JOURNAL_RESET]		= do_journal_reset,
