@@ -92,6 +92,8 @@ static int decide(struct check_ctx *c, struct check_finding *f)
 
 	if (!p || !check_problem_fixable(f->code))
 		return 0;
+	if ((p->flags & E4R_PF_UNCOUNTED) && o->repair != E4R_REPAIR_NONE)
+		return 1;
 	switch (o->repair) {
 	case E4R_REPAIR_YES:
 		yes = 1;
@@ -163,6 +165,11 @@ static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *
 	const struct check_problem_info *p = check_problem_info(f->code);
 
 	f->fixed = 1;
+	if (p && (p->flags & E4R_PF_UNCOUNTED)) {
+		/* written, but no reason for another round nor for exit 1 */
+		c->res->written = 1;
+		return;
+	}
 	(*fixed)++;
 	if (p && p->severity == E4R_SEV_ERROR && c->res->left)
 		c->res->left--;
