@@ -109,12 +109,19 @@ static errcode_t fix_index_starts(struct check_ctx *c, ext2_ino_t ino)
 	struct ext2_extent_info info;
 	int op = EXT2_EXTENT_ROOT;
 	uint64_t steps = 0, max_steps = ext2fs_blocks_count(c->fs->super) + 16;
+	int level = 0;
 	errcode_t err = ext2fs_extent_open(c->fs, ino, &h);
 
 	if (err)
 		return err;
+
 	while (steps++ < max_steps) {
 		err = ext2fs_extent_get(h, op, &e);
+		/* past the last sibling of a child not descended into: back to the parent */
+		if (err == EXT2_ET_EXTENT_NO_NEXT && op == EXT2_EXTENT_NEXT_SIB && level > 0) {
+			op = EXT2_EXTENT_UP;
+			continue;
+		}
 		op = EXT2_EXTENT_NEXT;
 		if (err == EXT2_ET_EXTENT_NO_NEXT) {
 			err = 0;
@@ -129,6 +136,16 @@ static errcode_t fix_index_starts(struct check_ctx *c, ext2_ino_t ino)
 			err = ext2fs_extent_fix_parents(h);
 		if (err)
 			break;
+		level = info.curr_level;
+		/*
+		 * A child outside the filesystem is not read (the read would stop
+		 * every write after it): the block map repair of the same round
+		 * drops the entry.
+		 */
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
+		    (e.e_pblk < c->fs->super->s_first_data_block ||
+		     e.e_pblk >= ext2fs_blocks_count(c->fs->super)))
+			op = EXT2_EXTENT_NEXT_SIB;
 	}
 	ext2fs_extent_free(h);
 	return err;
