@@ -321,7 +321,10 @@ static int count_block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt
 {
 	uint64_t *n = priv;
 
-	(void)blocknr; (void)blockcnt; (void)ref_blk; (void)ref_offset;
+	(void)blockcnt; (void)ref_blk; (void)ref_offset;
+	/* one outside the filesystem is illegal: its repair drops it, and e2fsck counts without it */
+	if (check_out_of_fs(fs, *blocknr, 1))
+		return 0;
 	return ++*n > ext2fs_blocks_count(fs->super) ? BLOCK_ABORT : 0;
 }
 

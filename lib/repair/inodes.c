@@ -361,6 +361,17 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			  blk64_t ref_blk, int ref_offset, void *priv)
+{
+	(void)blockcnt; (void)ref_blk; (void)ref_offset; (void)priv;
+	if (*blocknr && check_out_of_fs(fs, *blocknr, 1)) {
+		*blocknr = 0;
+		return BLOCK_CHANGED;
+	}
+	return 0;
+}
+
 /*
  * An extent tree: remove leaf extents outside the filesystem, over its
  * metadata, of length 0 or behind the one before; index entries that point
@@ -440,6 +451,9 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 		return err;
 	if (in.i_flags & EXT4_EXTENTS_FL)
 		err = trim_extents(c, ino);
+	else if (ino == EXT2_RESIZE_INO)
+		/* its blocks are the reserved descriptor blocks: metadata, kept */
+		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_resize_cb, c);
 	else
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_map_cb, c);
 	/* a map that cannot be walked cannot be trimmed: the inode goes */
