@@ -98,7 +98,13 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 		}
 		if (lblk > w->last_lblk)
 			w->last_lblk = lblk;
-		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))
+		/*
+		 * A directory block that is filesystem metadata is not read as
+		 * entries: its repair takes it out of the map (block_metadata),
+		 * and mending entries there would write over the metadata.
+		 */
+		if (w->kind == KIND_DIR && !ext2fs_test_block_bitmap2(c->meta, blk) &&
+		    add_dir_block(c, w->ino, blk, lblk))
 			return w->bad = 1;
 	}
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && lblk >= 0 && !w->dup_pass && misaligned(w, blk, lblk)) {

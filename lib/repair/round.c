@@ -130,12 +130,13 @@ static int changes_map(const struct check_finding *f)
 
 /*
  * A count pass 1 took over the blocks an inode maps: stale once a repair of
- * this round changed the map (the blocks it dropped were counted).
+ * this round changed the map (the blocks it dropped were counted; the size
+ * wanted reaches its last block).
  */
 static int counts_map(const struct check_finding *f)
 {
-	return f->code == E4R_PR_I_BLOCKS || f->code == E4R_PR_QUOTA_SPACE ||
-	       f->code == E4R_PR_QUOTA_INODES;
+	return f->code == E4R_PR_I_BLOCKS || f->code == E4R_PR_I_SIZE ||
+	       f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES;
 }
 
 /* INO's map was changed by a repair made this round (MAPS[0..N)). */
@@ -252,7 +253,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		 * corrected from stale counts, they would be corrected back.
 		 */
 		if (counts_map(f) && nmaps &&
-		    (f->code != E4R_PR_I_BLOCKS || map_changed(maps, nmaps, f->ino))) {
+		    ((f->code != E4R_PR_I_BLOCKS && f->code != E4R_PR_I_SIZE) ||
+		     map_changed(maps, nmaps, f->ino))) {
 			f->deferred = 1;
 			continue;
 		}
