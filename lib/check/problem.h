@@ -188,6 +188,8 @@ enum check_problem {
 	E4R_PR_JOURNAL_DEVICE_MISSING,
 	/* Journal-assisted repair (issue 23) */
 	E4R_PR_JOURNAL_COPY,
+	/* Pass 1, added later */
+	E4R_PR_INLINE_FLAG_EXTENTS,
 	E4R_PR_COUNT
 };
 

@@ -285,6 +285,9 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_ENCRYPT_NO_ATTR:
 		in->i_flags &= ~EXT4_ENCRYPT_FL;
 		break;
+	case E4R_PR_INLINE_FLAG_EXTENTS:
+		in->i_flags &= ~EXT4_INLINE_DATA_FL;
+		break;
 	default:
 		goto bad;
 	}
