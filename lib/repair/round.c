@@ -252,6 +252,15 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		 * quota over all inodes) once a repair changed what it maps:
 		 * corrected from stale counts, they would be corrected back.
 		 */
+		/*
+		 * Quota counted before this round's reconnections: a root or a
+		 * lost+found they make takes an inode and a block of its own.
+		 */
+		if ((f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES) &&
+		    entries_change) {
+			f->deferred = 1;
+			continue;
+		}
 		if (counts_map(f) && nmaps &&
 		    ((f->code != E4R_PR_I_BLOCKS && f->code != E4R_PR_I_SIZE) ||
 		     map_changed(maps, nmaps, f->ino))) {
