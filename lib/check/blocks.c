@@ -98,7 +98,13 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 		}
 		if (lblk > w->last_lblk)
 			w->last_lblk = lblk;
-		if (w->kind == KIND_DIR && add_dir_block(c, w->ino, blk, lblk))
+		/*
+		 * A directory block that is filesystem metadata is not read as
+		 * entries: its repair takes it out of the map (block_metadata),
+		 * and mending entries there would write over the metadata.
+		 */
+		if (w->kind == KIND_DIR && !ext2fs_test_block_bitmap2(c->meta, blk) &&
+		    add_dir_block(c, w->ino, blk, lblk))
 			return w->bad = 1;
 	}
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && lblk >= 0 && !w->dup_pass && misaligned(w, blk, lblk)) {
@@ -308,6 +314,19 @@ static int block_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+/* Below the resize inode's double indirect block: only a block outside the filesystem is wrong. */
+static int resize_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			 blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct check_inode_walk *w = priv;
+
+	(void)ref_offset;
+	/* the direct and top blocks were judged from the inode itself */
+	if (!ref_blk || !check_out_of_fs(fs, *blocknr, 1))
+		return 0;
+	return claim_block(w, *blocknr, blockcnt < 0 ? -1 : blockcnt) ? BLOCK_ABORT : 0;
+}
+
 static void walk_block_map(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
@@ -322,12 +341,17 @@ static void walk_block_map(struct check_inode_walk *w, char *buf)
 		/*
 		 * e2fsck walks the whole map and judges the range of every block
 		 * before it counts the resize inode's: one out of the filesystem is
-		 * illegal, the Hurd's translator block (osd1) included.
+		 * illegal, the Hurd's translator block (osd1) included. Pass 0
+		 * judged only the entries naming backup groups' copies: on a
+		 * filesystem without backups nothing else looked into the
+		 * indirect blocks.
 		 */
 		for (i = 0; i < EXT2_N_BLOCKS; i++)
 			if (i != EXT2_DIND_BLOCK && in->i_block[i] &&
 			    check_out_of_fs(fs, in->i_block[i], 1))
 				claim_block(w, in->i_block[i], -1);
+		if (in->i_block[EXT2_DIND_BLOCK] && !check_out_of_fs(fs, in->i_block[EXT2_DIND_BLOCK], 1))
+			ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, resize_map_cb, w);
 		if (fs->super->s_creator_os == EXT2_OS_HURD && in->osd1.hurd1.h_i_translator &&
 		    check_out_of_fs(fs, in->osd1.hurd1.h_i_translator, 1))
 			claim_block(w, in->osd1.hurd1.h_i_translator, -1);

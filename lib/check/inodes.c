@@ -321,7 +321,10 @@ static int count_block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt
 {
 	uint64_t *n = priv;
 
-	(void)blocknr; (void)blockcnt; (void)ref_blk; (void)ref_offset;
+	(void)blockcnt; (void)ref_blk; (void)ref_offset;
+	/* one outside the filesystem is illegal: its repair drops it, and e2fsck counts without it */
+	if (check_out_of_fs(fs, *blocknr, 1))
+		return 0;
 	return ++*n > ext2fs_blocks_count(fs->super) ? BLOCK_ABORT : 0;
 }
 
@@ -418,6 +421,19 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	}
 	if (w.kind == KIND_DIR && add_dir(c, ino))
 		return;
+	/*
+	 * Both the inline data and the extents flag, and i_block reads as an
+	 * extent tree: e2fsck clears the inline data flag before anything else
+	 * looks at the inode, which is judged from then on as the extent file
+	 * it is (here: in this copy of it, which nothing writes back).
+	 */
+	if ((in->i_flags & EXT4_INLINE_DATA_FL) && (in->i_flags & EXT4_EXTENTS_FL) &&
+	    (ext2fs_has_feature_extents(c->fs->super) || ext2fs_has_feature_inline_data(c->fs->super)) &&
+	    (w.kind == KIND_REG || w.kind == KIND_DIR || w.kind == KIND_LNK) &&
+	    ext2fs_extent_header_verify(in->i_block, sizeof(in->i_block)) == 0) {
+		check_report_ino(c, E4R_PR_INLINE_FLAG_EXTENTS, ino, E4R_NONE, E4R_NONE, in->i_flags);
+		in->i_flags &= ~EXT4_INLINE_DATA_FL;
+	}
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
 	/* a quota file or the orphan file: e2fsck checks its mode and blocks only */

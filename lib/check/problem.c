@@ -107,7 +107,12 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_EXTERNAL_MISSING, "journal_external_missing", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the superblock names an external journal (a journal UUID) that cannot be found; journal inode %i is ignored")),
-	ROW(E4R_PR_JOURNAL_ERRNO, "journal_errno", P0, ERR, E4R_ANS_FIX, PREEN,
+	/*
+	 * e2fsck takes the error into the superblock's state and zeroes it in the
+	 * journal without a question (so its -y exits 0 for it): the full check the
+	 * state then asks for is the one running. -n says it and stays clean.
+	 */
+	ROW(E4R_PR_JOURNAL_ERRNO, "journal_errno", P0, INFO, E4R_ANS_FIX, PREEN | E4R_PF_UNCOUNTED,
 	    FIX(JOURNAL_ERRNO), PH(NOW),
 	    PM_("the journal (inode %i) records error %f: the filesystem had errors")),
 	ROW(E4R_PR_SB_FEATURE_UNKNOWN, "sb_feature_unknown", P0, ERR, E4R_ANS_NONE, 0,
@@ -561,6 +566,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_COPY, "journal_copy", P2, WARN, E4R_ANS_FIX, 0,
 	    FIX(JOURNAL_COPY), PH(RESTORE),
 	    PM_("block %b is damaged; the journal holds a copy that passes the checks (transaction %f): restore it")),
+	/* e2fsck's first answer to both flags: an extent header in i_block makes it an extent file */
+	ROW(E4R_PR_INLINE_FLAG_EXTENTS, "inline_flag_extents", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(INODE), PH(NOW),
+	    PM_("inode %i has the inline data flag, but i_block holds an extent tree (the inline data flag is cleared)")),
 };
 
 const struct check_problem_info *check_problem_info(enum check_problem code)

@@ -192,6 +192,7 @@ enum check_problem {
 	E4R_PR_JOURNAL_COPY,
 	/* Pass 1, added later */
 	E4R_PR_EA_NO_FEATURE,
+	E4R_PR_INLINE_FLAG_EXTENTS,
 	E4R_PR_COUNT
 };
 
@@ -206,6 +207,11 @@ enum check_severity {
 enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
 		  E4R_ANS_RELOCATE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
+/*
+ * Made without asking and left out of the exit code: what e2fsck does on
+ * its own, outside its problem codes (it says nothing and exits 0 for it).
+ */
+#define E4R_PF_UNCOUNTED	0x2
 
 /*
  * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its

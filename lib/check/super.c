@@ -486,6 +486,17 @@ errcode_t check_super(struct check_ctx *c)
 	return 0;
 }
 
+/* The journal recorded an error: e2fsck marks the filesystem as having errors for it. */
+static int journal_errno_found(const struct check_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->count; i++)
+		if (r->findings[i].code == E4R_PR_JOURNAL_ERRNO)
+			return 1;
+	return 0;
+}
+
 /* Decide like e2fsck whether a filesystem marked clean gets the full check. */
 errcode_t check_clean_skip(struct check_ctx *c)
 {
@@ -493,7 +504,7 @@ errcode_t check_clean_skip(struct check_ctx *c)
 	struct check_result *r = c->res;
 	time_t now = time(NULL);
 
-	if (r->errors)
+	if (r->errors || journal_errno_found(r))
 		r->reason = E4R_REASON_ERRORS;
 	else if (sb->s_state & EXT2_ERROR_FS)
 		r->reason = E4R_REASON_ERRORS;

@@ -21,6 +21,12 @@ static int descriptors_sound(ext2_filsys fs)
 	return ext2fs_check_desc(fs) == 0;
 }
 
+int fs_super_csum_bad(ext2_filsys fs)
+{
+	return ext2fs_has_feature_metadata_csum(fs->super) &&
+	       !ext2fs_superblock_csum_verify(fs, fs->super);
+}
+
 /* 1 (and *superblock, *blocksize set) when the superblock at SB with block size BS opens with sound descriptors. */
 static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
 			blk64_t *superblock, unsigned *blocksize)
@@ -65,7 +71,12 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 				break;
 		return 0;
 	}
-	if (descriptors_sound(fs)) {
+	/*
+	 * e2fsck tries the backups for a primary whose checksum fails too: the
+	 * damage that broke the checksum may be in a field that changes the
+	 * layout (sparse_super cleared), which no later pass would notice.
+	 */
+	if (descriptors_sound(fs) && !fs_super_csum_bad(fs)) {
 		ext2fs_close_free(&fs);
 		return 0;
 	}

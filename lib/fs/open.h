@@ -13,10 +13,14 @@ errcode_t fs_undo_io(const char *undo_file, int may_exist, io_manager *io);
 
 /*
  * Before a run with repairs: when IMAGE's primary group descriptors are not
- * sound (ext2fs_check_desc) and a backup's are, *SUPERBLOCK and *BLOCKSIZE
- * name that backup for ext2fs_open2; otherwise both are 0.
+ * sound (ext2fs_check_desc) or its superblock checksum fails, and a backup
+ * is sound, *SUPERBLOCK and *BLOCKSIZE name that backup for ext2fs_open2;
+ * otherwise both are 0.
  */
 errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize);
+
+/* FS has metadata_csum and its superblock's checksum does not match. */
+int fs_super_csum_bad(ext2_filsys fs);
 
 /*
  * E4R_FS_MOUNTED when IMAGE is mounted: a device (a loop device too) in

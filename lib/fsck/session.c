@@ -157,10 +157,15 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		/* every repair write passes the guard (fs/guard_io.h) */
 		io = fs_guard_io(io);
 		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
-	} else if (fs_image_open(o->image, flags, io, &fs) == 0) {
+	} else if (fs_image_open(o->image, flags, io, &fs) == 0 && !fs_super_csum_bad(fs)) {
 		ext2fs_close_free(&fs);
 	} else {
-		/* like e2fsck -n: a primary superblock libext2fs refuses is read from a sound backup */
+		/*
+		 * like e2fsck -n: a primary superblock libext2fs refuses, or whose
+		 * checksum fails, is read from a sound backup
+		 */
+		if (fs)
+			ext2fs_close_free(&fs);
 		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
 		s->backup_ro = s->backup_sb != 0;
 	}

@@ -662,6 +662,14 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 		*lpf = c->lpf_dir;
 		return 0;
 	}
+	/*
+	 * A root this round cleared (no blocks left to it) takes nothing: the
+	 * next round makes it again first, as e2fsck's pass 3 does, and then
+	 * lost+found in it.
+	 */
+	if (ext2fs_read_inode(fs, EXT2_ROOT_INO, &in) || !LINUX_S_ISDIR(in.i_mode) ||
+	    !in.i_links_count || in.i_dtime)
+		return EXT2_ET_NO_DIRECTORY;
 	*lpf = 0;
 	err = ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
 	if (!err && *lpf) {

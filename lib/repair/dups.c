@@ -20,6 +20,7 @@ struct dup_clone {
 	char			*buf;
 	errcode_t		err;
 	unsigned		cloned;
+	int			extents;	/* the inode walked maps by extents */
 };
 
 static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
@@ -35,8 +36,13 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		ext2fs_mark_block_bitmap2(d->kept, blk);
 		return 0;
 	}
-	/* Map blocks (indirect, extent nodes) shared are left: the copy would need its own walk. */
-	if (blockcnt < 0)
+	/*
+	 * An indirect block is copied like data, before the walk reads it: the
+	 * walk goes on below the copy, whose entries (shared too) get copies of
+	 * their own, as e2fsck's pass 1D does. Extent nodes shared are left:
+	 * their copy would need the extent handle's own walk.
+	 */
+	if (blockcnt < 0 && d->extents)
 		return 0;
 	if ((d->err = ext2fs_new_block2(fs, blk, NULL, &nb)) ||
 	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
@@ -52,6 +58,7 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 {
 	ext2_filsys fs = c->fs;
 	struct dup_clone d = { .c = c };
+	struct ext2_inode in;
 	errcode_t err;
 	size_t i;
 
@@ -72,7 +79,11 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 		if (!ino || ino > c->inodes)
 			continue;
 		d.err = 0;
-		err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, &d);
+		d.extents = 0;
+		if (!(err = ext2fs_read_inode(fs, ino, &in)))
+			d.extents = !!(in.i_flags & EXT4_EXTENTS_FL);
+		if (!err)
+			err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, &d);
 		if (!err)
 			err = d.err;
 	}

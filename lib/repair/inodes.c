@@ -109,12 +109,19 @@ static errcode_t fix_index_starts(struct check_ctx *c, ext2_ino_t ino)
 	struct ext2_extent_info info;
 	int op = EXT2_EXTENT_ROOT;
 	uint64_t steps = 0, max_steps = ext2fs_blocks_count(c->fs->super) + 16;
+	int level = 0;
 	errcode_t err = ext2fs_extent_open(c->fs, ino, &h);
 
 	if (err)
 		return err;
+
 	while (steps++ < max_steps) {
 		err = ext2fs_extent_get(h, op, &e);
+		/* past the last sibling of a child not descended into: back to the parent */
+		if (err == EXT2_ET_EXTENT_NO_NEXT && op == EXT2_EXTENT_NEXT_SIB && level > 0) {
+			op = EXT2_EXTENT_UP;
+			continue;
+		}
 		op = EXT2_EXTENT_NEXT;
 		if (err == EXT2_ET_EXTENT_NO_NEXT) {
 			err = 0;
@@ -129,6 +136,16 @@ static errcode_t fix_index_starts(struct check_ctx *c, ext2_ino_t ino)
 			err = ext2fs_extent_fix_parents(h);
 		if (err)
 			break;
+		level = info.curr_level;
+		/*
+		 * A child outside the filesystem is not read (the read would stop
+		 * every write after it): the block map repair of the same round
+		 * drops the entry.
+		 */
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
+		    (e.e_pblk < c->fs->super->s_first_data_block ||
+		     e.e_pblk >= ext2fs_blocks_count(c->fs->super)))
+			op = EXT2_EXTENT_NEXT_SIB;
 	}
 	ext2fs_extent_free(h);
 	return err;
@@ -269,6 +286,9 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_ENCRYPT_NO_ATTR:
 		in->i_flags &= ~EXT4_ENCRYPT_FL;
 		break;
+	case E4R_PR_INLINE_FLAG_EXTENTS:
+		in->i_flags &= ~EXT4_INLINE_DATA_FL;
+		break;
 	default:
 		goto bad;
 	}
@@ -339,6 +359,17 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 
 	(void)fs; (void)blockcnt; (void)ref_blk; (void)ref_offset;
 	if (*blocknr && !block_ok(c, *blocknr, 1)) {
+		*blocknr = 0;
+		return BLOCK_CHANGED;
+	}
+	return 0;
+}
+
+static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			  blk64_t ref_blk, int ref_offset, void *priv)
+{
+	(void)blockcnt; (void)ref_blk; (void)ref_offset; (void)priv;
+	if (*blocknr && check_out_of_fs(fs, *blocknr, 1)) {
 		*blocknr = 0;
 		return BLOCK_CHANGED;
 	}
@@ -424,6 +455,9 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 		return err;
 	if (in.i_flags & EXT4_EXTENTS_FL)
 		err = trim_extents(c, ino);
+	else if (ino == EXT2_RESIZE_INO)
+		/* its blocks are the reserved descriptor blocks: metadata, kept */
+		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_resize_cb, c);
 	else
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_map_cb, c);
 	/* a map that cannot be walked cannot be trimmed: the inode goes */

@@ -92,6 +92,8 @@ static int decide(struct check_ctx *c, struct check_finding *f)
 
 	if (!p || !check_problem_fixable(f->code))
 		return 0;
+	if ((p->flags & E4R_PF_UNCOUNTED) && o->repair != E4R_REPAIR_NONE)
+		return 1;
 	switch (o->repair) {
 	case E4R_REPAIR_YES:
 		yes = 1;
@@ -128,12 +130,13 @@ static int changes_map(const struct check_finding *f)
 
 /*
  * A count pass 1 took over the blocks an inode maps: stale once a repair of
- * this round changed the map (the blocks it dropped were counted).
+ * this round changed the map (the blocks it dropped were counted; the size
+ * wanted reaches its last block).
  */
 static int counts_map(const struct check_finding *f)
 {
-	return f->code == E4R_PR_I_BLOCKS || f->code == E4R_PR_QUOTA_SPACE ||
-	       f->code == E4R_PR_QUOTA_INODES;
+	return f->code == E4R_PR_I_BLOCKS || f->code == E4R_PR_I_SIZE ||
+	       f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES;
 }
 
 /* INO's map was changed by a repair made this round (MAPS[0..N)). */
@@ -163,6 +166,11 @@ static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *
 	const struct check_problem_info *p = check_problem_info(f->code);
 
 	f->fixed = 1;
+	if (p && (p->flags & E4R_PF_UNCOUNTED)) {
+		/* written, but no reason for another round nor for exit 1 */
+		c->res->written = 1;
+		return;
+	}
 	(*fixed)++;
 	if (p && p->severity == E4R_SEV_ERROR && c->res->left)
 		c->res->left--;
@@ -244,8 +252,18 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		 * quota over all inodes) once a repair changed what it maps:
 		 * corrected from stale counts, they would be corrected back.
 		 */
+		/*
+		 * Quota counted before this round's reconnections: a root or a
+		 * lost+found they make takes an inode and a block of its own.
+		 */
+		if ((f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES) &&
+		    entries_change) {
+			f->deferred = 1;
+			continue;
+		}
 		if (counts_map(f) && nmaps &&
-		    (f->code != E4R_PR_I_BLOCKS || map_changed(maps, nmaps, f->ino))) {
+		    ((f->code != E4R_PR_I_BLOCKS && f->code != E4R_PR_I_SIZE) ||
+		     map_changed(maps, nmaps, f->ino))) {
 			f->deferred = 1;
 			continue;
 		}
