@@ -108,7 +108,19 @@ errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *
 	err = write_dir_append(f, dir, &c.inode, &lblk1, &c.leaf_pblk);
 	if (err)
 		goto out;
-	memcpy(c.leaf, root + first, c.bs - c.csum - first);
+	len = c.bs - c.csum - first;
+	memcpy(c.leaf, root + first, len);
+	/*
+	 * The last entry is stretched over the room the root's "." and ".." took (the
+	 * split that follows counts each entry's record length, this one's slack too).
+	 */
+	for (unsigned off = 0, rec;; off += rec) {
+		ext2fs_get_rec_len(fs, (struct ext2_dir_entry *)(c.leaf + off), &rec);
+		if (rec < 12 || off + rec >= len) {
+			ext2fs_set_rec_len(fs, c.bs - c.csum - off, (struct ext2_dir_entry *)(c.leaf + off));
+			break;
+		}
+	}
 	write_dx_leaf_tail(&c, c.leaf);
 	/* block 0 becomes the root: ".." spans the block, the index follows */
 	ext2fs_set_rec_len(fs, c.bs - 12, (struct ext2_dir_entry *)(root + 12));
