@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Oracle helpers for the writer tests.
 
-kernel IMAGE SCRIPT   perform SCRIPT (e4recover write's format) on IMAGE with the kernel
-                      (loop mount, on one CPU; `commit` writes the files dirtied since the
-                      last one back in order, then syncfs(2); contents from DESIGN.md's rule)
+kernel IMAGE SCRIPT [OPTIONS]
+                      perform SCRIPT (e4recover write's format) on IMAGE with the kernel
+                      (mounted with OPTIONS, loop by default, on one CPU; `commit` writes the
+                      files dirtied since the last one back in order (sync_file_range), then
+                      syncfs(2); contents from DESIGN.md's rule)
 tree DIR [--no-ino] [--no-links]
                       one line per entry under DIR: path, type, inode, links, size, sha256/target
 blocks DIR            one line per entry under DIR that has blocks: path and its physical
@@ -366,7 +368,7 @@ def script(name):
 
 if __name__ == '__main__':
     if sys.argv[1] == 'kernel':
-        kernel(sys.argv[2], sys.argv[3])
+        kernel(sys.argv[2], sys.argv[3], options=sys.argv[4] if len(sys.argv) > 4 else 'loop')
     elif sys.argv[1] == 'tree':
         tree(sys.argv[2], '--no-ino' not in sys.argv, '--no-links' not in sys.argv)
     elif sys.argv[1] == 'blocks':

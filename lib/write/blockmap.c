@@ -15,9 +15,18 @@ errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_in
 	else
 		goal = write_inode_goal(&f->alloc, ino, is_reg);
 	err = write_balloc(&f->alloc, goal, pblk);
+	/*
+	 * An extent tree block the new extent needs has the kernel's goal too: next to the
+	 * inode's group when the tree grows out of the inode (ext4_ext_grow_indepth), the
+	 * new extent's goal when a leaf splits (ext4_ext_split).
+	 */
+	if (inode->i_flags & EXT4_EXTENTS_FL)
+		f->meta_goal = ((const struct ext3_extent_header *)inode->i_block)->eh_depth ?
+			       goal : write_inode_goal(&f->alloc, ino, is_reg);
 	/* BMAP_ALLOC: a block-mapped (ext3) file may need a new indirect block for it. */
 	if (!err)
 		err = ext2fs_bmap2(f->fs, ino, inode, NULL, BMAP_SET | BMAP_ALLOC, lblk, NULL, pblk);
+	f->meta_goal = 0;
 	if (!err)
 		err = ext2fs_iblk_add_blocks(f->fs, inode, 1);
 	return err;

@@ -284,6 +284,20 @@ static errcode_t dir_link(struct write_fs *f, ext2_ino_t dir, const char *name, 
 	return err;
 }
 
+/*
+ * A new inode's first name: when it cannot go in (a full index, no space), the inode
+ * is dropped with what it has, as the kernel's last iput of it frees it.
+ */
+static errcode_t link_new(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino,
+			  struct ext2_inode *inode, int ftype)
+{
+	errcode_t err = dir_link(f, dir, name, ino, ftype);
+
+	if (err)
+		free_inode(f, ino, inode);
+	return err;
+}
+
 struct dir_remove {
 	ext2_filsys	fs;
 	const char	*name;
@@ -419,7 +433,7 @@ errcode_t write_op_mkdir(struct write_fs *f, const char *path, ext2_ino_t *out)
 	if (!err)
 		err = ext2fs_write_inode(f->fs, ino, &inode);
 	if (!err)
-		err = dir_link(f, dir, name, ino, EXT2_FT_DIR);
+		err = link_new(f, dir, name, ino, &inode, EXT2_FT_DIR);
 	if (!err)
 		err = adjust_links(f, dir, +1);
 	if (!err && out)
@@ -443,7 +457,7 @@ errcode_t write_op_create(struct write_fs *f, const char *path, uint64_t size, e
 	inode.i_links_count = 1;
 	err = ext2fs_write_new_inode(f->fs, ino, &inode);
 	if (!err)
-		err = dir_link(f, dir, name, ino, EXT2_FT_REG_FILE);
+		err = link_new(f, dir, name, ino, &inode, EXT2_FT_REG_FILE);
 	if (err)
 		return err;
 	err = write_range(f, ino, &inode, path, 0, size, &end);
@@ -704,7 +718,7 @@ errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *p
 	if (!err)
 		err = ext2fs_write_inode(f->fs, ino, &inode);
 	if (!err)
-		err = dir_link(f, dir, name, ino, EXT2_FT_SYMLINK);
+		err = link_new(f, dir, name, ino, &inode, EXT2_FT_SYMLINK);
 	if (!err && out)
 		*out = ino;
 	return err;

@@ -62,5 +62,8 @@ done <<'CASES'
 400      4096   -O ^metadata_csum
 300      1024   -O ^flex_bg hash=tea
 300      4096   hash=legacy
+# the first split counts the last entry moved out of the root with the room "." and ".."
+# took (make_indexed_dir stretches it); here the halves differ without that
+150      4096
 CASES
 exit 0
