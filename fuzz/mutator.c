@@ -312,12 +312,9 @@ static void fix_gd(struct view *v, uint32_t g)
 		return;
 	put_le32(le, g);
 	if (v->csum) {
-		uint32_t c = crc32c(v->seed, le, 4);
-
-		c = crc32c(c, gd, 0x1E);
-		if (v->dsz > 0x20)
-			c = crc32c(c, gd + 0x20, v->dsz - 0x20);
-		put_le16(gd + 0x1E, c & 0xFFFF);
+		/* crc32c over the whole descriptor with its checksum field zero */
+		put_le16(gd + 0x1E, 0);
+		put_le16(gd + 0x1E, crc32c(crc32c(v->seed, le, 4), gd, v->dsz) & 0xFFFF);
 	} else if (v->gdt_csum) {
 		uint16_t c = crc16(~0, v->sb + 0x68, 16);
 
