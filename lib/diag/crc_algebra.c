@@ -374,13 +374,15 @@ static errcode_t get_table(struct search *se, struct crc_table *own, const struc
 	struct diag_crc_cache *c = se->q->cache;
 	struct crc_table *tab = own;
 	unsigned oldest = 0;
+	uint64_t n;
 	errcode_t err;
 
 	if (c) {
 		for (unsigned i = 0; i < CACHE_TABLES; i++) {
 			struct crc_table *t = &c->tab[i];
 
-			if (t->t && t->alg == se->q->alg && t->n == se->n && t->mask == se->q->mask) {
+			/* A longer message's table holds a shorter one's positions: the lookups skip the rest. */
+			if (t->t && t->alg == se->q->alg && t->n >= se->n && t->mask == se->q->mask) {
 				c->used[i] = ++c->clock;
 				*out = t;
 				return 0;
@@ -392,23 +394,28 @@ static errcode_t get_table(struct search *se, struct crc_table *own, const struc
 		c->used[oldest] = ++c->clock;
 	}
 	table_free(tab);
-	err = table_build(tab, se->q->alg, se->n, se->q->mask);
+	/* Cached: room for longer messages too (transactions grow), up to twice the positions. */
+	n = se->n;
+	if (c)
+		for (n = 1024; n < se->n; n *= 2)
+			;
+	err = table_build(tab, se->q->alg, n, se->q->mask);
 	if (err)
 		return err;
 	*out = tab;
 	return 0;
 }
 
-/* Loops with I over the table entries whose masked syndrome is TARGET. */
-#define FOR_EACH_WITH(tab, target, i) \
+/* Loops with I over the table entries whose masked syndrome is TARGET, at distances below N. */
+#define FOR_EACH_WITH(tab, target, n, i) \
 	for (uint32_t _k = key_of(target), i = (tab)->bucket[_k >> 16]; \
 	     i < (tab)->bucket[(_k >> 16) + 1]; i++) \
-		if ((tab)->t[i].key == _k)
+		if ((tab)->t[i].key == _k && (tab)->t[i].d < (n))
 
 /* Every single bit whose syndrome is TARGET (masked); STORED is carried along. */
 static void linear_single(struct search *se, const struct crc_table *tab, uint32_t target, uint32_t stored)
 {
-	FOR_EACH_WITH(tab, target, i) {
+	FOR_EACH_WITH(tab, target, se->n, i) {
 		uint64_t d = tab->t[i].d;
 		add_pattern(se, &d, 1, stored, 0);
 	}
@@ -423,7 +430,7 @@ static void linear_pairs(struct search *se, const struct crc_table *tab)
 	/* Walk the positions in order, recomputing each syndrome: the table holds only keys. */
 	for (uint64_t d0 = 0; d0 < se->n; d0++, v = mulx(alg, v)) {
 		uint32_t target = (v & se->q->mask) ^ se->s;
-		FOR_EACH_WITH(tab, target, k) {
+		FOR_EACH_WITH(tab, target, se->n, k) {
 			uint64_t d[2] = { d0, tab->t[k].d };
 			if (d[1] > d[0] && d[1] - d[0] <= gap)
 				add_pattern(se, d, 2, 0, 0);
