@@ -53,27 +53,25 @@ static void dump_image(const struct sparse_image *img)
 	}
 }
 
-int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const char **argv,
-	     enum fuzz_expect expect)
+/* The image the last fuzz_run decoded, as that run left it, for fuzz_rerun. */
+static struct sparse_image last;
+
+/* Run CMD on the registered image and check the aftermath (see fuzz_run). */
+static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fuzz_expect expect)
 {
-	static unsigned char *buf;
-	struct sparse_image img;
 	struct fs_mem_io_stats st;
 	const char *args[16];
 	int rc;
 
-	init_once();
-	if (!buf && !(buf = malloc(SPARSE_MAX_BYTES)))
+	if (argc < 1 || argc > 14)
 		abort();
-	if (argc < 1 || argc > 14 || sparse_image_decode(data, size, buf, SPARSE_MAX_BYTES, &img))
-		return -1;
 	memcpy(args, argv, argc * sizeof(*args));
 	args[argc] = FUZZ_IMAGE;
 	args[argc + 1] = NULL;
-	if (fs_mem_image_add(FUZZ_IMAGE, img.buf, img.len))
+	if (fs_mem_image_add(FUZZ_IMAGE, last.buf, last.len))
 		abort();
 	rc = cmd(argc + 1, args);
-	dump_image(&img);
+	dump_image(&last);
 	if (!fs_mem_image_stats(FUZZ_IMAGE, &st))
 		abort();
 	fs_mem_image_remove(FUZZ_IMAGE);
@@ -91,4 +89,25 @@ int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const
 		abort();
 	}
 	return rc;
+}
+
+int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const char **argv,
+	     enum fuzz_expect expect)
+{
+	static unsigned char *buf;
+
+	init_once();
+	if (!buf && !(buf = malloc(SPARSE_MAX_BYTES)))
+		abort();
+	last.buf = NULL;
+	if (sparse_image_decode(data, size, buf, SPARSE_MAX_BYTES, &last))
+		return -1;
+	return run_registered(cmd, argc, argv, expect);
+}
+
+int fuzz_rerun(fuzz_command cmd, int argc, const char **argv, enum fuzz_expect expect)
+{
+	if (!last.buf)
+		abort();
+	return run_registered(cmd, argc, argv, expect);
 }

@@ -28,4 +28,7 @@ enum fuzz_expect {
 int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const char **argv,
 	     enum fuzz_expect expect);
 
+/* Run CMD as fuzz_run does, on the image the last fuzz_run left (not decoded again). */
+int fuzz_rerun(fuzz_command cmd, int argc, const char **argv, enum fuzz_expect expect);
+
 #endif

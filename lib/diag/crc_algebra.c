@@ -265,9 +265,10 @@ static void add_pattern(struct search *se, const uint64_t *dist, unsigned nd, ui
 /* ---- weight 1 and 2 by walking every position (short messages, any mask) ---- */
 
 /*
- * The syndromes of every position, grouped for O(1) lookups: sorted by a
- * scrambled key (an odd multiplier is a bijection, so equal keys mean equal
- * syndromes) and indexed by the key's top 16 bits. It depends only on the
+ * The syndromes of every position, grouped for O(1) lookups: by the top 16
+ * bits of a scrambled key (an odd multiplier is a bijection, so equal keys
+ * mean equal syndromes), in order of distance within a group (a counting
+ * sort: no comparisons, linear in the positions). It depends only on the
  * message's shape, so a crc_cache keeps it from one search to the next.
  */
 #define KEY_MULT	0x9E3779B1U
@@ -286,22 +287,18 @@ struct crc_table {
 	uint32_t	*bucket;	/* NBUCKETS + 1 start indexes */
 };
 
+/* A journal's messages come in a few shapes (data block, descriptor, commit...): a table for each. */
+#define CACHE_TABLES	4
+
 struct diag_crc_cache {
-	struct crc_table tab;
+	struct crc_table tab[CACHE_TABLES];
+	unsigned	used[CACHE_TABLES];	/* when each was last used, for replacing the oldest */
+	unsigned	clock;
 };
 
 static inline uint32_t key_of(uint32_t syn)
 {
 	return syn * KEY_MULT;
-}
-
-static int cmp_pos_syn(const void *a, const void *b)
-{
-	const struct pos_syn *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->d < y->d ? -1 : x->d > y->d;
 }
 
 static void table_free(struct crc_table *tab)
@@ -314,71 +311,111 @@ static void table_free(struct crc_table *tab)
 static errcode_t table_build(struct crc_table *tab, enum diag_crc_alg alg, uint64_t n, uint32_t mask)
 {
 	uint32_t v = reg_poly(alg);	/* x^32: the last bit */
-	size_t k = 0;
+	struct pos_syn *by_d = malloc(n * sizeof(*by_d));
 
 	tab->t = malloc(n * sizeof(*tab->t));
-	tab->bucket = malloc((NBUCKETS + 1) * sizeof(*tab->bucket));
-	if (!tab->t || !tab->bucket) {
+	tab->bucket = calloc(NBUCKETS + 1, sizeof(*tab->bucket));
+	if (!by_d || !tab->t || !tab->bucket) {
+		free(by_d);
 		table_free(tab);
 		return EXT2_ET_NO_MEMORY;
 	}
 	for (uint64_t d = 0; d < n; d++) {
-		tab->t[d].key = key_of(v & mask);
-		tab->t[d].d = (uint32_t)d;
+		by_d[d].key = key_of(v & mask);
+		by_d[d].d = (uint32_t)d;
+		tab->bucket[(by_d[d].key >> 16) + 1]++;
 		v = mulx(alg, v);
 	}
-	qsort(tab->t, n, sizeof(*tab->t), cmp_pos_syn);
-	for (uint32_t b = 0; b <= NBUCKETS; b++) {
-		while (k < n && (tab->t[k].key >> 16) < b)
-			k++;
-		tab->bucket[b] = (uint32_t)k;
-	}
+	for (uint32_t b = 0; b < NBUCKETS; b++)
+		tab->bucket[b + 1] += tab->bucket[b];
+	/* bucket[b] is where group b starts; filling in order of d keeps each group in that order */
+	for (uint64_t d = 0; d < n; d++)
+		tab->t[tab->bucket[by_d[d].key >> 16]++] = by_d[d];
+	/* each bucket[b] now is where group b ends, that is where b + 1 starts */
+	memmove(tab->bucket + 1, tab->bucket, NBUCKETS * sizeof(*tab->bucket));
+	tab->bucket[0] = 0;
+	free(by_d);
 	tab->alg = alg;
 	tab->n = n;
 	tab->mask = mask;
 	return 0;
 }
 
+/*
+ * The tables of the last cache freed, handed to the next cache: a process
+ * that diagnoses many journals (the fuzzer, the tests, check after replay)
+ * builds each shape's table once, not once a journal.
+ */
+static struct diag_crc_cache kept;
+
 errcode_t diag_crc_cache_new(struct diag_crc_cache **out)
 {
-	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : EXT2_ET_NO_MEMORY;
+	*out = malloc(sizeof(**out));
+	if (!*out)
+		return EXT2_ET_NO_MEMORY;
+	**out = kept;
+	memset(&kept, 0, sizeof(kept));
+	return 0;
 }
 
 void diag_crc_cache_free(struct diag_crc_cache *c)
 {
 	if (!c)
 		return;
-	table_free(&c->tab);
+	for (unsigned i = 0; i < CACHE_TABLES; i++)
+		table_free(&kept.tab[i]);
+	kept = *c;
 	free(c);
 }
 
-/* The table for this search: the cached one if it has the same shape. */
+/* The table for this search: a cached one if one has the same shape, else a new one in place of the oldest. */
 static errcode_t get_table(struct search *se, struct crc_table *own, const struct crc_table **out)
 {
-	struct crc_table *tab = se->q->cache ? &se->q->cache->tab : own;
+	struct diag_crc_cache *c = se->q->cache;
+	struct crc_table *tab = own;
+	unsigned oldest = 0;
+	uint64_t n;
 	errcode_t err;
 
-	if (!tab->t || tab->alg != se->q->alg || tab->n != se->n || tab->mask != se->q->mask) {
-		table_free(tab);
-		err = table_build(tab, se->q->alg, se->n, se->q->mask);
-		if (err)
-			return err;
+	if (c) {
+		for (unsigned i = 0; i < CACHE_TABLES; i++) {
+			struct crc_table *t = &c->tab[i];
+
+			/* A longer message's table holds a shorter one's positions: the lookups skip the rest. */
+			if (t->t && t->alg == se->q->alg && t->n >= se->n && t->mask == se->q->mask) {
+				c->used[i] = ++c->clock;
+				*out = t;
+				return 0;
+			}
+			if (c->used[i] < c->used[oldest])
+				oldest = i;
+		}
+		tab = &c->tab[oldest];
+		c->used[oldest] = ++c->clock;
 	}
+	table_free(tab);
+	/* Cached: room for longer messages too (transactions grow), up to twice the positions. */
+	n = se->n;
+	if (c)
+		for (n = 1024; n < se->n; n *= 2)
+			;
+	err = table_build(tab, se->q->alg, n, se->q->mask);
+	if (err)
+		return err;
 	*out = tab;
 	return 0;
 }
 
-/* Loops with I over the table entries whose masked syndrome is TARGET. */
-#define FOR_EACH_WITH(tab, target, i) \
+/* Loops with I over the table entries whose masked syndrome is TARGET, at distances below N. */
+#define FOR_EACH_WITH(tab, target, n, i) \
 	for (uint32_t _k = key_of(target), i = (tab)->bucket[_k >> 16]; \
 	     i < (tab)->bucket[(_k >> 16) + 1]; i++) \
-		if ((tab)->t[i].key == _k)
+		if ((tab)->t[i].key == _k && (tab)->t[i].d < (n))
 
 /* Every single bit whose syndrome is TARGET (masked); STORED is carried along. */
 static void linear_single(struct search *se, const struct crc_table *tab, uint32_t target, uint32_t stored)
 {
-	FOR_EACH_WITH(tab, target, i) {
+	FOR_EACH_WITH(tab, target, se->n, i) {
 		uint64_t d = tab->t[i].d;
 		add_pattern(se, &d, 1, stored, 0);
 	}
@@ -393,7 +430,7 @@ static void linear_pairs(struct search *se, const struct crc_table *tab)
 	/* Walk the positions in order, recomputing each syndrome: the table holds only keys. */
 	for (uint64_t d0 = 0; d0 < se->n; d0++, v = mulx(alg, v)) {
 		uint32_t target = (v & se->q->mask) ^ se->s;
-		FOR_EACH_WITH(tab, target, k) {
+		FOR_EACH_WITH(tab, target, se->n, k) {
 			uint64_t d[2] = { d0, tab->t[k].d };
 			if (d[1] > d[0] && d[1] - d[0] <= gap)
 				add_pattern(se, d, 2, 0, 0);

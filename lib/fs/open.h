@@ -5,11 +5,11 @@
 #include <ext2fs/ext2fs.h>
 
 /*
- * The io manager for a run with repairs: with UNDO_FILE, libext2fs's undo
+ * The io manager for a run with repairs on IMAGE: with UNDO_FILE, libext2fs's undo
  * manager keeps every block's first content there (E4R_UNDO_EXISTS when the
  * file exists, unless MAY_EXIST: this run's journal replay made it).
  */
-errcode_t fs_undo_io(const char *undo_file, int may_exist, io_manager *io);
+errcode_t fs_undo_io(const char *image, const char *undo_file, int may_exist, io_manager *io);
 
 /*
  * Before a run with repairs: when IMAGE's primary group descriptors are not

@@ -3,22 +3,24 @@
 
 #include <sys/stat.h>
 
+#include "fs/image.h"
 #include "fs/ioerr_io.h"
 #include "fs/open.h"
 #include "util/e4r_err.h"
 
-errcode_t fs_undo_io(const char *undo_file, int may_exist, io_manager *io)
+errcode_t fs_undo_io(const char *image, const char *undo_file, int may_exist, io_manager *io)
 {
 	struct stat st;
 	errcode_t err;
 
-	*io = fs_ioerr_io_manager;
+	/* an image registered in memory is read and written through its own manager, never as a file */
+	*io = fs_image_io(image, NULL);
 	if (!undo_file)
 		return 0;
 	/* Never over a file someone else made; the journal replay of this run may have made it. */
 	if (!may_exist && stat(undo_file, &st) == 0)
 		return E4R_UNDO_EXISTS;
-	err = set_undo_io_backing_manager(fs_ioerr_io_manager);
+	err = set_undo_io_backing_manager(*io);
 	if (!err)
 		err = set_undo_io_backup_file((char *)undo_file);
 	if (!err)

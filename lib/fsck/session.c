@@ -152,7 +152,7 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 			return stop(s, stage, s->err);
 		/* the replay's undo file holds the journal's blocks: the repairs add theirs to it */
 		undo_made = o->undo_file && access(o->undo_file, F_OK) == 0;
-		if ((err = fs_undo_io(o->undo_file, undo_made, &io)))
+		if ((err = fs_undo_io(o->image, o->undo_file, undo_made, &io)))
 			return stop(s, FSCK_STAGE_UNDO, err);
 		/* every repair write passes the guard (fs/guard_io.h) */
 		io = fs_guard_io(io);

@@ -9,13 +9,20 @@
 #include "util/crc.h"
 #include "util/e4r_err.h"
 
-/* Journal blocks read per I/O: the scan is sequential, so read big windows. */
+/*
+ * Journal blocks read per I/O: the scan is sequential, so read big windows;
+ * but most logs are short, so the window starts small and doubles while the
+ * scan goes on reading (a short log costs no megabytes of reading and copying).
+ */
+#define SCAN_WINDOW_FIRST	16
 #define SCAN_WINDOW_BLOCKS	1024
 
 struct window {
 	struct jbd_journal *j;
 	uint32_t	start;		/* first journal block held */
 	uint32_t	count;		/* blocks held */
+	uint32_t	next;		/* blocks the next read asks for */
+	uint32_t	cap;		/* blocks buf has room for */
 	unsigned char	*buf;
 };
 
@@ -28,9 +35,22 @@ static errcode_t window_get(struct window *w, uint32_t jblk, const unsigned char
 		*out = w->buf + (size_t)(jblk - w->start) * w->j->blocksize;
 		return 0;
 	}
-	n = SCAN_WINDOW_BLOCKS;
+	if (!w->next)
+		w->next = SCAN_WINDOW_FIRST;
+	else if (w->count && jblk == w->start + w->count && w->next < SCAN_WINDOW_BLOCKS)
+		w->next *= 2;	/* read on where the last window ended: the scan goes on */
+	n = w->next;
 	if (jblk + n > w->j->maxlen)
 		n = w->j->maxlen - jblk;
+	if (n > w->cap || !w->buf) {
+		uint32_t room = n > 1 ? n : 1;
+		unsigned char *nb = realloc(w->buf, (size_t)room * w->j->blocksize);
+
+		if (!nb)
+			return EXT2_ET_NO_MEMORY;
+		w->buf = nb;
+		w->cap = room;
+	}
 	err = jbd_journal_read(w->j, jblk, n, w->buf);
 	if (err) {
 		/* Fall back to the one block, so one bad sector does not hide the rest. */
@@ -576,12 +596,6 @@ errcode_t jbd_scan_log(struct jbd_journal *j, int flags, struct jbd_scan **out)
 	sc.w.j = j;
 	sc.csum_size = has_v23(j) ? JBD_TAIL_SIZE : 0;
 	sc.log_len = j->last > j->first ? j->last - j->first : 0;
-	sc.w.buf = malloc((size_t)SCAN_WINDOW_BLOCKS * j->blocksize);
-	if (!sc.w.buf) {
-		free(s);
-		return EXT2_ET_NO_MEMORY;
-	}
-
 	s->end_sequence = j->sequence;
 	s->stop_end = j->sequence;
 	if (j->start == 0) {
