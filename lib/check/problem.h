@@ -202,6 +202,13 @@ enum check_severity {
 enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
 		  E4R_ANS_RELOCATE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
+/*
+ * Closed: the repair writes only a value the check computed (a count, a
+ * bitmap, a checksum, a flag) and nothing else derives from it, so it cannot
+ * uncover another problem. A round whose repairs are all closed is not
+ * followed by another check.
+ */
+#define E4R_PF_CLOSED	0x2
 
 /*
  * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its

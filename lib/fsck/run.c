@@ -153,6 +153,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		struct check_ctx c = { 0 };
 		size_t first = r->count;
 		unsigned fixed = 0;
+		int recheck;
 
 		r->round_first = first;
 
@@ -189,6 +190,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		/* a repair's read or write failed: it may have gone on with what it did not read */
 		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
 			err = ioerr.err;
+		recheck = c.recheck;
 		ctx_free(&c);
 		if (err)
 			goto fail;
@@ -206,9 +208,16 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 				r->written = 1;
 				ext2fs_mark_super_dirty(fs);
 				fixed = 1;
+				recheck = 1;
 			}
 		}
-		if (!fixed || r->preen_halt || r->rounds >= max_rounds)
+		/*
+		 * Another check only when a repair may have uncovered more: after
+		 * closed repairs alone (counts, bitmaps, checksums, flags set to what
+		 * this check computed) the filesystem is what the check said it
+		 * should be.
+		 */
+		if (!fixed || !recheck || r->preen_halt || r->rounds >= max_rounds)
 			break;
 	}
 	if (mode != E4R_REPAIR_NONE && !r->preen_halt && !r->aborted &&

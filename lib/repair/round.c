@@ -110,11 +110,19 @@ static int decide(struct check_ctx *c, struct check_finding *f)
 	return yes;
 }
 
-/* Does repairing F add, remove or redirect directory entries (passes 2 and 3)? */
+/*
+ * Does repairing F add, remove or redirect directory entries that pass 4's
+ * counts include (passes 2 and 3)? An entry naming no valid inode in use (a
+ * bad number, an unused inode, the root) was never counted: clearing it
+ * leaves every count as pass 2 made it.
+ */
 static int changes_entries(const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
+	if (f->code == E4R_PR_ENTRY_BAD_INODE || f->code == E4R_PR_ENTRY_UNUSED_INODE ||
+	    f->code == E4R_PR_ENTRY_ROOT)
+		return 0;
 	return p && (p->pass == E4R_PASS_DIRS || p->pass == E4R_PASS_CONNECT);
 }
 
@@ -164,6 +172,8 @@ static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *
 
 	f->fixed = 1;
 	(*fixed)++;
+	if (!p || !(p->flags & E4R_PF_CLOSED))
+		c->recheck = 1;
 	if (p && p->severity == E4R_SEV_ERROR && c->res->left)
 		c->res->left--;
 }
@@ -188,6 +198,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		r->fixed += *fixed;
 		r->written = 1;
 		ext2fs_mark_super_dirty(c->fs);
+		c->recheck = 1;	/* the other findings were made on the damage */
 		return 0;
 	}
 	if (c->opts->repair == E4R_REPAIR_PREEN && !preen_allowed(c, first)) {
@@ -237,6 +248,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		 */
 		if (entries_change && check_problem_info(f->code)->pass == E4R_PASS_LINKS) {
 			f->deferred = 1;
+			c->recheck = 1;
 			continue;
 		}
 		/*
@@ -247,6 +259,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		if (counts_map(f) && nmaps &&
 		    (f->code != E4R_PR_I_BLOCKS || map_changed(maps, nmaps, f->ino))) {
 			f->deferred = 1;
+			c->recheck = 1;
 			continue;
 		}
 		if (!decide(c, f)) {
