@@ -58,6 +58,8 @@ struct check_ctx {
 	 * uncovered a problem, so the filesystem is checked again (E4R_PF_CLOSED).
 	 */
 	int			recheck;
+	/* repair/ changed the usage charged to quota after pass 5 compared it */
+	int			quota_changed;
 	/*
 	 * repair/'s place in lost+found this round: the directory it links into
 	 * and the block that took the last entry (the blocks before it are full),

@@ -204,9 +204,12 @@ enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
 /*
  * Closed: the repair writes only a value the check computed (a count, a
- * bitmap, a checksum, a flag) and nothing else derives from it, so it cannot
- * uncover another problem. A round whose repairs are all closed is not
- * followed by another check.
+ * bitmap, a checksum, a flag) and nothing else derives from it, or makes a
+ * change whose consequences the round settles itself (a file reconnected:
+ * its link count and lost+found's quota are compared again at the round's
+ * end); so it cannot leave a problem for a new check to find. A round whose
+ * repairs are all closed is not followed by another check (repair/ asks for
+ * one when a closed repair went an unusual way).
  */
 #define E4R_PF_CLOSED	0x2
 

@@ -153,7 +153,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		struct check_ctx c = { 0 };
 		size_t first = r->count;
 		unsigned fixed = 0;
-		int recheck;
+		int recheck, overflow;
 
 		r->round_first = first;
 
@@ -170,6 +170,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 */
 		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
 			err = ioerr.err;
+		/* findings over the limit were not repaired: a new check finds them */
+		overflow = r->dropped != 0;
 		if (!err && r->dropped) {
 			/* The findings over the limit: counted, not listed. */
 			struct check_finding f = check_finding_init(E4R_PR_TOO_MANY);
@@ -217,7 +219,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 * this check computed) the filesystem is what the check said it
 		 * should be.
 		 */
-		if (!fixed || !recheck || r->preen_halt || r->rounds >= max_rounds)
+		if (!fixed || !(recheck || overflow) || r->preen_halt || r->rounds >= max_rounds)
 			break;
 	}
 	if (mode != E4R_REPAIR_NONE && !r->preen_halt && !r->aborted &&
