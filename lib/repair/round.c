@@ -251,15 +251,15 @@ static errcode_t settle_round(struct check_ctx *c, size_t first, unsigned *fixed
 		c->quota_changed = 0;
 		err = check_quota(c);
 		r->left += r->errors - errors;
-		/* what pass 5 said already and no rewrite mends (a bad header): said once */
+		/* what pass 5 said already and was not mended (declined, a bad header): said once */
 		for (i = kept = from; i < r->count; i++) {
 			struct check_finding *f = &r->findings[i];
 			const struct check_problem_info *p = check_problem_info(f->code);
 			size_t j;
 			int said = 0;
 
-			for (j = first; j < from && !said && (!p || p->fix != E4R_FIX_QUOTA_REWRITE); j++)
-				said = same_finding(&r->findings[j], f);
+			for (j = first; j < from && !said; j++)
+				said = !r->findings[j].fixed && same_finding(&r->findings[j], f);
 			if (!said) {
 				r->findings[kept++] = *f;
 				continue;
