@@ -54,6 +54,13 @@ struct check_ctx {
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
 	/*
+	 * Set by repair/: a repair of this round (or one it deferred) may have
+	 * uncovered a problem, so the filesystem is checked again (E4R_PF_CLOSED).
+	 */
+	int			recheck;
+	/* repair/ changed the usage charged to quota after pass 5 compared it */
+	int			quota_changed;
+	/*
 	 * repair/'s place in lost+found this round: the directory it links into
 	 * and the block that took the last entry (the blocks before it are full),
 	 * so each reconnection starts there instead of rescanning the directory.

@@ -33,6 +33,8 @@ struct dir_walk {
 	blk64_t			blk;		/* the block being read, for findings */
 	struct seen_name	*seen;		/* names of the block so far (duplicates) */
 	size_t			nseen;
+	uint32_t		*slots;		/* hash of SEEN's names: index + 1 (0: free) */
+	uint32_t		nslots;		/* a power of two above twice the entries */
 	uint32_t		lblk;
 };
 
@@ -242,6 +244,29 @@ static void check_duplicate(struct dir_walk *d, struct ext2_dir_entry *de, const
 
 	if (!d->seen)
 		return;
+	/*
+	 * Byte-equal names meet in a hash table: a block of short names holds
+	 * hundreds, and comparing each with all before it was pass 2's main cost.
+	 */
+	if (!fold && d->slots) {
+		uint32_t h = 2166136261u, mask = d->nslots - 1;
+
+		for (i = 0; i < len; i++)
+			h = (h ^ (unsigned char)name[i]) * 16777619u;
+		for (h &= mask; d->slots[h]; h = (h + 1) & mask) {
+			const struct seen_name *o = &d->seen[d->slots[h] - 1];
+
+			if (o->len == len && !memcmp(o->name, name, len)) {
+				entry_problem(d, E4R_PR_ENTRY_DUPLICATE, fs_dirent_inode(de), name,
+					      (int)len, E4R_NONE, E4R_NONE);
+				return;
+			}
+		}
+		d->seen[d->nseen].name = name;
+		d->seen[d->nseen++].len = len;
+		d->slots[h] = (uint32_t)d->nseen;
+		return;
+	}
 	for (i = 0; i < d->nseen; i++) {
 		const struct seen_name *o = &d->seen[i];
 		int same = fold ? !ext2fs_casefold_cmp(fold, (const unsigned char *)o->name, o->len,
@@ -275,6 +300,9 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots,
 	/* without memory the duplicates go unchecked; the rest is not affected */
 	d->seen = malloc((len / DIRENT_MIN + 1) * sizeof(*d->seen));
 	d->nseen = 0;
+	for (d->nslots = 16; d->nslots < 2 * (len / DIRENT_MIN + 1); d->nslots *= 2)
+		;
+	d->slots = calloc(d->nslots, sizeof(*d->slots));	/* none: the linear search */
 	while (off < len) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 		unsigned rec_len;
@@ -322,6 +350,8 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots,
 	}
 	free(d->seen);
 	d->seen = NULL;
+	free(d->slots);
+	d->slots = NULL;
 }
 
 /* The checksum tail at the end of a leaf block, if the block has one. */

@@ -212,6 +212,15 @@ enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE
  * its own, outside its problem codes (it says nothing and exits 0 for it).
  */
 #define E4R_PF_UNCOUNTED	0x2
+ * Closed: the repair writes only a value the check computed (a count, a
+ * bitmap, a checksum, a flag) and nothing else derives from it, or makes a
+ * change whose consequences the round settles itself (a file reconnected:
+ * its link count and lost+found's quota are compared again at the round's
+ * end); so it cannot leave a problem for a new check to find. A round whose
+ * repairs are all closed is not followed by another check (repair/ asks for
+ * one when a closed repair went an unusual way).
+ */
+#define E4R_PF_CLOSED	0x4
 
 /*
  * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its

@@ -354,6 +354,9 @@ errcode_t check_quota(struct check_ctx *c)
 
 		if (!q->active[t])
 			continue;
+		/* a compare again after repairs (repair/) marks the ids the file holds anew */
+		for (i = 0; i < q->usage[t].cap; i++)
+			q->usage[t].slot[i].seen = 0;
 		r = calloc(1, sizeof(*r));
 		if (!r)
 			return ENOMEM;

@@ -153,6 +153,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		struct check_ctx c = { 0 };
 		size_t first = r->count;
 		unsigned fixed = 0;
+		int settled, overflow;
 
 		r->round_first = first;
 
@@ -169,6 +170,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 */
 		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
 			err = ioerr.err;
+		/* findings over the limit were not repaired: a new check finds them */
+		overflow = r->dropped != 0;
 		if (!err && r->dropped) {
 			/* The findings over the limit: counted, not listed. */
 			struct check_finding f = check_finding_init(E4R_PR_TOO_MANY);
@@ -189,6 +192,13 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		/* a repair's read or write failed: it may have gone on with what it did not read */
 		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
 			err = ioerr.err;
+		/*
+		 * Another check only when a repair may have uncovered more: after
+		 * closed repairs alone (counts, bitmaps, checksums, flags set to what
+		 * this check computed) the filesystem is what the check said it
+		 * should be.
+		 */
+		settled = !fixed || !(c.recheck || overflow);
 		ctx_free(&c);
 		if (err)
 			goto fail;
@@ -197,7 +207,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 * e2fsck makes at the end of its run), and a round to check it.
 		 * Without room for it the filesystem stays without a journal.
 		 */
-		if (!fixed && r->journal_cleared && !r->left && !r->preen_halt && !r->aborted &&
+		if (settled && r->journal_cleared && !r->left && !r->preen_halt && !r->aborted &&
 		    mode != E4R_REPAIR_NONE && r->rounds < max_rounds) {
 			r->journal_cleared = 0;
 			if (repair_journal_recreate(fs) == 0) {
@@ -205,10 +215,10 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 				r->fixed++;
 				r->written = 1;
 				ext2fs_mark_super_dirty(fs);
-				fixed = 1;
+				settled = 0;
 			}
 		}
-		if (!fixed || r->preen_halt || r->rounds >= max_rounds)
+		if (settled || r->preen_halt || r->rounds >= max_rounds)
 			break;
 	}
 	if (mode != E4R_REPAIR_NONE && !r->preen_halt && !r->aborted &&

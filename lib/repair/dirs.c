@@ -681,6 +681,8 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 			return err;
 		*lpf = 0;
 	}
+	/* a new directory: its inode, block and the root's count are checked again */
+	c->recheck = 1;
 	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
 	/*
 	 * A full root: libext2fs has written the new inode but not linked or
@@ -740,6 +742,26 @@ static int block_add_entry(ext2_filsys fs, char *buf, const char *name, ext2_ino
 }
 
 /*
+ * lost+found (inode LPF, now IN) grew from BEFORE 512-byte units: its owner's
+ * quota is charged the new blocks as pass 1 would charge them, so that the
+ * round's quota check sees them. With clusters the charge is not a simple
+ * sum of blocks: the filesystem is checked again instead.
+ */
+static void lpf_charge(struct check_ctx *c, ext2_ino_t lpf, struct ext2_inode *in, blk64_t before)
+{
+	struct ext2_inode_large big = { 0 };
+	blk64_t after = ext2fs_get_stat_i_blocks(c->fs, in);
+
+	if (ext2fs_has_feature_bigalloc(c->fs->super) || after < before) {
+		c->recheck = 1;
+		return;
+	}
+	memcpy(&big, in, sizeof(*in));
+	check_quota_charge(c, lpf, &big, (after - before) * 512, 0);
+	c->quota_changed = 1;
+}
+
+/*
  * Link NAME -> INO into the linear directory LPF from the block of the last
  * entry on (c->lpf_lblk), adding a block at the end when all are full: each
  * entry reads one or two blocks, not the whole directory. *DONE is 0 when
@@ -751,6 +773,7 @@ static errcode_t lpf_append(struct check_ctx *c, ext2_ino_t lpf, const char *nam
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
 	uint32_t lblk, nblocks;
+	blk64_t before;
 	errcode_t err;
 	int expanded = 0;
 
@@ -793,11 +816,13 @@ static errcode_t lpf_append(struct check_ctx *c, ext2_ino_t lpf, const char *nam
 		if (expanded)
 			return 0;
 		c->lpf_lblk = nblocks;
+		before = ext2fs_get_stat_i_blocks(fs, (struct ext2_inode *)&in);
 		err = ext2fs_expand_dir(fs, lpf);
 		if (!err)
 			err = ext2fs_read_inode(fs, lpf, &in);
 		if (err)
 			return err;
+		lpf_charge(c, lpf, &in, before);
 		expanded = 1;
 	}
 }
@@ -825,6 +850,8 @@ errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir)
 	err = lpf_append(c, lpf, name, ino, ft, &done);
 	if (err || done)
 		goto linked;
+	/* libext2fs links (an indexed or inline lost+found): what it changed is checked again */
+	c->recheck = 1;
 	err = ext2fs_link(fs, lpf, name, ino, ft);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = ext2fs_expand_dir(fs, lpf);
@@ -834,6 +861,9 @@ errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir)
 linked:
 	if (!err && is_dir)
 		err = repair_dotdot(c, ino, lpf);
+	/* one entry names it now: the round compares its count again (repair_round) */
+	if (!err && !is_dir && ino <= c->inodes)
+		c->links_found[ino]++;
 	return err;
 }
 

@@ -280,6 +280,8 @@ static errcode_t do_inode(struct check_ctx *c, size_t first, size_t i)
 
 static errcode_t do_inode_clear(struct check_ctx *c, size_t first, size_t i)
 {
+	if (F(i)->code == E4R_PR_UNATTACHED_ZERO)
+		return repair_unattached_clear(c, (ext2_ino_t)F(i)->ino);
 	return repair_inode_clear(c, (ext2_ino_t)F(i)->ino);
 }
 

@@ -320,6 +320,31 @@ errcode_t repair_inode_clear(struct check_ctx *c, ext2_ino_t ino)
 	return inode_write(c, ino, &b);
 }
 
+/*
+ * Clear an unattached inode that holds nothing (no blocks, no attributes):
+ * it releases only itself, so the round settles what it changes. Its quota
+ * charge goes (the round compares quota again); its bitmap bit goes with
+ * the rebuild of the summaries that follows (E4R_PHASE_NOW_REBUILD).
+ */
+errcode_t repair_unattached_clear(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct inode_buf b = { 0 };
+	errcode_t err;
+
+	if (ino < c->first_ino || ino > c->inodes)
+		return EINVAL;
+	err = inode_read(c, ino, &b);
+	if (err)
+		return err;
+	/* pass 1 charged it one inode and the blocks it counted: none, or it would not be here */
+	if (ext2fs_get_stat_i_blocks(c->fs, (struct ext2_inode *)b.in))
+		c->recheck = 1;
+	check_quota_charge(c, ino, b.in, 0, (uint64_t)-1);
+	c->quota_changed = 1;
+	free(b.in);
+	return repair_inode_clear(c, ino);
+}
+
 static errcode_t fix_htree_flag_inode(struct check_ctx *c, ext2_ino_t dir)
 {
 	struct inode_buf b = { 0 };

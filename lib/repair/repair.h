@@ -16,6 +16,7 @@ void repair_finish(ext2_filsys fs, struct check_result *r);
 /* One repair each; 0 when done, else why not (the finding stays unfixed). */
 errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_inode_clear(struct check_ctx *c, ext2_ino_t ino);
+errcode_t repair_unattached_clear(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f);

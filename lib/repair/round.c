@@ -112,12 +112,36 @@ static int decide(struct check_ctx *c, struct check_finding *f)
 	return yes;
 }
 
-/* Does repairing F add, remove or redirect directory entries (passes 2 and 3)? */
+/*
+ * An ordinary entry naming no valid inode in use (a bad number, an unused
+ * inode, the root): pass 2 never counted it, and clearing it changes no
+ * count nor anything else a check derives ('.' and '..' are not ordinary:
+ * without them the directory has a new problem).
+ */
+static int uncounted_entry(const struct check_finding *f)
+{
+	if (f->code != E4R_PR_ENTRY_BAD_INODE && f->code != E4R_PR_ENTRY_UNUSED_INODE &&
+	    f->code != E4R_PR_ENTRY_ROOT)
+		return 0;
+	return f->name && strcmp(f->name, ".") && strcmp(f->name, "..");
+}
+
+/* Does repairing F add, remove or redirect directory entries that pass 4's counts include? */
 static int changes_entries(const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
+	if (uncounted_entry(f))
+		return 0;
 	return p && (p->pass == E4R_PASS_DIRS || p->pass == E4R_PASS_CONNECT);
+}
+
+/* Can F's repair leave nothing for a new check to find (E4R_PF_CLOSED)? */
+static int closes(const struct check_finding *f)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+
+	return (p && (p->flags & E4R_PF_CLOSED)) || uncounted_entry(f);
 }
 
 /* Does repairing F change which blocks its inode maps (a pruned subtree, extents removed)? */
@@ -172,8 +196,119 @@ static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *
 		return;
 	}
 	(*fixed)++;
+	if (!closes(f))
+		c->recheck = 1;
 	if (p && p->severity == E4R_SEV_ERROR && c->res->left)
 		c->res->left--;
+}
+
+/*
+ * Report CODE on INO as a finding of this round made after its repairs, and
+ * fix it now: 0 also when declined or left unfixed; the limit on findings
+ * reached leaves it to a new check.
+ */
+static errcode_t settle(struct check_ctx *c, size_t first, enum check_problem code, uint64_t ino,
+			uint64_t expected, uint64_t found, unsigned *fixed)
+{
+	struct check_result *r = c->res;
+	size_t n = r->count;
+	unsigned errors = r->errors;
+	errcode_t err = check_report_ino(c, code, ino, E4R_NONE, expected, found);
+
+	r->left += r->errors - errors;	/* an error found now is left until fixed */
+	if (err || r->count == n) {
+		c->recheck = 1;
+		return err;
+	}
+	if (decide(c, &r->findings[n])) {
+		err = fix_one(c, first, n);
+		if (err == ENOMEM)
+			return err;
+		if (!err)
+			count_fixed(c, &r->findings[n], fixed);
+	}
+	return 0;
+}
+
+/*
+ * What the round's reconnections and clears changed, compared again now
+ * instead of by a new check: the link count of each file reconnected (one
+ * entry names it now; it may have had more links), and quota once usage was
+ * charged or released after pass 5 compared it.
+ */
+static errcode_t settle_round(struct check_ctx *c, size_t first, unsigned *fixed)
+{
+	struct check_result *r = c->res;
+	size_t i, end = r->count;
+	errcode_t err = 0;
+
+	for (i = first; i < end && !err; i++) {
+		const struct check_finding *f = &r->findings[i];
+		ext2_ino_t ino = (ext2_ino_t)f->ino;
+
+		if (f->code != E4R_PR_UNATTACHED || !f->fixed || f->ino == E4R_NONE || ino > c->inodes)
+			continue;
+		if (c->links_found[ino] != c->links_disk[ino])
+			err = settle(c, first, E4R_PR_LINK_COUNT, ino, c->links_found[ino],
+				     c->links_disk[ino], fixed);
+	}
+	if (!err && c->quota_changed) {
+		size_t from = r->count, kept;
+		unsigned errors = r->errors;
+
+		c->quota_changed = 0;
+		err = check_quota(c);
+		r->left += r->errors - errors;
+		/* what pass 5 said already and was not mended (declined, a bad header): said once */
+		for (i = kept = from; i < r->count; i++) {
+			struct check_finding *f = &r->findings[i];
+			const struct check_problem_info *p = check_problem_info(f->code);
+			size_t j;
+			int said = 0;
+
+			for (j = first; j < from && !said; j++)
+				said = !r->findings[j].fixed && same_finding(&r->findings[j], f);
+			if (!said) {
+				r->findings[kept++] = *f;
+				continue;
+			}
+			free(f->name);
+			if (p && p->severity == E4R_SEV_ERROR) {
+				r->errors--;
+				r->left--;
+			}
+		}
+		r->count = kept;
+		/* one rewrite per quota file mends all of its new findings */
+		for (i = from; i < r->count && !err; i++) {
+			struct check_finding *f = &r->findings[i];
+			const struct check_problem_info *p = check_problem_info(f->code);
+			size_t j;
+			int done = 0;
+
+			if (!p || p->fix != E4R_FIX_QUOTA_REWRITE) {
+				c->recheck = 1;
+				continue;
+			}
+			for (j = from; j < i; j++)
+				if (r->findings[j].fixed && r->findings[j].ino == f->ino)
+					done = 1;
+			if (!decide(c, f))
+				continue;
+			if (!done) {
+				errcode_t e = repair_quota_rewrite(c, f);
+
+				if (e == ENOMEM)
+					err = e;
+				if (e)
+					continue;
+			}
+			count_fixed(c, f, fixed);
+		}
+		if (r->dropped)
+			c->recheck = 1;
+	}
+	return err;
 }
 
 errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
@@ -196,6 +331,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		r->fixed += *fixed;
 		r->written = 1;
 		ext2fs_mark_super_dirty(c->fs);
+		c->recheck = 1;	/* the other findings were made on the damage */
 		return 0;
 	}
 	if (c->opts->repair == E4R_REPAIR_PREEN && !preen_allowed(c, first)) {
@@ -245,6 +381,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		 */
 		if (entries_change && check_problem_info(f->code)->pass == E4R_PASS_LINKS) {
 			f->deferred = 1;
+			c->recheck = 1;
 			continue;
 		}
 		/*
@@ -265,6 +402,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		    ((f->code != E4R_PR_I_BLOCKS && f->code != E4R_PR_I_SIZE) ||
 		     map_changed(maps, nmaps, f->ino))) {
 			f->deferred = 1;
+			c->recheck = 1;
 			continue;
 		}
 		if (!decide(c, f)) {
@@ -312,6 +450,9 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			}
 		}
 	}
+	/* a declined rebuild leaves this round's clears marked in use: a new check sees them */
+	if (plan.summaries && plan.summaries_declined && *fixed)
+		c->recheck = 1;
 	if (plan.summaries && !plan.summaries_declined) {
 		err = repair_summaries(c);
 		if (err)
@@ -351,6 +492,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			if (!e)
 				count_fixed(c, &r->findings[plan.late[i]], fixed);
 		}
+		if ((err = settle_round(c, first, fixed)))
+			goto out;
 	}
 	if (*fixed) {
 		r->fixed += *fixed;
