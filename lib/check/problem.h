@@ -212,6 +212,7 @@ enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE
  * its own, outside its problem codes (it says nothing and exits 0 for it).
  */
 #define E4R_PF_UNCOUNTED	0x2
+/*
  * Closed: the repair writes only a value the check computed (a count, a
  * bitmap, a checksum, a flag) and nothing else derives from it, or makes a
  * change whose consequences the round settles itself (a file reconnected:
