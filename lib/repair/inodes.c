@@ -97,58 +97,92 @@ static void repair_extra_times(struct ext2_inode_large *in)
 #undef NEG
 }
 
+/* Extent trees deeper than this are no trees the kernel makes: their index starts are left alone. */
+#define INDEX_WALK_DEPTH	5
+
+/* One walk of a tree's index nodes: what it may still read, and the first error. */
+struct index_walk {
+	struct check_ctx	*c;
+	ext2_ino_t		ino;
+	uint64_t		reads_left;	/* a crafted tree can name one child from every entry */
+	errcode_t		err;
+};
+
 /*
- * Index entries whose start is not their child's first: like e2fsck, each
- * node's first extent sets the starts of the index entries above it (the
- * extent handle writes the nodes and the root in the inode).
+ * Sets each index entry's start in the node HDR (ROOM bytes) to its child's
+ * first start, as e2fsck does, children first, and writes each child it
+ * changed. Returns the first start under HDR, or -1 when it has no entry
+ * or a bad header; *CHANGED says whether HDR's own entries changed.
+ *
+ * The nodes are read here rather than through an extent handle:
+ * ext2fs_extent_fix_parents puts the handle back with ext2fs_extent_goto,
+ * after which a walk that goes on enters the same child again and again,
+ * and the fix never reached the entries after it (found by fuzzing).
  */
+static int64_t settle_index_starts(struct index_walk *w, struct ext3_extent_header *hdr, size_t room,
+				   unsigned depth_left, int *changed)
+{
+	ext2_filsys fs = w->c->fs;
+	unsigned n = ext2fs_le16_to_cpu(hdr->eh_entries), depth = ext2fs_le16_to_cpu(hdr->eh_depth);
+	struct ext3_extent_idx *idx = (struct ext3_extent_idx *)(hdr + 1);
+	char *buf;
+
+	*changed = 0;
+	if (ext2fs_le16_to_cpu(hdr->eh_magic) != EXT3_EXT_MAGIC || !n ||
+	    sizeof(*hdr) + (size_t)n * sizeof(*idx) > room || depth > depth_left)
+		return -1;
+	if (!depth)
+		return ext2fs_le32_to_cpu(((struct ext3_extent *)(hdr + 1))->ee_block);
+	buf = malloc(fs->blocksize);
+	if (!buf) {
+		w->err = ENOMEM;
+		return -1;
+	}
+	for (unsigned i = 0; i < n && !w->err && w->reads_left; i++) {
+		blk64_t blk = ext2fs_le32_to_cpu(idx[i].ei_leaf) |
+			      ((blk64_t)ext2fs_le16_to_cpu(idx[i].ei_leaf_hi) << 32);
+		struct ext3_extent_header *child = (struct ext3_extent_header *)buf;
+		int child_changed;
+		int64_t start;
+
+		if (check_out_of_fs(fs, blk, 1))
+			continue;	/* the block map repair drops the entry */
+		w->reads_left--;
+		if (io_channel_read_blk64(fs->io, blk, 1, buf) ||
+		    ext2fs_le16_to_cpu(child->eh_depth) != depth - 1)
+			continue;
+		start = settle_index_starts(w, child, fs->blocksize, depth - 1, &child_changed);
+		if (w->err)
+			break;
+		if (child_changed) {
+			w->err = ext2fs_extent_block_csum_set(fs, w->ino, child);
+			if (!w->err)
+				w->err = io_channel_write_blk64(fs->io, blk, 1, buf);
+		}
+		if (start >= 0 && (uint64_t)start != ext2fs_le32_to_cpu(idx[i].ei_block)) {
+			idx[i].ei_block = ext2fs_cpu_to_le32((uint32_t)start);
+			*changed = 1;
+		}
+	}
+	free(buf);
+	return ext2fs_le32_to_cpu(idx[0].ei_block);
+}
+
 static errcode_t fix_index_starts(struct check_ctx *c, ext2_ino_t ino)
 {
-	ext2_extent_handle_t h;
-	struct ext2fs_extent e;
-	struct ext2_extent_info info;
-	int op = EXT2_EXTENT_ROOT;
-	uint64_t steps = 0, max_steps = ext2fs_blocks_count(c->fs->super) + 16;
-	int level = 0;
-	errcode_t err = ext2fs_extent_open(c->fs, ino, &h);
+	struct index_walk w = { c, ino, ext2fs_blocks_count(c->fs->super) + 16, 0 };
+	struct inode_buf b = { 0 };
+	int changed = 0;
+	errcode_t err = inode_read(c, ino, &b);
 
 	if (err)
 		return err;
-
-	while (steps++ < max_steps) {
-		err = ext2fs_extent_get(h, op, &e);
-		/* past the last sibling of a child not descended into: back to the parent */
-		if (err == EXT2_ET_EXTENT_NO_NEXT && op == EXT2_EXTENT_NEXT_SIB && level > 0) {
-			op = EXT2_EXTENT_UP;
-			continue;
-		}
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT) {
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
-		if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
-		err = ext2fs_extent_get_info(h, &info);
-		if (!err && info.curr_level > 0 && info.curr_entry == 1)
-			err = ext2fs_extent_fix_parents(h);
-		if (err)
-			break;
-		level = info.curr_level;
-		/*
-		 * A child outside the filesystem is not read (the read would stop
-		 * every write after it): the block map repair of the same round
-		 * drops the entry.
-		 */
-		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
-		    (e.e_pblk < c->fs->super->s_first_data_block ||
-		     e.e_pblk >= ext2fs_blocks_count(c->fs->super)))
-			op = EXT2_EXTENT_NEXT_SIB;
-	}
-	ext2fs_extent_free(h);
-	return err;
+	settle_index_starts(&w, (struct ext3_extent_header *)b.in->i_block, sizeof(b.in->i_block),
+			    INDEX_WALK_DEPTH, &changed);
+	if (!w.err && changed)
+		return inode_write(c, ino, &b);
+	free(b.in);
+	return w.err;
 }
 
 /* The one-field repairs: the finding's expected value goes where the found one was. */
