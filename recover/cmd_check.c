@@ -300,7 +300,9 @@ verdict:
 		printf(_("\n%s: *** the journal, removed by the repairs, has been made anew ***\n"), image);
 	if (r->fixed || r->written)
 		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);
-	if (r->left || r->preen_halt)
+	if (r->unsettled)
+		printf(_("\n%s: the repairs did not settle in %u checks; run check again\n"), image, r->rounds);
+	if (r->left || r->unsettled || r->preen_halt)
 		printf(_("\n%s: ********** WARNING: Filesystem still has errors **********\n\n"), image);
 	print_summary(image, r);
 }
@@ -347,7 +349,7 @@ static int print_json(const char *image, const struct fsck_session *s)
 	size_t i;
 
 	json_begin_document(&j, stdout, "check", image);
-	json_bool(&j, "clean", r->left == 0 && !r->preen_halt && !r->aborted);
+	json_bool(&j, "clean", r->left == 0 && !r->unsettled && !r->preen_halt && !r->aborted);
 	json_bool(&j, "full_check", r->reason != E4R_REASON_CLEAN_SKIPPED);
 	json_string(&j, "reason", reason_names[r->reason]);
 	json_bool(&j, "journal_skipped", r->journal_skipped);

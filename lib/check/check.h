@@ -86,6 +86,7 @@ struct check_result {
 	unsigned		rounds;		/* checks run (1 without repairs) */
 	unsigned		fixed;		/* findings repaired, all rounds */
 	unsigned		left;		/* errors of the last round not repaired */
+	int			unsettled;	/* the last round allowed still repaired: unchecked since */
 	int			preen_halt;	/* -p met a problem a person must decide: nothing written */
 	int			written;	/* the filesystem was changed (flush it) */
 	int			journal_cleared;	/* a repair removed the journal (made anew once clean) */

@@ -218,8 +218,17 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 				settled = 0;
 			}
 		}
-		if (settled || r->preen_halt || r->rounds >= max_rounds)
+		if (settled || r->preen_halt)
 			break;
+		/*
+		 * Out of rounds while still repairing: what the last round wrote
+		 * was never checked, and a fix that does not hold would come back
+		 * every round. The run does not call the filesystem mended.
+		 */
+		if (r->rounds >= max_rounds) {
+			r->unsettled = 1;
+			break;
+		}
 	}
 	if (mode != E4R_REPAIR_NONE && !r->preen_halt && !r->aborted &&
 	    r->reason != E4R_REASON_CLEAN_SKIPPED)

@@ -241,7 +241,7 @@ int fsck_exit_code(const struct fsck_session *s)
 	if (s->stopped != FSCK_STAGE_NONE || !r)
 		return s->err == E4R_UNDO_EXISTS ? FSCK_EXIT_USAGE : FSCK_EXIT_OPERATIONAL;
 	rc = r->fixed || (s->backup_sb && !s->backup_ro) ? FSCK_EXIT_FIXED : FSCK_EXIT_OK;
-	if (r->left || r->preen_halt || s->backup_ro)
+	if (r->left || r->unsettled || r->preen_halt || s->backup_ro)
 		rc = FSCK_EXIT_UNCORRECTED;
 	if (r->aborted)
 		rc = (rc & FSCK_EXIT_UNCORRECTED) | FSCK_EXIT_OPERATIONAL;
