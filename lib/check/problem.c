@@ -98,7 +98,11 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_EXTERNAL_MISSING, "journal_external_missing", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the superblock names an external journal (a journal UUID) that cannot be found; journal inode %i is ignored")),
-	ROW(E4R_PR_JOURNAL_ERRNO, "journal_errno", P0, ERR, E4R_ANS_FIX, PREEN,
+	/*
+	 * e2fsck takes a recorded error as the superblock's error state: the check
+	 * is forced, the error cleared, and the filesystem not called damaged for it
+	 */
+	ROW(E4R_PR_JOURNAL_ERRNO, "journal_errno", P0, WARN, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_ERRNO), PH(NOW),
 	    PM_("the journal (inode %i) records error %f: the filesystem had errors")),
 	ROW(E4R_PR_SB_FEATURE_UNKNOWN, "sb_feature_unknown", P0, ERR, E4R_ANS_NONE, 0,

@@ -430,6 +430,17 @@ errcode_t check_super(struct check_ctx *c)
 	return 0;
 }
 
+/* Whether this round found an error recorded in the journal (not counted as damage). */
+static int journal_error_recorded(const struct check_result *r)
+{
+	size_t i;
+
+	for (i = r->round_first; i < r->count; i++)
+		if (r->findings[i].code == E4R_PR_JOURNAL_ERRNO)
+			return 1;
+	return 0;
+}
+
 /* Decide like e2fsck whether a filesystem marked clean gets the full check. */
 errcode_t check_clean_skip(struct check_ctx *c)
 {
@@ -437,7 +448,7 @@ errcode_t check_clean_skip(struct check_ctx *c)
 	struct check_result *r = c->res;
 	time_t now = time(NULL);
 
-	if (r->errors)
+	if (r->errors || journal_error_recorded(r))
 		r->reason = E4R_REASON_ERRORS;
 	else if (sb->s_state & EXT2_ERROR_FS)
 		r->reason = E4R_REASON_ERRORS;
