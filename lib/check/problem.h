@@ -40,6 +40,7 @@ enum check_problem {
 	E4R_PR_RESIZE_INODE_STRAY,
 	E4R_PR_RESIZE_INODE_INVALID,
 	E4R_PR_FS_SIZE_WRONG,
+	E4R_PR_SB_BOTH_CSUMS,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
 	E4R_PR_INODE_BAD_MODE,

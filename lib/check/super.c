@@ -78,6 +78,8 @@ static void check_sb_fields(struct check_ctx *c)
 	if (ext2fs_has_feature_meta_bg(sb) && sb->s_first_meta_bg > fs->desc_blocks)
 		check_report_group(c, E4R_PR_SB_FIRST_META_BG, E4R_NONE, E4R_NONE, fs->desc_blocks,
 				   sb->s_first_meta_bg);
+	if (ext2fs_has_feature_metadata_csum(sb) && ext2fs_has_feature_gdt_csum(sb))
+		check_report_group(c, E4R_PR_SB_BOTH_CSUMS, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 	if (ext2fs_has_feature_resize_inode(sb) && ext2fs_has_feature_meta_bg(sb))
 		check_report_group(c, E4R_PR_SB_RESIZE_META_BG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 	if (sb->s_inodes_count != want_inodes) {
