@@ -410,6 +410,10 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 					 (uint64_t)(w.last_lblk + 1) * c->fs->blocksize, EXT2_I_SIZE(in));
 		if (ino == EXT2_RESIZE_INO && ext2fs_has_feature_resize_inode(c->fs->super))
 			check_resize_i_blocks(c, in, buf);
+		/* e2fsck's pass 1 counts the blocks of the reserved files it walks (the journal) */
+		else if (ino != EXT2_RESIZE_INO && !w.bad && reserved_checks_blocks(c, ino) &&
+			 reserved_walks(c, ino, in, 0))
+			check_i_blocks(&w);
 		return;
 	}
 	w.kind = check_inode_kind(in->i_mode);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "check/ctx.h"
+#include "fs/image.h"
 #include "util/e4r_err.h"
 #include "jbd/journal.h"
 #include "util/crc.h"
@@ -52,6 +53,19 @@ static void check_sb_values(struct check_ctx *c)
 		check_report_group(c, E4R_PR_SB_VALUE, E4R_NONE, E4R_NONE, E4R_NONE, bad);
 }
 
+/* A superblock claiming more blocks than the device holds (a cut image, a forged count). */
+static void check_fs_size(struct check_ctx *c)
+{
+	uint64_t bytes, have;
+
+	if (fs_image_size(c->fs->device_name, &bytes))
+		return;
+	have = bytes / c->fs->blocksize;
+	if (ext2fs_blocks_count(c->fs->super) > have)
+		check_report_group(c, E4R_PR_FS_SIZE_WRONG, E4R_NONE, E4R_NONE, have,
+				   ext2fs_blocks_count(c->fs->super));
+}
+
 static void check_sb_fields(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -64,11 +78,23 @@ static void check_sb_fields(struct check_ctx *c)
 	if (ext2fs_has_feature_meta_bg(sb) && sb->s_first_meta_bg > fs->desc_blocks)
 		check_report_group(c, E4R_PR_SB_FIRST_META_BG, E4R_NONE, E4R_NONE, fs->desc_blocks,
 				   sb->s_first_meta_bg);
+	if (ext2fs_has_feature_metadata_csum(sb) && ext2fs_has_feature_gdt_csum(sb))
+		check_report_group(c, E4R_PR_SB_BOTH_CSUMS, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 	if (ext2fs_has_feature_resize_inode(sb) && ext2fs_has_feature_meta_bg(sb))
 		check_report_group(c, E4R_PR_SB_RESIZE_META_BG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
-	if (sb->s_inodes_count != want_inodes)
+	if (sb->s_inodes_count != want_inodes) {
 		check_report_group(c, E4R_PR_SB_INODES_COUNT, E4R_NONE, E4R_NONE, want_inodes,
 				   sb->s_inodes_count);
+		/*
+		 * Unfixed, e2fsck calls the superblock corrupt and stops (exit 12):
+		 * nothing sized from its counts (a forged block count: tens of
+		 * thousands of groups) is looked at
+		 */
+		if (!c->opts || c->opts->repair == E4R_REPAIR_NONE) {
+			c->res->aborted = 1;
+			c->res->abort_err = EXT2_ET_CORRUPT_SUPERBLOCK;
+		}
+	}
 	if (sb->s_first_data_block != want_first)
 		check_report_group(c, E4R_PR_SB_FIRST_DATA_BLOCK, E4R_NONE, E4R_NONE, want_first,
 				   sb->s_first_data_block);
@@ -477,8 +503,13 @@ errcode_t check_super(struct check_ctx *c)
 	}
 	if (sb->s_state & EXT2_ERROR_FS)
 		check_report_group(c, E4R_PR_ERRORS_FLAG, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	check_fs_size(c);
 	check_sb_values(c);
 	check_sb_fields(c);
+	if (c->res->aborted) {
+		check_progress(c, E4R_PASS_SUPER, 1, 1);
+		return 0;
+	}
 	check_journal(c);
 	check_resize_inode(c);
 	check_mark_metadata(c);
@@ -486,13 +517,18 @@ errcode_t check_super(struct check_ctx *c)
 	return 0;
 }
 
-/* The journal recorded an error: e2fsck marks the filesystem as having errors for it. */
-static int journal_errno_found(const struct check_result *r)
+/*
+ * Whether this round found what e2fsck takes as errors without calling the
+ * filesystem damaged for it: an error the journal recorded, a superblock
+ * bigger than the device. Either forces the full check.
+ */
+static int forces_check(const struct check_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->count; i++)
-		if (r->findings[i].code == E4R_PR_JOURNAL_ERRNO)
+	for (i = r->round_first; i < r->count; i++)
+		if (r->findings[i].code == E4R_PR_JOURNAL_ERRNO ||
+		    r->findings[i].code == E4R_PR_FS_SIZE_WRONG)
 			return 1;
 	return 0;
 }
@@ -504,7 +540,7 @@ errcode_t check_clean_skip(struct check_ctx *c)
 	struct check_result *r = c->res;
 	time_t now = time(NULL);
 
-	if (r->errors || journal_errno_found(r))
+	if (r->errors || forces_check(r))
 		r->reason = E4R_REASON_ERRORS;
 	else if (sb->s_state & EXT2_ERROR_FS)
 		r->reason = E4R_REASON_ERRORS;

@@ -109,6 +109,14 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 	if (sb.s_first_data_block !=
 	    (log == 0 && !ext2fs_has_feature_bigalloc(&sb) ? 1u : 0u))
 		return E4R_IMAGE_BAD_FIRST_DATA_BLOCK;
+	/*
+	 * Told to ignore superblock errors, libext2fs divides by the blocks'
+	 * count of descriptors: a 64bit descriptor size of 0 or past a block
+	 * (e2fsck dies of SIGFPE on either) stays refused
+	 */
+	if ((flags & E4R_OPEN_IGNORE_SB_ERRORS) && ext2fs_has_feature_64bit(&sb) &&
+	    (sb.s_desc_size == 0 || sb.s_desc_size > (EXT2_MIN_BLOCK_SIZE << log)))
+		return EXT2_ET_BAD_DESC_SIZE;
 	/* Even without the size check, the descriptor table must fit in the image. */
 	bpg = sb.s_blocks_per_group;
 	groups = 0;	/* libext2fs refuses these geometries itself */
@@ -126,7 +134,12 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 	if (!isize)
 		isize = EXT2_GOOD_OLD_INODE_SIZE;
 	inodes = (uint64_t)sb.s_inodes_per_group * groups;
-	if (inodes < sb.s_inodes_count)
+	/*
+	 * A read-only check that ignores superblock errors stops at an inode
+	 * count that is not the groups' (as e2fsck does): nothing is sized from it
+	 */
+	if (inodes < sb.s_inodes_count &&
+	    (flags & (E4R_OPEN_IGNORE_SB_ERRORS | E4R_OPEN_RW)) != E4R_OPEN_IGNORE_SB_ERRORS)
 		inodes = sb.s_inodes_count;
 	if (sb.s_inodes_per_group > (8u << (EXT2_MIN_BLOCK_LOG_SIZE + log)) ||
 	    inodes > (blocks << (EXT2_MIN_BLOCK_LOG_SIZE + log)) / isize)

@@ -12,6 +12,7 @@
 
 #include "check/check.h"
 #include "check/ctx.h"
+#include "fs/image.h"
 #include "fs/ioerr_io.h"
 #include "repair/repair.h"
 #include "fsck/fsck.h"
@@ -24,6 +25,7 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 {
 	errcode_t err;
 	size_t n = (size_t)fs->super->s_inodes_count + 1;
+	uint64_t bytes;
 
 	c->fs = fs;
 	c->inodes = fs->super->s_inodes_count;
@@ -34,8 +36,19 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 	 */
 	if ((uint64_t)fs->super->s_inodes_per_group * fs->group_desc_count < c->inodes)
 		c->inodes = fs->super->s_inodes_per_group * fs->group_desc_count;
+	/* read-only, such a count stops the check after the superblock (check_super) */
+	if (!(fs->flags & EXT2_FLAG_RW))
+		n = (size_t)c->inodes + 1;
 	c->first_ino = EXT2_FIRST_INODE(fs->super);
 	c->dir_nlink = ext2fs_has_feature_dir_nlink(fs->super);
+	/*
+	 * A superblock claiming more blocks than the device holds (a read-only
+	 * check goes on over it) may claim billions: bitmaps that grow with what
+	 * is set, not with what is claimed
+	 */
+	if (!fs_image_size(fs->device_name, &bytes) &&
+	    ext2fs_blocks_count(fs->super) > bytes / fs->blocksize)
+		fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
 	if ((err = ext2fs_allocate_block_bitmap(fs, "metadata", &c->meta)) ||
 	    (err = ext2fs_allocate_block_bitmap(fs, "in use", &c->used)) ||
 	    (err = ext2fs_allocate_block_bitmap(fs, "multiply claimed", &c->dup)) ||
@@ -111,9 +124,10 @@ static errcode_t check_round(struct check_ctx *c, const struct check_opts *o)
 	r->errors = 0;
 	r->dirs = r->regular = r->symlinks = r->other_files = 0;
 	err = check_super(c);
-	if (!err)
+	/* a superblock that stopped the check: nothing sized from it is walked */
+	if (!err && !r->aborted)
 		err = check_quota_setup(c);
-	if (!err)
+	if (!err && !r->aborted)
 		err = check_orphan_list(c);
 	if (err)
 		return err;

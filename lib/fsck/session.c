@@ -136,7 +136,12 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	io_manager io = fs_image_io(o->image, NULL);
 	ext2_filsys fs = NULL;
 	unsigned backup_bs = 0;
-	int undo_made = 0, flags = repair ? E4R_OPEN_RW : 0;
+	/*
+	 * A read-only check goes on over an image shorter than its superblock says,
+	 * as e2fsck -n does (the checker reports the sizes); repairs refuse it, as
+	 * e2fsck -y aborts
+	 */
+	int undo_made = 0, flags = repair ? E4R_OPEN_RW : E4R_OPEN_NO_SIZE_CHECK;
 	enum fsck_stage stage;
 	errcode_t err;
 
@@ -176,8 +181,14 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	} else {
 		err = fs_image_open(o->image, flags, io, &fs);
 	}
-	/* Like e2fsck: a superblock libext2fs rejects may still be checkable; the passes report it. */
-	if (err == EXT2_ET_CORRUPT_SUPERBLOCK)
+	/*
+	 * Like e2fsck: a superblock libext2fs rejects may still be checkable; the
+	 * passes report it. A descriptor size it rejects too (e2fsck reads the
+	 * descriptors with it and goes on); read-only, an inode count past what
+	 * the blocks hold (the check stops at it, as e2fsck does)
+	 */
+	if (err == EXT2_ET_CORRUPT_SUPERBLOCK || err == EXT2_ET_BAD_DESC_SIZE ||
+	    (err == E4R_IMAGE_TOO_MANY_INODES && !repair))
 		err = fs_image_open(o->image, flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
 	if (err)
 		return stop(s, FSCK_STAGE_OPEN, err);

@@ -50,9 +50,14 @@ ARGS = None
 STATE = {}
 
 
-def verdict(rc):
+def verdict(rc, out=""):
     if rc == "timeout" or rc < 0:
         return "crash"
+    # e2fsck -n opens the image read-only, yet tries to write in places (clearing a
+    # journal's recorded error); when that failed write stops it, it said nothing
+    # about the filesystem: no verdict to compare with
+    if rc & 8 and not rc & 4 and "Error writing block" in out:
+        return "aborted"
     if rc & 8 and not rc & 4:
         return "refused"
     return "clean" if rc == 0 else "damaged"
@@ -75,9 +80,9 @@ def named(out):
     return {int(next(g for g in m.groups() if g)) for m in NAMED.finditer(out)}
 
 
-def compare(e_rc, o_rc, wrote):
+def compare(e_rc, o_rc, wrote, e_out=""):
     """The failure's kind, or None when the verdicts agree."""
-    e, o = verdict(e_rc), verdict(o_rc)
+    e, o = verdict(e_rc, e_out), verdict(o_rc)
     if o == "crash":
         return "crashed"
     if wrote:
@@ -128,7 +133,7 @@ def check_case(item):
                 if f.read() != damager.data:
                     shutil.copyfile(damager.img, copy)
                     return label, name, spec, "unrestored", "restore left the copy changed", False
-    kind = compare(e_rc, o_rc, wrote)
+    kind = compare(e_rc, o_rc, wrote, e_out)
     if not kind and repair:
         kind, rdetail = repair
         e_out, o_out = e_out + rdetail, o_out

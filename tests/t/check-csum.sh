@@ -15,6 +15,9 @@ damage "set_bg 0 checksum 0x1234" "Group descriptor 0 checksum is 0x1234, should
 # bitmap block is read, and its padding bits are not set.
 damage "set_bg 1 checksum 0x1234" "Padding at end of inode bitmap is not set" \
 	"padding at end of an inode bitmap block is not set"
+# uninit_bg beside metadata_csum: e2fsck -n says that one supersedes the other (exit 0).
+damage "feature uninit_bg" "metadata_csum supersedes uninit_bg" \
+	"sets both metadata_csum and uninit_bg; metadata_csum supersedes uninit_bg" 0
 
 # A file with an extent tree of depth 1: a flipped bit in its index block's checksum.
 mkimg deep.img 16M
