@@ -87,9 +87,10 @@ static void check_file_size(struct check_inode_walk *w)
 	/*
 	 * The size that covers the last block, but never past the largest a
 	 * file may have (a block at logical 2^32-1 would want 2^32 blocks: a
-	 * size the next check calls too big, e2fsck's loop).
+	 * size the next check calls too big, e2fsck's loop). At that largest
+	 * size a file is left alone: no size would do.
 	 */
-	if (w->last_init_lblk >= 0 && size < (uint64_t)w->last_init_lblk * fs->blocksize)
+	if (w->last_init_lblk >= 0 && size < (uint64_t)w->last_init_lblk * fs->blocksize && size < max)
 		check_report_ino(w->c, E4R_PR_I_SIZE, w->ino, E4R_NONE,
 				 want < max ? want : max, size);
 	else if (size > max_file_size(fs, w->inode->i_flags & EXT4_EXTENTS_FL))
@@ -403,11 +404,18 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 			c->large_files++;	/* the resize inode's size is past 2 GiB on 4k blocks */
 		if (reserved_walks(c, ino, in, 1))
 			check_walk_blocks(&w, buf);
-		/* e2fsck's pass 1 holds the reserved files it walks to the size limit too */
-		if (!w.bad && reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode) &&
-		    EXT2_I_SIZE(in) > max_file_size(c->fs, in->i_flags & EXT4_EXTENTS_FL))
-			check_report_ino(c, E4R_PR_I_SIZE, ino, E4R_NONE,
-					 (uint64_t)(w.last_lblk + 1) * c->fs->blocksize, EXT2_I_SIZE(in));
+		/*
+		 * e2fsck's pass 1 holds the reserved files it walks to a file's size
+		 * rules too (the quota files, the journal: a size that covers the last
+		 * block); the resize inode only to the size limit.
+		 */
+		if (!w.bad && reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode)) {
+			if (ino != EXT2_RESIZE_INO)
+				check_file_size(&w);
+			else if (EXT2_I_SIZE(in) > max_file_size(c->fs, in->i_flags & EXT4_EXTENTS_FL))
+				check_report_ino(c, E4R_PR_I_SIZE, ino, E4R_NONE,
+						 (uint64_t)(w.last_lblk + 1) * c->fs->blocksize, EXT2_I_SIZE(in));
+		}
 		if (ino == EXT2_RESIZE_INO && ext2fs_has_feature_resize_inode(c->fs->super))
 			check_resize_i_blocks(c, in, buf);
 		/* e2fsck's pass 1 counts the blocks of the reserved files it walks (the journal) */
