@@ -83,6 +83,17 @@ mkimg() {
 		"$@" "$f" "$size" >/dev/null 2>&1 || fail "mke2fs $* $f $size"
 }
 
+# mkimg_opts IMAGE SIZE BLOCKSIZE "OPTS": mkimg with the mke2fs options OPTS, where a
+# word hash=ALG sets the directory hash instead (the writer's htree tests vary both).
+mkimg_opts() {
+	local f=$1 size=$2 bs=$3 o hash= mkfs=
+	for o in $4; do
+		case $o in hash=*) hash=${o#hash=} ;; *) mkfs="$mkfs $o" ;; esac
+	done
+	mkimg "$f" "$size" -b "$bs" $mkfs
+	[ -z "$hash" ] || tune2fs -E hash_alg="$hash" "$f" > /dev/null 2>&1 || fail "tune2fs -E hash_alg=$hash"
+}
+
 # need_kernel_mount: skip unless root, python3 and loop mounts are at hand (the kernel as
 # oracle). Sets W (tests/writer.py) and PY, and leaves an empty directory mnt.
 need_kernel_mount() {

@@ -30,13 +30,7 @@ PY
 
 while read -r count width bs opts; do
 	case $count in ''|'#'*) continue ;; esac
-	hash=
-	mkfs=
-	for o in $opts; do
-		case $o in hash=*) hash=${o#hash=} ;; *) mkfs="$mkfs $o" ;; esac
-	done
-	mkimg ours.img 16M -b "$bs" $mkfs
-	[ -z "$hash" ] || tune2fs -E hash_alg=$hash ours.img > /dev/null 2>&1 || fail "tune2fs -E hash_alg=$hash"
+	mkimg_opts ours.img 16M "$bs" "$opts"
 	cp ours.img kernel.img
 	script "$count" "$width" > s.txt
 	what="$count names of $width bytes, $bs-byte blocks${opts:+, $opts}"

@@ -31,13 +31,7 @@ readdir_order() { # IMAGE OUT
 
 while read -r count bs opts; do
 	case $count in ''|'#'*) continue ;; esac
-	hash=
-	mkfs=
-	for o in $opts; do
-		case $o in hash=*) hash=${o#hash=} ;; *) mkfs="$mkfs $o" ;; esac
-	done
-	mkimg ours.img 32M -b "$bs" $mkfs
-	[ -z "$hash" ] || tune2fs -E hash_alg=$hash ours.img > /dev/null 2>&1 || fail "tune2fs -E hash_alg=$hash"
+	mkimg_opts ours.img 32M "$bs" "$opts"
 	cp ours.img kernel.img
 	script "$count" > s.txt
 	what="$count names, $bs-byte blocks${opts:+, $opts}"
