@@ -388,6 +388,20 @@ static void check_journal(struct check_ctx *c)
 		return;
 	}
 	/*
+	 * Only the superblock's backup of the journal's map (s_jnl_blocks) found
+	 * the log: the journal inode itself is no journal (not a linked regular
+	 * file, or its map is unusable). e2fsck 1.47 calls an extent-mapped one
+	 * invalid and offers to clear it. Left alone, pass 1 counts none of the
+	 * log's blocks, and a repair would free them under a superblock that
+	 * still names the journal.
+	 */
+	if (j->from_backup) {
+		check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE,
+				 EXT2_ET_NO_JOURNAL);
+		jbd_journal_close(j);
+		return;
+	}
+	/*
 	 * An internal journal has one user: more means fields of a v1 superblock
 	 * read as v2 ones, which e2fsck clears (everything past the v1 fields).
 	 */
