@@ -22,16 +22,22 @@ kept() {
 	rm -f f1.out f3.out
 }
 
-# pointed_back "DEBUGFS COMMANDS" WHAT: the table is found where it was.
-pointed_back() {
-	local orig
-	orig=$(itable_of base.img 0)
+# damage_and_repair "DEBUGFS COMMANDS" WHAT: base.img damaged into t.img (e2fsck must
+# see the damage), then check -y -f on it, which must say it fixed something.
+damage_and_repair() {
 	cp base.img t.img
 	printf '%s\n' "$1" | tr ';' '\n' | debugfs -w -f - t.img >/dev/null 2>&1 || fail "debugfs $1"
 	run e2fsck -fn t.img
 	[ "$RC" -ne 0 ] || fail "oracle: e2fsck -fn finds nothing after '$1'"
 	run "$E4R" check -y -f t.img
 	expect_rc 1 "check -y -f on $2"
+}
+
+# pointed_back "DEBUGFS COMMANDS" WHAT: the table is found where it was.
+pointed_back() {
+	local orig
+	orig=$(itable_of base.img 0)
+	damage_and_repair "$1" "$2"
 	expect_out "inode table of group 0 at block [0-9]+ cannot be there; its inodes lie at block $orig," \
 		"$2: the table is found at block $orig"
 	expect_no_out "write over filesystem metadata" "$2: no write refused"
@@ -46,12 +52,7 @@ pointed_back() {
 # moved "DEBUGFS COMMANDS" WHAT: no inodes where the table belongs (the root
 # inode cleared there): the table gets new blocks, and e2fsck -fn is clean after.
 moved() {
-	cp base.img t.img
-	printf '%s\n' "$1" | tr ';' '\n' | debugfs -w -f - t.img >/dev/null 2>&1 || fail "debugfs $1"
-	run e2fsck -fn t.img
-	[ "$RC" -ne 0 ] || fail "oracle: e2fsck -fn finds nothing after '$1'"
-	run "$E4R" check -y -f t.img
-	expect_rc 1 "check -y -f on $2"
+	damage_and_repair "$1" "$2"
 	expect_out "moved to new blocks" "$2: the table is moved"
 	expect_no_out "write over filesystem metadata" "$2: no write refused"
 	run e2fsck -fn t.img
