@@ -40,8 +40,7 @@ struct check_ctx {
 	ext2fs_inode_bitmap	inode_ea;	/* EA inodes: referenced by xattrs, not by entries */
 
 	uint8_t			*kind;		/* [inodes + 1] KIND_* */
-	uint16_t		*links_disk;	/* [inodes + 1] i_links_count */
-	uint32_t		*links_found;	/* [inodes + 1] entries naming it (pass 2) */
+	struct check_nlink	*nlink;		/* link counts: on disk and found (check/nlink.c) */
 
 	struct check_dir	*dirs;		/* sorted by ino (pass 1 scans in order) */
 	size_t			ndirs, dirs_cap;
@@ -85,6 +84,20 @@ errcode_t check_report_group(struct check_ctx *c, enum check_problem code, uint6
 void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total);
 
 struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino);
+
+/*
+ * Link counts (check/nlink.c), for inodes 0 to the N - 1 given to init:
+ * i_links_count as pass 1 read it, and the entries pass 2 (and repair/'s
+ * reconnections) found naming the inode. Setting and adding never fail
+ * alone: a table that could not grow is told once by check_nlink_error.
+ */
+errcode_t check_nlink_init(struct check_ctx *c, size_t n);
+void check_nlink_free(struct check_ctx *c);
+void check_nlink_set_disk(struct check_ctx *c, ext2_ino_t ino, uint32_t count);
+uint32_t check_nlink_disk(const struct check_ctx *c, ext2_ino_t ino);
+void check_nlink_add_found(struct check_ctx *c, ext2_ino_t ino);
+uint32_t check_nlink_found(const struct check_ctx *c, ext2_ino_t ino);
+errcode_t check_nlink_error(const struct check_ctx *c);
 
 /* The passes (each returns an error only when it could not go on). */
 errcode_t check_super(struct check_ctx *c);

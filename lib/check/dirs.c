@@ -170,8 +170,7 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 		if (sub)
 			sub->parent = d->ino;
 	}
-	if (c->links_found[ino] < UINT32_MAX)
-		c->links_found[ino]++;
+	check_nlink_add_found(c, ino);
 	return;
 }
 
@@ -226,8 +225,8 @@ static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, cons
 
 static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
 {
-	if (ino && ino <= c->inodes && c->links_found[ino] < UINT32_MAX)
-		c->links_found[ino]++;
+	if (ino && ino <= c->inodes)
+		check_nlink_add_found(c, ino);
 }
 
 /*
@@ -487,6 +486,7 @@ errcode_t check_dirs(struct check_ctx *c)
 		check_report_ino(c, E4R_PR_LARGE_FILE_FEATURE, E4R_NONE, E4R_NONE, E4R_NONE,
 				 c->large_files);
 	check_progress(c, E4R_PASS_DIRS, c->ndblocks, c->ndblocks);
+	err = check_nlink_error(c);
 out:
 	free(in);
 	free(buf);

@@ -394,7 +394,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	if (!check_use(c, ino, in, low_dtime))
 		return;
 	ext2fs_mark_inode_bitmap2(c->inode_used, ino);
-	c->links_disk[ino] = in->i_links_count;
+	check_nlink_set_disk(c, ino, in->i_links_count);
 	if (in->i_flags & EXT4_EA_INODE_FL)
 		ext2fs_mark_inode_bitmap2(c->inode_ea, ino);
 	if (reserved) {
@@ -591,7 +591,9 @@ errcode_t check_inodes(struct check_ctx *c)
 	for (ino = 1; ino <= c->inodes; ino++)
 		if (ino >= c->first_ino || ino == EXT2_ROOT_INO)
 			count_kind(c->res, c->kind[ino]);
-	return err == ENOMEM ? err : 0;
+	if (err != ENOMEM)
+		err = check_nlink_error(c);
+	return err;
 }
 
 static void find_dups_in_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,

@@ -163,7 +163,7 @@ static int htree_count_dropped(struct check_ctx *c, ext2_ino_t ino, uint64_t fou
 {
 	struct ext2_inode in;
 
-	if (c->kind[ino] != KIND_DIR || c->links_disk[ino] != 1 || found <= 1 ||
+	if (c->kind[ino] != KIND_DIR || check_nlink_disk(c, ino) != 1 || found <= 1 ||
 	    ext2fs_read_inode(c->fs, ino, &in))
 		return 0;
 	return (in.i_flags & EXT2_INDEX_FL) != 0;
@@ -195,7 +195,7 @@ errcode_t check_links(struct check_ctx *c)
 		    ext2fs_test_inode_bitmap2(c->inode_bad, ino) ||
 		    ext2fs_test_inode_bitmap2(c->inode_ea, ino))
 			continue;
-		found = c->links_found[ino];
+		found = check_nlink_found(c, ino);
 		if (found == 0) {
 			check_report_ino(c, zero_length(c, ino) ? E4R_PR_UNATTACHED_ZERO :
 					 E4R_PR_UNATTACHED, ino, E4R_NONE, E4R_NONE, E4R_NONE);
@@ -207,8 +207,9 @@ errcode_t check_links(struct check_ctx *c)
 				check_report_ino(c, E4R_PR_DIR_NLINK_FEATURE, ino, E4R_NONE, EXT2_LINK_MAX, found);
 			found = 1;
 		}
-		if (found != c->links_disk[ino] && !htree_count_dropped(c, ino, found))
-			check_report_ino(c, E4R_PR_LINK_COUNT, ino, E4R_NONE, found, c->links_disk[ino]);
+		if (found != check_nlink_disk(c, ino) && !htree_count_dropped(c, ino, found))
+			check_report_ino(c, E4R_PR_LINK_COUNT, ino, E4R_NONE, found,
+					 check_nlink_disk(c, ino));
 	}
 	check_progress(c, E4R_PASS_LINKS, groups, groups);
 	return 0;

@@ -58,11 +58,9 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 	    (err = ext2fs_allocate_inode_bitmap(fs, "xattr inodes", &c->inode_ea)))
 		return err;
 	c->kind = calloc(n, sizeof(*c->kind));
-	c->links_disk = calloc(n, sizeof(*c->links_disk));
-	c->links_found = calloc(n, sizeof(*c->links_found));
-	if (!c->kind || !c->links_disk || !c->links_found)
+	if (!c->kind)
 		return ENOMEM;
-	return 0;
+	return check_nlink_init(c, n);
 }
 
 static void ctx_free(struct check_ctx *c)
@@ -75,8 +73,7 @@ static void ctx_free(struct check_ctx *c)
 	if (c->inode_bad) ext2fs_free_inode_bitmap(c->inode_bad);
 	if (c->inode_ea) ext2fs_free_inode_bitmap(c->inode_ea);
 	free(c->kind);
-	free(c->links_disk);
-	free(c->links_found);
+	check_nlink_free(c);
 	free(c->dirs);
 	free(c->dblocks);
 	check_quota_free(c);

@@ -862,8 +862,10 @@ linked:
 	if (!err && is_dir)
 		err = repair_dotdot(c, ino, lpf);
 	/* one entry names it now: the round compares its count again (repair_round) */
-	if (!err && !is_dir && ino <= c->inodes)
-		c->links_found[ino]++;
+	if (!err && !is_dir && ino <= c->inodes) {
+		check_nlink_add_found(c, ino);
+		err = check_nlink_error(c);
+	}
 	return err;
 }
 

@@ -248,9 +248,9 @@ static errcode_t settle_round(struct check_ctx *c, size_t first, unsigned *fixed
 
 		if (f->code != E4R_PR_UNATTACHED || !f->fixed || f->ino == E4R_NONE || ino > c->inodes)
 			continue;
-		if (c->links_found[ino] != c->links_disk[ino])
-			err = settle(c, first, E4R_PR_LINK_COUNT, ino, c->links_found[ino],
-				     c->links_disk[ino], fixed);
+		if (check_nlink_found(c, ino) != check_nlink_disk(c, ino))
+			err = settle(c, first, E4R_PR_LINK_COUNT, ino, check_nlink_found(c, ino),
+				     check_nlink_disk(c, ino), fixed);
 	}
 	if (!err && c->quota_changed) {
 		size_t from = r->count, kept;

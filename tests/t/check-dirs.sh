@@ -49,6 +49,33 @@ expect_rc 0 "oracle: the indexed directory is clean"
 run "$E4R" check -n -f h.img
 expect_rc 0 "check -n -f on a clean htree directory"
 ibig=$(debugfs -R "stat big" h.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+
+# Link counts past what half a byte holds (check keeps those apart from the small
+# ones): f1 has 301 names in h.img; a directory with 300 subdirectories has 302
+# links, each subdirectory 2. Each count set wrong, on either side of 15, is named
+# with the values e2fsck gives, and check -y -f leaves the image clean for e2fsck.
+cp h.img L.img
+{ echo "mkdir wide"; for i in $(seq 1 300); do echo "mkdir wide/s$i"; done; } > cmds
+debugfs -w -f cmds L.img >/dev/null 2>&1 || fail "debugfs mkdir wide"
+run e2fsck -fn L.img
+expect_rc 0 "oracle: the image with large link counts is clean"
+run "$E4R" check -n -f L.img
+expect_rc 0 "check -n -f on large link counts"
+iwide=$(debugfs -R "stat wide" L.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+is1=$(debugfs -R "stat wide/s1" L.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+for c in "f1 300 $i1 301" "f1 2 $i1 301" "f1 4000 $i1 301" "wide 301 $iwide 302" "wide 7 $iwide 302" \
+	"wide/s1 15 $is1 2" "wide/s1 300 $is1 2"; do
+	set -- $c
+	cp L.img l.img
+	debugfs -w -R "sif $1 links_count $2" l.img >/dev/null 2>&1 || fail "debugfs sif $1"
+	run e2fsck -fn l.img
+	expect_rc 4 "oracle: e2fsck -fn on $1's count set to $2"
+	expect_out "Inode $3 ref count is $2, should be $4" "oracle names $1's count"
+	run "$E4R" check -n -f l.img
+	expect_rc 4 "check -n -f on $1's count set to $2"
+	expect_out "inode $3 ref count is $2, should be $4" "check names $1's count ($2, should be $4)"
+	repaired_image l.img "$1's count set to $2"
+done
 leaf=$(debugfs -R "htree big" h.img 2>/dev/null | sed -n 's/^Entry #1: Hash 0x[0-9a-f]*, block \([0-9]*\)$/\1/p' | head -1)
 [ -n "$leaf" ] || fail "debugfs htree: no second index entry"
 root=$(debugfs -R "bmap big 0" h.img 2>/dev/null)
