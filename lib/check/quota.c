@@ -232,10 +232,22 @@ static errcode_t qt_read(struct qt_reader *r, uint32_t blk, unsigned char *buf)
 	unsigned got = 0;
 	errcode_t err;
 
+	ext2_filsys fs = r->c->fs;
+	blk64_t pblk = 0;
+
 	memset(buf, 0, QT_BLOCK);
 	if (off >= r->size)
 		return 0;
-	err = ext2fs_file_llseek(r->file, off, EXT2_SEEK_SET, NULL);
+	/*
+	 * A block the file maps outside the filesystem (pass 1 names the
+	 * mapping) makes the file unreadable, as for e2fsck; read through,
+	 * it would look like a failing device and stop the whole check.
+	 */
+	err = ext2fs_bmap2(fs, r->ino, NULL, NULL, 0, off / fs->blocksize, NULL, &pblk);
+	if (!err && pblk && (pblk < fs->super->s_first_data_block || pblk >= ext2fs_blocks_count(fs->super)))
+		err = EXT2_ET_BAD_BLOCK_NUM;
+	if (!err)
+		err = ext2fs_file_llseek(r->file, off, EXT2_SEEK_SET, NULL);
 	if (!err)
 		err = ext2fs_file_read(r->file, buf, QT_BLOCK, &got);
 	return err;
