@@ -26,6 +26,7 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 	errcode_t err;
 	size_t n = (size_t)fs->super->s_inodes_count + 1;
 	uint64_t bytes;
+	int type;
 
 	c->fs = fs;
 	c->inodes = fs->super->s_inodes_count;
@@ -51,12 +52,23 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 		fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
 	if ((err = ext2fs_allocate_block_bitmap(fs, "metadata", &c->meta)) ||
 	    (err = ext2fs_allocate_block_bitmap(fs, "in use", &c->used)) ||
-	    (err = ext2fs_allocate_block_bitmap(fs, "multiply claimed", &c->dup)) ||
-	    (err = ext2fs_allocate_block_bitmap(fs, "xattr", &c->ea)) ||
-	    (err = ext2fs_allocate_inode_bitmap(fs, "in use", &c->inode_used)) ||
-	    (err = ext2fs_allocate_inode_bitmap(fs, "bad", &c->inode_bad)) ||
-	    (err = ext2fs_allocate_inode_bitmap(fs, "xattr inodes", &c->inode_ea)))
+	    (err = ext2fs_allocate_inode_bitmap(fs, "in use", &c->inode_used)))
 		return err;
+	/*
+	 * Sets that are nearly always empty or small take memory for what
+	 * they hold, not a bit for every block or inode (a flat bitmap is
+	 * written through when made, so it is resident whether used or not).
+	 */
+	type = fs->default_bitmap_type;
+	fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	if ((err = ext2fs_allocate_block_bitmap(fs, "multiply claimed", &c->dup)) ||
+	    (err = ext2fs_allocate_block_bitmap(fs, "xattr", &c->ea)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "bad", &c->inode_bad)) ||
+	    (err = ext2fs_allocate_inode_bitmap(fs, "xattr inodes", &c->inode_ea))) {
+		fs->default_bitmap_type = type;
+		return err;
+	}
+	fs->default_bitmap_type = type;
 	c->kind = calloc(n, sizeof(*c->kind));
 	if (!c->kind)
 		return ENOMEM;
