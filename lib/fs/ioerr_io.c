@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/image.h"
 #include "fs/ioerr_io.h"
 #include "fs/wrap_io.h"
 
@@ -55,14 +56,36 @@ static errcode_t note(io_channel ch, int write, unsigned long long block, int by
 
 static struct struct_io_manager ioerr_manager;
 
+/* Per channel: the image's size in bytes when it could be learnt (0: unknown). */
 static errcode_t ioerr_open(const char *name, int flags, io_channel *out)
 {
-	return fs_wrap_open(&ioerr_manager, fs_base_io(), name, flags, NULL, out);
+	uint64_t *bytes = calloc(1, sizeof(*bytes));
+	errcode_t err;
+
+	if (!bytes)
+		return EXT2_ET_NO_MEMORY;
+	if (fs_image_size(name, bytes))
+		*bytes = 0;
+	err = fs_wrap_open(&ioerr_manager, fs_base_io(), name, flags, bytes, out);
+	if (err)
+		free(bytes);
+	return err;
 }
 
 static errcode_t ioerr_read_blk64(io_channel ch, unsigned long long block, int count, void *data)
 {
-	return note(ch, 0, block, 0, fs_wrap_read_blk64(ch, block, count, data));
+	const uint64_t *bytes = fs_wrap_priv(ch);
+	errcode_t err = fs_wrap_read_blk64(ch, block, count, data);
+
+	/*
+	 * A read that starts past the image's end follows a damaged block
+	 * number (a file's map, the journal's): the filesystem's fault, which
+	 * the caller names, not the device's. Far enough out, the kernel
+	 * refuses the offset itself (EINVAL), which would look like one.
+	 */
+	if (err && bytes && *bytes && ch->block_size > 0 && block >= *bytes / (unsigned)ch->block_size)
+		return err;
+	return note(ch, 0, block, 0, err);
 }
 
 static errcode_t ioerr_write_blk64(io_channel ch, unsigned long long block, int count, const void *data)
