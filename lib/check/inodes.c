@@ -267,7 +267,8 @@ static int check_use(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_larg
 		return 1;	/* reserved inodes are always in use */
 	if (in->i_dtime && low_dtime && in->i_dtime < c->inodes)
 		check_report_ino(c, E4R_PR_ORPHAN_LIST, ino, E4R_NONE, E4R_NONE, in->i_dtime);
-	if (!in->i_links_count) {
+	/* e2fsck takes a quota file the superblock names as in use, whatever its link count */
+	if (!in->i_links_count && !(ext2fs_has_feature_quota(c->fs->super) && check_is_quota_ino(c, ino))) {
 		if (ino >= c->first_ino && !in->i_dtime && in->i_mode)
 			check_report_ino(c, E4R_PR_INODE_ZERO_DTIME, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
