@@ -19,6 +19,15 @@ for t in logdump replay diagnose check; do
 	expect_out "^[0-9]+ inputs run" "$t: inputs ran"
 done
 
+# The targets reuse one decode buffer and clear only what the last run left: a
+# run after a bigger image that check -y rewrote must leave what it leaves alone.
+for b in nocsum-0 v1-async-2 torn-4; do
+	run env E4R_FUZZ_DUMP=after.img "$fz/regress_check" seeds/check/v3-2k-2 seeds/check/$b
+	expect_rc 0 "check: $b after v3-2k-2"
+	run env E4R_FUZZ_DUMP=alone.img "$fz/regress_check" seeds/check/$b; expect_rc 0 "check: $b alone"
+	cmp -s after.img alone.img || fail "check: $b after another input differs from $b alone"
+done
+
 # The oracle: a crash image, replayed in memory (policy stop) and by e2fsck.
 mkimg crash.img 3M -b 1024 -O metadata_csum
 run "$E4R" write --ops=40 --seed=3 --csum=v3 --crash-after=200 crash.img; expect_rc 0 "crash image"
