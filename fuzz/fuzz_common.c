@@ -56,6 +56,18 @@ static void dump_image(const struct sparse_image *img)
 /* The image the last fuzz_run decoded, as that run left it, for fuzz_rerun. */
 static struct sparse_image last;
 
+/*
+ * Where the decode buffer may hold bytes of an earlier image: what the
+ * decode put there and what the commands wrote. The next decode clears only
+ * that, so every run sees its image over zeros as in a fresh process.
+ */
+static unsigned char dirty[SPARSE_DIRTY_BYTES];
+
+static void note_write(void *arg, uint64_t off, uint64_t len)
+{
+	sparse_dirty_mark(arg, off, len);
+}
+
 /* Run CMD on the registered image and check the aftermath (see fuzz_run). */
 static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fuzz_expect expect)
 {
@@ -68,7 +80,8 @@ static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fu
 	memcpy(args, argv, argc * sizeof(*args));
 	args[argc] = FUZZ_IMAGE;
 	args[argc + 1] = NULL;
-	if (fs_mem_image_add(FUZZ_IMAGE, last.buf, last.len))
+	if (fs_mem_image_add(FUZZ_IMAGE, last.buf, last.len) ||
+	    !fs_mem_image_watch(FUZZ_IMAGE, note_write, dirty))
 		abort();
 	rc = cmd(argc + 1, args);
 	dump_image(&last);
@@ -97,10 +110,11 @@ int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const
 	static unsigned char *buf;
 
 	init_once();
-	if (!buf && !(buf = malloc(SPARSE_MAX_BYTES)))
+	/* zeroed once; after that the decode clears only what is dirty */
+	if (!buf && !(buf = calloc(1, SPARSE_MAX_BYTES)))
 		abort();
 	last.buf = NULL;
-	if (sparse_image_decode(data, size, buf, SPARSE_MAX_BYTES, &last))
+	if (sparse_image_decode(data, size, buf, SPARSE_MAX_BYTES, dirty, &last))
 		return -1;
 	return run_registered(cmd, argc, argv, expect);
 }

@@ -14,8 +14,32 @@ static void put32(unsigned char *p, uint32_t v)
 	p[0] = v, p[1] = v >> 8, p[2] = v >> 16, p[3] = v >> 24;
 }
 
+void sparse_dirty_mark(unsigned char *dirty, uint64_t off, uint64_t len)
+{
+	uint64_t u, end;
+
+	if (!len || off >= SPARSE_MAX_BYTES)
+		return;
+	end = len > SPARSE_MAX_BYTES - off ? SPARSE_MAX_BYTES : off + len;
+	for (u = off / SPARSE_UNIT; u < (end + SPARSE_UNIT - 1) / SPARSE_UNIT; u++)
+		dirty[u / 8] |= 1u << (u % 8);
+}
+
+/* Zero every unit of BUF that DIRTY marks, and forget the marks. */
+static void clear_dirty(unsigned char *buf, unsigned char *dirty)
+{
+	for (size_t i = 0; i < SPARSE_DIRTY_BYTES; i++) {
+		if (!dirty[i])
+			continue;
+		for (unsigned b = 0; b < 8; b++)
+			if (dirty[i] & (1u << b))
+				memset(buf + (i * 8 + b) * SPARSE_UNIT, 0, SPARSE_UNIT);
+		dirty[i] = 0;
+	}
+}
+
 int sparse_image_decode(const uint8_t *data, size_t size, unsigned char *buf, size_t cap,
-			struct sparse_image *img)
+			unsigned char *dirty, struct sparse_image *img)
 {
 	uint32_t blocks;
 	size_t pos;
@@ -34,7 +58,7 @@ int sparse_image_decode(const uint8_t *data, size_t size, unsigned char *buf, si
 	if (img->len > cap)
 		return -1;
 	img->buf = buf;
-	memset(buf, 0, img->len);
+	clear_dirty(buf, dirty);
 	for (pos = SPARSE_HEADER; pos + 4 < size; pos += 4 + img->block_size) {
 		size_t n = size - pos - 4;
 		uint32_t blk = get32(data + pos) % blocks;
@@ -42,6 +66,7 @@ int sparse_image_decode(const uint8_t *data, size_t size, unsigned char *buf, si
 		if (n > img->block_size)
 			n = img->block_size;
 		memcpy(img->buf + (size_t)blk * img->block_size, data + pos + 4, n);
+		sparse_dirty_mark(dirty, (uint64_t)blk * img->block_size, n);
 	}
 	return 0;
 }

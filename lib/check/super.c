@@ -11,6 +11,15 @@
 #include "fs/image.h"
 #include "util/e4r_err.h"
 #include "jbd/journal.h"
+
+/*
+ * The incompat features the library that opened the image reads. The
+ * installed header counts MMP only under CONFIG_MMP, a setting of
+ * e2fsprogs' own build that its users never see: an image with MMP that
+ * ext2fs_open2 accepted (it refuses unknown incompat features itself) is
+ * one the library reads, and e2fsck checks it as any other.
+ */
+#define CHECK_INCOMPAT_SUPP	(EXT2_LIB_FEATURE_INCOMPAT_SUPP | EXT4_FEATURE_INCOMPAT_MMP)
 #include "util/crc.h"
 
 /* A power of two (zero passes, as in e2fsck's check). */
@@ -110,11 +119,11 @@ static void check_sb_fields(struct check_ctx *c)
 	 */
 	if ((sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) ||
 	    (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) ||
-	    (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP))
+	    (sb->s_feature_incompat & ~CHECK_INCOMPAT_SUPP))
 		check_report_group(c, E4R_PR_SB_FEATURE_UNKNOWN, E4R_NONE, E4R_NONE, E4R_NONE,
 				   ((uint64_t)(sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) << 32) |
 				   (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) |
-				   (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP));
+				   (sb->s_feature_incompat & ~CHECK_INCOMPAT_SUPP));
 	if (sb->s_last_orphan && (sb->s_last_orphan < c->first_ino ||
 				  sb->s_last_orphan > sb->s_inodes_count))
 		check_report_ino(c, E4R_PR_SB_ORPHAN_HEAD, sb->s_last_orphan, E4R_NONE, E4R_NONE,

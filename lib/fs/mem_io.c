@@ -15,6 +15,8 @@ struct mem_image {
 	unsigned char		*buf;
 	size_t			len;
 	struct fs_mem_io_stats	st;
+	fs_mem_write_fn		watch;
+	void			*watch_arg;
 };
 
 static struct mem_image images[MEM_IMAGES];
@@ -41,6 +43,8 @@ errcode_t fs_mem_image_add(const char *name, unsigned char *buf, size_t len)
 	m->buf = buf;
 	m->len = len;
 	memset(&m->st, 0, sizeof(m->st));
+	m->watch = NULL;
+	m->watch_arg = NULL;
 	return 0;
 }
 
@@ -70,6 +74,17 @@ int fs_mem_image_stats(const char *name, struct fs_mem_io_stats *st)
 	if (!m)
 		return 0;
 	*st = m->st;
+	return 1;
+}
+
+int fs_mem_image_watch(const char *name, fs_mem_write_fn fn, void *arg)
+{
+	struct mem_image *m = lookup(name);
+
+	if (!m)
+		return 0;
+	m->watch = fn;
+	m->watch_arg = arg;
 	return 1;
 }
 
@@ -166,6 +181,8 @@ static errcode_t mem_write_at(io_channel ch, uint64_t off, uint64_t len, const v
 	}
 	memcpy(m->buf + off, data, len);
 	m->st.writes++;
+	if (m->watch)
+		m->watch(m->watch_arg, off, len);
 	return 0;
 }
 

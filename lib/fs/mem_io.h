@@ -28,4 +28,13 @@ struct fs_mem_io_stats {
 /* What has been done to NAME since it was registered. */
 int fs_mem_image_stats(const char *name, struct fs_mem_io_stats *st);
 
+/*
+ * Have FN(ARG, OFFSET, LENGTH) called after every write that reaches NAME's
+ * buffer, until NAME is registered again (FN NULL: none). A fuzz target
+ * reusing one buffer learns which bytes it must clear for the next image.
+ * Returns 0 when NAME is not registered.
+ */
+typedef void (*fs_mem_write_fn)(void *arg, uint64_t off, uint64_t len);
+int fs_mem_image_watch(const char *name, fs_mem_write_fn fn, void *arg);
+
 #endif

@@ -11,6 +11,7 @@
 #include "util/crc.h"
 #include "util/e4r_err.h"
 #include "fs/image.h"
+#include "fs/mem_io.h"
 #include "jbd/journal.h"
 
 /* The largest journal we build a block map for (map[] costs 8 bytes a block). */
@@ -206,12 +207,19 @@ static errcode_t open_internal(struct jbd_journal *j)
  * libblkid (udev's links, else a probe of the block devices, loop devices
  * included; no cache file read or written). NULL when none does.
  */
-static char *find_by_uuid(const uint8_t *u)
+static char *find_by_uuid(ext2_filsys fs, const uint8_t *u)
 {
 	blkid_cache cache = NULL;
 	char uuid[37];
 	char *dev;
 
+	/*
+	 * An image held in memory (a fuzz run) has no device beside it: a
+	 * probe would read the machine's disks on every run, and make what
+	 * the run finds depend on them.
+	 */
+	if (fs_mem_image_find(fs->device_name, NULL))
+		return NULL;
 	snprintf(uuid, sizeof(uuid), "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
 		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
 	if (blkid_get_cache(&cache, "/dev/null") < 0)
@@ -388,7 +396,7 @@ errcode_t jbd_journal_open(ext2_filsys fs, const char *external_path, struct jbd
 		err = E4R_NO_JOURNAL;
 	else if (external_path)
 		err = open_external(j, external_path);
-	else if (!(j->device = find_by_uuid(fs->super->s_journal_uuid)))
+	else if (!(j->device = find_by_uuid(fs, fs->super->s_journal_uuid)))
 		err = E4R_JOURNAL_EXTERNAL_NEEDED;
 	else
 		err = open_external(j, j->device);

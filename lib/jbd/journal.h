@@ -62,7 +62,8 @@ void jbd_progress(const struct jbd_journal *j, enum jbd_progress what, uint64_t 
 /*
  * Find and load FS's journal. EXTERNAL_PATH, if not NULL, is the external
  * journal device; without it an external journal is looked for by the UUID
- * the superblock names (E4R_JOURNAL_EXTERNAL_NEEDED when no device has it).
+ * the superblock names (E4R_JOURNAL_EXTERNAL_NEEDED when no device has it;
+ * never for an image in memory, for which no device is probed).
  * The superblock is validated as strictly as e2fsck does; a failure is a
  * named E4R_JSB_* / E4R_JOURNAL_* error. A journal superblock checksum
  * mismatch is NOT an error here: it is recorded in sb_csum_ok and the

@@ -43,12 +43,17 @@ static errcode_t window_get(struct window *w, uint32_t jblk, const unsigned char
 	if (jblk + n > w->j->maxlen)
 		n = w->j->maxlen - jblk;
 	if (n > w->cap || !w->buf) {
+		/*
+		 * A fresh buffer, not realloc: the read below fills it, so
+		 * copying the old window across would be wasted.
+		 */
 		uint32_t room = n > 1 ? n : 1;
-		unsigned char *nb = realloc(w->buf, (size_t)room * w->j->blocksize);
 
-		if (!nb)
+		free(w->buf);
+		w->count = 0;
+		w->cap = 0;
+		if (!(w->buf = malloc((size_t)room * w->j->blocksize)))
 			return EXT2_ET_NO_MEMORY;
-		w->buf = nb;
 		w->cap = room;
 	}
 	err = jbd_journal_read(w->j, jblk, n, w->buf);

@@ -750,8 +750,15 @@ errcode_t repair_journal_recreate(ext2_filsys fs)
 	err = ext2fs_get_journal_params(&params, fs);
 	if (!err && !fs->block_map)
 		err = ext2fs_read_bitmaps(fs);
+	/*
+	 * NO_MNT_CHECK: the session refused a mounted filesystem before any
+	 * repair. libext2fs's own check would look the image's name up among
+	 * the machine's mounts and loop devices (a name held in memory too,
+	 * on every fuzz run), and for a mounted one write the journal as a
+	 * file through the mount point.
+	 */
 	if (!err)
-		err = ext2fs_add_journal_inode3(fs, &params, ~0ULL, 0);
+		err = ext2fs_add_journal_inode3(fs, &params, ~0ULL, EXT2_MKJOURNAL_NO_MNT_CHECK);
 	return err;
 }
 

@@ -551,7 +551,7 @@ static errcode_t read_batch(struct jbd_journal *j, const struct replay_write *w,
 errcode_t replay_write_blocks(struct jbd_journal *j, const struct replay_plan *p,
 				  io_channel fs_io, uint64_t *written)
 {
-	size_t bs = j->blocksize, done = 0;
+	size_t bs = j->blocksize, done = 0, batch;
 	unsigned char *buf;
 	size_t *order;
 	errcode_t err = 0;
@@ -559,8 +559,10 @@ errcode_t replay_write_blocks(struct jbd_journal *j, const struct replay_plan *p
 	*written = 0;
 	if (!p->nwrites)
 		return 0;
-	buf = malloc(REPLAY_BATCH_BLOCKS * bs);
-	order = malloc(REPLAY_BATCH_BLOCKS * sizeof(*order));
+	/* Room for the writes there are, not a whole batch: most replays write a few blocks. */
+	batch = p->nwrites < REPLAY_BATCH_BLOCKS ? p->nwrites : REPLAY_BATCH_BLOCKS;
+	buf = malloc(batch * bs);
+	order = malloc(batch * sizeof(*order));
 	if (!buf || !order) {
 		err = EXT2_ET_NO_MEMORY;
 		goto out;
@@ -569,8 +571,8 @@ errcode_t replay_write_blocks(struct jbd_journal *j, const struct replay_plan *p
 		const struct replay_write *w = p->writes + done;
 		size_t n = p->nwrites - done;
 
-		if (n > REPLAY_BATCH_BLOCKS)
-			n = REPLAY_BATCH_BLOCKS;
+		if (n > batch)
+			n = batch;
 		err = read_batch(j, w, n, order, buf);
 		if (err)
 			goto out;
