@@ -327,6 +327,41 @@ static int resize_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return claim_block(w, *blocknr, blockcnt < 0 ? -1 : blockcnt) ? BLOCK_ABORT : 0;
 }
 
+/* The inode a walk reads, put where libext2fs's inode reads look first (fs->read_inode). */
+struct walk_stash {
+	struct check_inode_walk	*w;
+	void			*old_priv;
+};
+
+static errcode_t stashed_read_inode(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *inode)
+{
+	struct walk_stash *s = fs->priv_data;
+
+	if (ino != s->w->ino)
+		return EXT2_ET_CALLBACK_NOTHANDLED;
+	memcpy(inode, s->w->inode, sizeof(*inode));
+	return 0;
+}
+
+/*
+ * Iterate the block map of W's inode as pass 1 judges it: block_iterate3
+ * reads the inode itself, and pass 1's copy may differ from the disk (the
+ * map flags it answered), so the read is served from the copy.
+ */
+static void iterate_copy(struct check_inode_walk *w, char *buf,
+			 int (*fn)(ext2_filsys, blk64_t *, e2_blkcnt_t, blk64_t, int, void *))
+{
+	ext2_filsys fs = w->c->fs;
+	struct walk_stash s = { w, fs->priv_data };
+	errcode_t (*old_read)(ext2_filsys, ext2_ino_t, struct ext2_inode *) = fs->read_inode;
+
+	fs->priv_data = &s;
+	fs->read_inode = stashed_read_inode;
+	ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, fn, w);
+	fs->read_inode = old_read;
+	fs->priv_data = s.old_priv;
+}
+
 static void walk_block_map(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
@@ -357,7 +392,7 @@ static void walk_block_map(struct check_inode_walk *w, char *buf)
 			claim_block(w, in->osd1.hurd1.h_i_translator, -1);
 		return;
 	}
-	ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
+	iterate_copy(w, buf, block_map_cb);
 }
 
 static void check_xattr_block(struct check_inode_walk *w, char *buf)

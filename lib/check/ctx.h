@@ -141,6 +141,8 @@ struct check_inode_walk;
 void check_xattr_ibody(struct check_inode_walk *w);
 /* Attributes an inode's flags require: system.data for inline data, "c" for encryption. */
 void check_xattr_needed(struct check_inode_walk *w);
+/* Inline data whose system.data attribute is missing or unreadable (inline_data_no_attr's test)? */
+int check_xattr_inline_missing(struct check_ctx *c, ext2_ino_t ino);
 
 /* The orphan list (before pass 1) and the orphan file (after pass 5): check/orphan.c. */
 errcode_t check_orphan_list(struct check_ctx *c);

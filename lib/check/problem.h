@@ -195,6 +195,13 @@ enum check_problem {
 	/* Pass 1, added later */
 	E4R_PR_EA_NO_FEATURE,
 	E4R_PR_INLINE_FLAG_EXTENTS,
+	/* Pass 1, the map flags and the mode (issue 17, Checker II) */
+	E4R_PR_SPECIAL_MAP_FLAGS,
+	E4R_PR_EXTENTS_FLAG_INLINE,
+	E4R_PR_MAP_FLAGS_BLOCK_MAP,
+	E4R_PR_MAP_FLAGS_JUNK,
+	E4R_PR_EXTENTS_FLAG_UNSET,
+	E4R_PR_TREAT_AS_DIR,
 	E4R_PR_COUNT
 };
 

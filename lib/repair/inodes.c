@@ -323,6 +323,19 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_INLINE_FLAG_EXTENTS:
 		in->i_flags &= ~EXT4_INLINE_DATA_FL;
 		break;
+	case E4R_PR_SPECIAL_MAP_FLAGS:
+	case E4R_PR_MAP_FLAGS_BLOCK_MAP:
+		in->i_flags &= ~(EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL);
+		break;
+	case E4R_PR_EXTENTS_FLAG_INLINE:
+		in->i_flags &= ~EXT4_EXTENTS_FL;
+		break;
+	case E4R_PR_EXTENTS_FLAG_UNSET:
+		in->i_flags |= EXT4_EXTENTS_FL;
+		break;
+	case E4R_PR_TREAT_AS_DIR:
+		in->i_mode = (in->i_mode & 07777) | LINUX_S_IFDIR;
+		break;
 	default:
 		goto bad;
 	}
