@@ -460,11 +460,16 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
 	uint64_t next_lblk = 0, steps = 0, max_steps = 1u << 22;
-	int op = EXT2_EXTENT_ROOT, at_index = 0;
-	errcode_t err = ext2fs_extent_open(fs, ino, &h);
+	int op = EXT2_EXTENT_ROOT, at_index = 0, past;
+	struct check_extent_bounds bounds;
+	struct ext2_inode in;
+	errcode_t err = ext2fs_read_inode(fs, ino, &in);
 
+	if (!err)
+		err = ext2fs_extent_open(fs, ino, &h);
 	if (err)
 		return err;
+	check_extent_bounds_init(&bounds, fs, &in);
 	while (steps++ < max_steps) {
 		int drop;
 
@@ -485,10 +490,15 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		else if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT) {
 			at_index = 0;
 			continue;
-		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			check_extent_bounds_step(&bounds, h, &e);
 			drop = check_out_of_fs(fs, e.e_pblk, 1);
-		else
-			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk;
+		} else {
+			/* and one past its parent's end, as check's walk finds it */
+			past = check_extent_bounds_step(&bounds, h, &e);
+			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk ||
+			       past;
+		}
 		at_index = !err && !(e.e_flags & EXT2_EXTENT_FLAGS_LEAF);
 		err = 0;
 		if (!drop) {
@@ -507,6 +517,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 			break;
 		/* the handle's place after a delete is awkward to follow: walk again from the root */
 		op = EXT2_EXTENT_ROOT;
+		check_extent_bounds_init(&bounds, fs, &in);
 		next_lblk = 0;
 		at_index = 0;
 	}
