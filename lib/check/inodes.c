@@ -435,6 +435,18 @@ isdir:
 	w->kind = KIND_DIR;
 }
 
+/* A file or directory with data on a bigalloc filesystem must be extent-mapped (e2fsck's rule). */
+static void check_bigalloc_map(struct check_inode_walk *w)
+{
+	ext2_filsys fs = w->c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+
+	if (ext2fs_has_feature_bigalloc(fs->super) && (w->kind == KIND_REG || w->kind == KIND_DIR) &&
+	    !(in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)) &&
+	    ext2fs_inode_data_blocks2(fs, in) > 0)
+		check_report_ino(w->c, E4R_PR_BIGALLOC_BLOCK_MAP, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
 /* Timestamps before this many seconds after 1970 mean the clock was not set (e2fsck's rule). */
 static int orphan_dtime_usable(ext2_filsys fs)
 {
@@ -665,6 +677,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_quota_charge(c, ino, in, (w.nblocks + w.ea.clusters) * EXT2_CLUSTER_SIZE(c->fs->super),
 			   1 + w.ea.inodes);
 	check_i_blocks(&w);
+	check_bigalloc_map(&w);
 	if (w.kind == KIND_DIR)
 		check_dir_size(&w);
 	else if (w.kind == KIND_REG)

@@ -606,6 +606,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_TREAT_AS_DIR, "treat_as_dir", P1, ERR, E4R_ANS_FIX, 0,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i has mode %o, but its first block is a directory's (it becomes a directory)")),
+	/* the kernel cannot give a block-mapped file clusters: e2fsck rebuilds its map as extents */
+	ROW(E4R_PR_BIGALLOC_BLOCK_MAP, "bigalloc_block_map", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(INODE), PH(LATE),
+	    PM_("inode %i has a block map on a bigalloc filesystem (its map is rebuilt as extents)")),
 };
 
 const struct check_problem_info *check_problem_info(enum check_problem code)

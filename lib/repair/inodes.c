@@ -196,6 +196,8 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	/* the extent handle reads and writes the inode itself */
 	if (f->code == E4R_PR_EXTENT_INDEX_START)
 		return ino && ino <= c->inodes ? fix_index_starts(c, ino) : EINVAL;
+	if (f->code == E4R_PR_BIGALLOC_BLOCK_MAP)
+		return repair_to_extents(c, ino);
 	err = inode_read(c, ino, &b);
 
 	if (err)
