@@ -401,6 +401,9 @@ static void check_really_dir(struct check_inode_walk *w, char *buf)
 
 	if (w->kind == KIND_DIR || w->kind == KIND_REG || w->kind == KIND_LNK || !in->i_block[0])
 		return;
+	/* a root that is no directory: e2fsck -y clears it first (root_not_dir) and makes a new one */
+	if (w->ino == EXT2_ROOT_INO)
+		return;
 	if (ext2fs_has_feature_inline_data(fs->super) && (in->i_flags & EXT4_INLINE_DATA_FL)) {
 		/* a device never has system.data: no test of its mode */
 		if (!inline_looks_like_dir(c, w->ino, in))
