@@ -209,6 +209,37 @@ static void unclaim_node(struct check_inode_walk *w, blk64_t blk)
 		w->nblocks--;
 }
 
+void check_extent_bounds_init(struct check_extent_bounds *b, ext2_filsys fs, const struct ext2_inode *in)
+{
+	int i;
+
+	for (i = 0; i < CHECK_EXTENT_LEVELS; i++)
+		b->end[i] = UINT64_MAX;
+	/* as e2fsck computes it: a size of 0 gives the largest block number */
+	b->eof = ((EXT2_I_SIZE(in) + fs->blocksize - 1) >> EXT2_BLOCK_SIZE_BITS(fs->super)) - 1;
+	b->verity = !!(in->i_flags & EXT4_VERITY_FL);
+}
+
+int check_extent_bounds_step(struct check_extent_bounds *b, ext2_extent_handle_t h,
+			     const struct ext2fs_extent *e)
+{
+	struct ext2_extent_info info;
+	uint64_t last = e->e_lblk + (uint64_t)e->e_len - 1;
+	int level;
+
+	if (ext2fs_extent_get_info(h, &info) || info.curr_level < 0 ||
+	    info.curr_level + 1 >= CHECK_EXTENT_LEVELS)
+		return 0;
+	level = info.curr_level;
+	if (!(e->e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+		b->end[level + 1] = info.curr_entry < info.num_entries ? last : b->end[level];
+		return 0;
+	}
+	if (!e->e_len || b->end[level] == UINT64_MAX || last <= b->end[level])
+		return 0;
+	return !(last > b->eof && ((e->e_flags & EXT2_EXTENT_FLAGS_UNINIT) || b->verity));
+}
+
 static void walk_extents(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
@@ -218,9 +249,11 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 	uint64_t next_lblk = 0, steps = 0, max_steps = ext2fs_blocks_count(fs->super) + 16;
 	blk64_t node = E4R_NONE, down_to = E4R_NONE;	/* DOWN_TO: the child the next step enters */
 	int64_t want_first = -1;	/* after an index entry: the start its child must begin at */
-	int op = EXT2_EXTENT_ROOT;
+	int op = EXT2_EXTENT_ROOT, past;
+	struct check_extent_bounds bounds;
 	errcode_t err;
 
+	check_extent_bounds_init(&bounds, fs, (struct ext2_inode *)w->inode);
 	err = ext2fs_extent_open2(fs, w->ino, (struct ext2_inode *)w->inode, &h);
 	if (err) {
 		extent_problem(w, E4R_PR_EXTENT_HEADER, E4R_NONE, E4R_NONE, E4R_NONE);
@@ -267,6 +300,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 			check_report_ino(w->c, E4R_PR_EXTENT_INDEX_START, w->ino, node, e.e_lblk,
 					 (uint64_t)want_first);
 		want_first = -1;
+		past = check_extent_bounds_step(&bounds, h, &e);
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			want_first = e.e_lblk;
 			node = e.e_pblk;
@@ -282,6 +316,11 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 			continue;
 		}
 		if (e.e_len == 0 || check_out_of_fs(fs, e.e_pblk, e.e_len)) {
+			extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
+			continue;
+		}
+		/* past its parent's end (and in order): e2fsck drops it; here not claimed */
+		if (past && e.e_lblk >= next_lblk) {
 			extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
 			continue;
 		}
@@ -327,6 +366,41 @@ static int resize_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return claim_block(w, *blocknr, blockcnt < 0 ? -1 : blockcnt) ? BLOCK_ABORT : 0;
 }
 
+/* The inode a walk reads, put where libext2fs's inode reads look first (fs->read_inode). */
+struct walk_stash {
+	struct check_inode_walk	*w;
+	void			*old_priv;
+};
+
+static errcode_t stashed_read_inode(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *inode)
+{
+	struct walk_stash *s = fs->priv_data;
+
+	if (ino != s->w->ino)
+		return EXT2_ET_CALLBACK_NOTHANDLED;
+	memcpy(inode, s->w->inode, sizeof(*inode));
+	return 0;
+}
+
+/*
+ * Iterate the block map of W's inode as pass 1 judges it: block_iterate3
+ * reads the inode itself, and pass 1's copy may differ from the disk (the
+ * map flags it answered), so the read is served from the copy.
+ */
+static void iterate_copy(struct check_inode_walk *w, char *buf,
+			 int (*fn)(ext2_filsys, blk64_t *, e2_blkcnt_t, blk64_t, int, void *))
+{
+	ext2_filsys fs = w->c->fs;
+	struct walk_stash s = { w, fs->priv_data };
+	errcode_t (*old_read)(ext2_filsys, ext2_ino_t, struct ext2_inode *) = fs->read_inode;
+
+	fs->priv_data = &s;
+	fs->read_inode = stashed_read_inode;
+	ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, fn, w);
+	fs->read_inode = old_read;
+	fs->priv_data = s.old_priv;
+}
+
 static void walk_block_map(struct check_inode_walk *w, char *buf)
 {
 	ext2_filsys fs = w->c->fs;
@@ -357,7 +431,7 @@ static void walk_block_map(struct check_inode_walk *w, char *buf)
 			claim_block(w, in->osd1.hurd1.h_i_translator, -1);
 		return;
 	}
-	ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
+	iterate_copy(w, buf, block_map_cb);
 }
 
 static void check_xattr_block(struct check_inode_walk *w, char *buf)

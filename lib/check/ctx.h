@@ -154,6 +154,8 @@ struct check_inode_walk;
 void check_xattr_ibody(struct check_inode_walk *w);
 /* Attributes an inode's flags require: system.data for inline data, "c" for encryption. */
 void check_xattr_needed(struct check_inode_walk *w);
+/* Inline data whose system.data attribute is missing or unreadable (inline_data_no_attr's test)? */
+int check_xattr_inline_missing(struct check_ctx *c, ext2_ino_t ino);
 
 /* The orphan list (before pass 1) and the orphan file (after pass 5): check/orphan.c. */
 errcode_t check_orphan_list(struct check_ctx *c);
@@ -225,6 +227,29 @@ struct check_inode_walk {
 /* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
 void check_walk_blocks(struct check_inode_walk *w, char *buf);
 int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
+
+/*
+ * Where each level of an extent tree must end: the start of the next entry
+ * of the parent, or of an ancestor's when the parent is the last of its node
+ * (how libext2fs gives index entries a length). The last entries of the
+ * root reach to i_size there, and e2fsck cuts what lies past it; here the
+ * size is the finding (i_size) and the data stays: no bound at the root.
+ */
+#define CHECK_EXTENT_LEVELS	8
+struct check_extent_bounds {
+	uint64_t	end[CHECK_EXTENT_LEVELS];	/* last logical block allowed; UINT64_MAX: none */
+	uint64_t	eof;		/* the last block i_size covers (e2fsck's eof_block) */
+	int		verity;
+};
+void check_extent_bounds_init(struct check_extent_bounds *b, ext2_filsys fs, const struct ext2_inode *in);
+/*
+ * Entry E, where handle H stands: 1 when it is a leaf extent that ends past
+ * its level's bound (e2fsck's PR_1_EXTENT_END_OUT_OF_BOUNDS; unwritten or
+ * verity extents may pass i_size's end). An index entry sets the bound of
+ * the level below it.
+ */
+int check_extent_bounds_step(struct check_extent_bounds *b, ext2_extent_handle_t h,
+			     const struct ext2fs_extent *e);
 
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);

@@ -191,6 +191,9 @@ static void check_special(struct check_inode_walk *w)
 
 	if (!special && w->kind != KIND_LNK)
 		return;
+	/* the inline data flag alone (both flags were answered before the walk) */
+	if (special && (in->i_flags & EXT4_INLINE_DATA_FL))
+		check_report_ino(w->c, E4R_PR_SPECIAL_MAP_FLAGS, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
 	if (in->i_flags & SPECIAL_BAD_FLAGS)
 		check_report_ino(w->c, E4R_PR_SPECIAL_FLAGS, w->ino, E4R_NONE, E4R_NONE, in->i_flags);
 	if (special && EXT2_I_SIZE(in))
@@ -231,6 +234,220 @@ static int check_flags(struct check_inode_walk *w)
 		check_report(c, &f);
 	}
 	return 1;
+}
+
+/*
+ * Could i_block be a block map? Every word a block number below the end of
+ * the filesystem (e2fsck's test: zero and the boot blocks pass it).
+ */
+static int could_be_block_map(ext2_filsys fs, const struct ext2_inode *in)
+{
+	int i;
+
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		if (in->i_block[i] >= ext2fs_blocks_count(fs->super))
+			return 0;
+	return 1;
+}
+
+/*
+ * The inline data and extents flags together: which one the inode means,
+ * as e2fsck decides before anything else reads it. Returns the problem
+ * (E4R_PR_COUNT: none) and in *FLAGS the flags the inode is judged with
+ * from then on (unchanged for MAP_FLAGS_JUNK: the inode is cleared).
+ */
+static enum check_problem map_flags_verdict(ext2_filsys fs, const struct ext2_inode_large *in,
+					    int kind, uint32_t *flags)
+{
+	const struct ext2_inode *i = (const struct ext2_inode *)in;
+	uint32_t both = EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL;
+	size_t isize = EXT2_INODE_SIZE(fs->super), room = 0;
+
+	*flags = in->i_flags;
+	if ((in->i_flags & both) != both ||
+	    !(ext2fs_has_feature_extents(fs->super) || ext2fs_has_feature_inline_data(fs->super)))
+		return E4R_PR_COUNT;
+	if (kind >= KIND_CHR && kind <= KIND_SOCK) {
+		*flags &= ~both;
+		return E4R_PR_SPECIAL_MAP_FLAGS;
+	}
+	if (kind != KIND_REG && kind != KIND_DIR && kind != KIND_LNK)
+		return E4R_PR_COUNT;	/* a bad mode: pass 2 clears the inode anyway */
+	if (ext2fs_extent_header_verify((void *)i->i_block, sizeof(i->i_block)) == 0) {
+		*flags &= ~EXT4_INLINE_DATA_FL;
+		return E4R_PR_INLINE_FLAG_EXTENTS;
+	}
+	/*
+	 * Small enough for inline data: i_block and the room the inode body
+	 * leaves for system.data. Computed in size_t as e2fsck does, so an
+	 * i_extra_isize past the inode gives the same answer as there.
+	 */
+	if (isize > EXT2_GOOD_OLD_INODE_SIZE)
+		room = isize - (EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize);
+	if (EXT2_I_SIZE(in) < EXT4_MIN_INLINE_DATA_SIZE + room) {
+		*flags &= ~EXT4_EXTENTS_FL;
+		return E4R_PR_EXTENTS_FLAG_INLINE;
+	}
+	if (could_be_block_map(fs, i)) {
+		*flags &= ~both;
+		return E4R_PR_MAP_FLAGS_BLOCK_MAP;
+	}
+	return E4R_PR_MAP_FLAGS_JUNK;
+}
+
+/*
+ * A file or directory on an extents filesystem without the extents flag
+ * whose i_block holds a valid extent header: e2fsck sets the flag (the
+ * kernel lost it, the tree is fine). Not for inline data, which i_block
+ * holds instead.
+ */
+static int extents_flag_lost(ext2_filsys fs, const struct ext2_inode_large *in, int kind)
+{
+	const struct ext2_inode *i = (const struct ext2_inode *)in;
+
+	if (!ext2fs_has_feature_extents(fs->super) || (in->i_flags & EXT4_EXTENTS_FL) ||
+	    (kind != KIND_REG && kind != KIND_DIR))
+		return 0;
+	if ((in->i_flags & EXT4_INLINE_DATA_FL) && ext2fs_has_feature_inline_data(fs->super))
+		return 0;
+	return ext2fs_extent_header_verify((void *)i->i_block, sizeof(i->i_block)) == 0;
+}
+
+/*
+ * The flags the walk reads the inode with, after the answers pass 1 gives
+ * to the map flags (in IN, a copy: nothing is written). Returns 0 when the
+ * inode is cleared. REPORT: say so (pass 1; pass 1b only reads alike).
+ */
+static int judge_map_flags(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
+			   int kind, int report)
+{
+	uint32_t flags;
+	enum check_problem code = map_flags_verdict(c->fs, in, kind, &flags);
+
+	if (code != E4R_PR_COUNT) {
+		if (report)
+			check_report_ino(c, code, ino, E4R_NONE, E4R_NONE, in->i_flags);
+		if (code == E4R_PR_MAP_FLAGS_JUNK)
+			return 0;
+		in->i_flags = flags;
+	}
+	if (extents_flag_lost(c->fs, in, kind)) {
+		if (report)
+			check_report_ino(c, E4R_PR_EXTENTS_FLAG_UNSET, ino, E4R_NONE, E4R_NONE,
+					 in->i_flags);
+		in->i_flags |= EXT4_EXTENTS_FL;
+	}
+	return 1;
+}
+
+/*
+ * An inline directory's start: the parent's inode number, then an entry
+ * (e2fsck's test of a special file's inline data that may be a directory).
+ */
+static int inline_looks_like_dir(struct check_ctx *c, ext2_ino_t ino, const struct ext2_inode *in)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_dir_entry de;
+	unsigned rec_len = 0;
+	uint32_t dotdot, first = EXT2_FIRST_INO(fs->super), count = fs->super->s_inodes_count;
+	size_t size;
+
+	/* e2fsck -y truncates inline data without its attribute before this test */
+	if (check_xattr_inline_missing(c, ino) || ext2fs_inline_data_size(fs, ino, &size) ||
+	    (size & 3))
+		return 0;
+	memcpy(&dotdot, in->i_block, sizeof(dotdot));
+	memcpy(&de, (const char *)in->i_block + EXT4_INLINE_DATA_DOTDOT_SIZE, EXT2_DIR_REC_LEN(0));
+	dotdot = ext2fs_le32_to_cpu(dotdot);
+	de.inode = ext2fs_le32_to_cpu(de.inode);
+	de.rec_len = ext2fs_le16_to_cpu(de.rec_len);
+	ext2fs_get_rec_len(fs, &de, &rec_len);
+	return !(dotdot >= count || (dotdot < first && dotdot != EXT2_ROOT_INO) ||
+		 de.inode >= count || (de.inode < first && de.inode != 0) ||
+		 rec_len > EXT4_MIN_INLINE_DATA_SIZE - EXT4_INLINE_DATA_DOTDOT_SIZE);
+}
+
+/* Does block BLK of directory INO begin with "." (INO) and ".."? BUF: a block's room. */
+static int block_starts_dir(ext2_filsys fs, ext2_ino_t ino, blk64_t blk, char *buf)
+{
+	struct ext2_dir_entry *de = (struct ext2_dir_entry *)buf;
+	unsigned rec_len;
+
+	if (ext2fs_read_dir_block4(fs, blk, buf, 0, ino) || ext2fs_get_rec_len(fs, de, &rec_len))
+		return 0;
+	if (ext2fs_dirent_name_len(de) != 1 || de->name[0] != '.' || de->inode != ino ||
+	    rec_len < 12 || (rec_len % 4) || rec_len >= fs->blocksize - 12)
+		return 0;
+	de = (struct ext2_dir_entry *)(buf + rec_len);
+	if (ext2fs_get_rec_len(fs, de, &rec_len))
+		return 0;
+	return ext2fs_dirent_name_len(de) == 2 && de->name[0] == '.' && de->name[1] == '.' &&
+	       rec_len >= 12 && !(rec_len % 4);
+}
+
+/*
+ * A mode that is no directory, file or symlink on an inode whose first
+ * block reads as a directory's: e2fsck takes it for a directory whose mode
+ * was damaged, and makes it one (here: in this copy, from then on).
+ */
+static void check_really_dir(struct check_inode_walk *w, char *buf)
+{
+	struct check_ctx *c = w->c;
+	ext2_filsys fs = c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+	unsigned not_device = 0;
+	blk64_t blk;
+	int i;
+
+	if (w->kind == KIND_DIR || w->kind == KIND_REG || w->kind == KIND_LNK || !in->i_block[0])
+		return;
+	/* a root that is no directory: e2fsck -y clears it first (root_not_dir) and makes a new one */
+	if (w->ino == EXT2_ROOT_INO)
+		return;
+	if (ext2fs_has_feature_inline_data(fs->super) && (in->i_flags & EXT4_INLINE_DATA_FL)) {
+		/* a device never has system.data: no test of its mode */
+		if (!inline_looks_like_dir(c, w->ino, in))
+			return;
+		goto isdir;
+	}
+	if (ext2fs_has_feature_extents(fs->super) && (in->i_flags & EXT4_EXTENTS_FL)) {
+		if (ext2fs_bmap2(fs, w->ino, in, NULL, 0, 0, NULL, &blk))
+			return;
+		not_device++;	/* devices are never extent mapped */
+	} else {
+		/* every block number valid and not claimed yet (metadata or an earlier inode) */
+		for (i = 0; i < EXT2_N_BLOCKS; i++) {
+			blk = in->i_block[i];
+			if (!blk)
+				continue;
+			if (i >= 4)
+				not_device++;
+			if (check_out_of_fs(fs, blk, 1) || ext2fs_test_block_bitmap2(c->used, blk))
+				return;
+		}
+		blk = in->i_block[0];
+	}
+	/* a device with one link and a device's i_block stays a device */
+	if ((w->kind == KIND_CHR || w->kind == KIND_BLK) && in->i_links_count == 1 && !not_device)
+		return;
+	if (!block_starts_dir(fs, w->ino, blk, buf))
+		return;
+isdir:
+	check_report_ino(c, E4R_PR_TREAT_AS_DIR, w->ino, E4R_NONE, E4R_NONE, in->i_mode);
+	in->i_mode = (in->i_mode & 07777) | LINUX_S_IFDIR;
+	w->kind = KIND_DIR;
+}
+
+/* A file or directory with data on a bigalloc filesystem must be extent-mapped (e2fsck's rule). */
+static void check_bigalloc_map(struct check_inode_walk *w)
+{
+	ext2_filsys fs = w->c->fs;
+	struct ext2_inode *in = (struct ext2_inode *)w->inode;
+
+	if (ext2fs_has_feature_bigalloc(fs->super) && (w->kind == KIND_REG || w->kind == KIND_DIR) &&
+	    !(in->i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)) &&
+	    ext2fs_inode_data_blocks2(fs, in) > 0)
+		check_report_ino(w->c, E4R_PR_BIGALLOC_BLOCK_MAP, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 }
 
 /* Timestamps before this many seconds after 1970 mean the clock was not set (e2fsck's rule). */
@@ -376,7 +593,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 {
 	struct check_inode_walk w = { .c = c, .ino = ino, .inode = in, .last_lblk = -1,
 				.last_init_lblk = -1, .last_cluster = E4R_NONE };
-	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO;
+	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO, keep;
 
 	if (ext2fs_has_feature_metadata_csum(c->fs->super) &&
 	    !check_inode_csum_ok(c->fs, ino, in))
@@ -426,6 +643,14 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		return;
 	}
 	w.kind = check_inode_kind(in->i_mode);
+	/*
+	 * The map flags and the mode as e2fsck answers them before anything
+	 * else looks at the inode, which is judged from then on as what the
+	 * answers make it (here: in this copy of it, which nothing writes back).
+	 */
+	keep = judge_map_flags(c, ino, in, w.kind, 1);
+	if (keep)
+		check_really_dir(&w, buf);
 	c->kind[ino] = w.kind;
 	if (w.kind == KIND_BAD) {
 		check_report_ino(c, E4R_PR_INODE_BAD_MODE, ino, E4R_NONE, E4R_NONE, in->i_mode);
@@ -434,18 +659,9 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	}
 	if (w.kind == KIND_DIR && add_dir(c, ino))
 		return;
-	/*
-	 * Both the inline data and the extents flag, and i_block reads as an
-	 * extent tree: e2fsck clears the inline data flag before anything else
-	 * looks at the inode, which is judged from then on as the extent file
-	 * it is (here: in this copy of it, which nothing writes back).
-	 */
-	if ((in->i_flags & EXT4_INLINE_DATA_FL) && (in->i_flags & EXT4_EXTENTS_FL) &&
-	    (ext2fs_has_feature_extents(c->fs->super) || ext2fs_has_feature_inline_data(c->fs->super)) &&
-	    (w.kind == KIND_REG || w.kind == KIND_DIR || w.kind == KIND_LNK) &&
-	    ext2fs_extent_header_verify(in->i_block, sizeof(in->i_block)) == 0) {
-		check_report_ino(c, E4R_PR_INLINE_FLAG_EXTENTS, ino, E4R_NONE, E4R_NONE, in->i_flags);
-		in->i_flags &= ~EXT4_INLINE_DATA_FL;
+	if (!keep) {
+		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
+		return;
 	}
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
@@ -465,6 +681,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_quota_charge(c, ino, in, (w.nblocks + w.ea.clusters) * EXT2_CLUSTER_SIZE(c->fs->super),
 			   1 + w.ea.inodes);
 	check_i_blocks(&w);
+	check_bigalloc_map(&w);
 	if (w.kind == KIND_DIR)
 		check_dir_size(&w);
 	else if (w.kind == KIND_REG)
@@ -609,6 +826,9 @@ static void find_dups_in_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_
 	if (ino < c->first_ino && ino != EXT2_ROOT_INO && !reserved_walks(c, ino, in, 0))
 		return;
 	if (c->kind[ino] == KIND_BAD)
+		return;
+	/* the blocks as pass 1 read them: with its answers to the map flags */
+	if (!judge_map_flags(c, ino, in, check_inode_kind(in->i_mode), 0))
 		return;
 	check_walk_blocks(&w, buf);
 	if (w.ndup)

@@ -582,6 +582,34 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_INLINE_FLAG_EXTENTS, "inline_flag_extents", P1, ERR, E4R_ANS_FIX, 0,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i has the inline data flag, but i_block holds an extent tree (the inline data flag is cleared)")),
+	/* e2fsck's answers to map flags a file cannot have, before anything else reads the inode */
+	/*
+	 * e2fsck marks this one PR_NO_OK, yet -n always ends damaged: the inline
+	 * data flag it comes with has no system.data on a device (truncated),
+	 * and the extents flag makes the device illegal in pass 2. Preen answers no.
+	 */
+	ROW(E4R_PR_SPECIAL_MAP_FLAGS, "special_map_flags", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(INODE), PH(NOW),
+	    PM_("special (device/socket/fifo) inode %i has the extents or inline data flag (the flags are cleared)")),
+	ROW(E4R_PR_EXTENTS_FLAG_INLINE, "extents_flag_inline", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(INODE), PH(NOW),
+	    PM_("inode %i has the inline data and extents flags and is small enough for inline data (the extents flag is cleared)")),
+	ROW(E4R_PR_MAP_FLAGS_BLOCK_MAP, "map_flags_block_map", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(INODE), PH(NOW),
+	    PM_("inode %i has the inline data and extents flags, but i_block holds a block map (both flags are cleared)")),
+	ROW(E4R_PR_MAP_FLAGS_JUNK, "map_flags_junk", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(INODE_CLEAR), PH(NOW),
+	    PM_("inode %i has the inline data and extents flags, and i_block holds neither inline data, an extent tree nor a block map")),
+	ROW(E4R_PR_EXTENTS_FLAG_UNSET, "extents_flag_unset", P1, ERR, E4R_ANS_FIX, PREEN,
+	    FIX(INODE), PH(NOW),
+	    PM_("inode %i has no extents flag, but i_block holds an extent tree (the flag is set)")),
+	ROW(E4R_PR_TREAT_AS_DIR, "treat_as_dir", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(INODE), PH(NOW),
+	    PM_("inode %i has mode %o, but its first block is a directory's (it becomes a directory)")),
+	/* the kernel cannot give a block-mapped file clusters: e2fsck rebuilds its map as extents */
+	ROW(E4R_PR_BIGALLOC_BLOCK_MAP, "bigalloc_block_map", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(INODE), PH(LATE),
+	    PM_("inode %i has a block map on a bigalloc filesystem (its map is rebuilt as extents)")),
 };
 
 const struct check_problem_info *check_problem_info(enum check_problem code)

@@ -580,6 +580,14 @@ static int inline_attr_missing(errcode_t err)
 	}
 }
 
+int check_xattr_inline_missing(struct check_ctx *c, ext2_ino_t ino)
+{
+	size_t size = 0;
+	uint8_t first = 0;
+
+	return inline_attr_missing(xattr_lookup(c->fs, ino, "system.data", &size, &first));
+}
+
 /* fscrypt contexts: version 0 is none, 1 is 28 bytes, 2 is 40; later versions are not judged. */
 #define FSCRYPT_CONTEXT_V1_SIZE	28
 #define FSCRYPT_CONTEXT_V2_SIZE	40

@@ -196,6 +196,8 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	/* the extent handle reads and writes the inode itself */
 	if (f->code == E4R_PR_EXTENT_INDEX_START)
 		return ino && ino <= c->inodes ? fix_index_starts(c, ino) : EINVAL;
+	if (f->code == E4R_PR_BIGALLOC_BLOCK_MAP)
+		return repair_to_extents(c, ino);
 	err = inode_read(c, ino, &b);
 
 	if (err)
@@ -323,6 +325,19 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_INLINE_FLAG_EXTENTS:
 		in->i_flags &= ~EXT4_INLINE_DATA_FL;
 		break;
+	case E4R_PR_SPECIAL_MAP_FLAGS:
+	case E4R_PR_MAP_FLAGS_BLOCK_MAP:
+		in->i_flags &= ~(EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL);
+		break;
+	case E4R_PR_EXTENTS_FLAG_INLINE:
+		in->i_flags &= ~EXT4_EXTENTS_FL;
+		break;
+	case E4R_PR_EXTENTS_FLAG_UNSET:
+		in->i_flags |= EXT4_EXTENTS_FL;
+		break;
+	case E4R_PR_TREAT_AS_DIR:
+		in->i_mode = (in->i_mode & 07777) | LINUX_S_IFDIR;
+		break;
 	default:
 		goto bad;
 	}
@@ -447,11 +462,16 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
 	uint64_t next_lblk = 0, steps = 0, max_steps = 1u << 22;
-	int op = EXT2_EXTENT_ROOT, at_index = 0;
-	errcode_t err = ext2fs_extent_open(fs, ino, &h);
+	int op = EXT2_EXTENT_ROOT, at_index = 0, past;
+	struct check_extent_bounds bounds;
+	struct ext2_inode in;
+	errcode_t err = ext2fs_read_inode(fs, ino, &in);
 
+	if (!err)
+		err = ext2fs_extent_open(fs, ino, &h);
 	if (err)
 		return err;
+	check_extent_bounds_init(&bounds, fs, &in);
 	while (steps++ < max_steps) {
 		int drop;
 
@@ -472,10 +492,15 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		else if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT) {
 			at_index = 0;
 			continue;
-		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			check_extent_bounds_step(&bounds, h, &e);
 			drop = check_out_of_fs(fs, e.e_pblk, 1);
-		else
-			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk;
+		} else {
+			/* and one past its parent's end, as check's walk finds it */
+			past = check_extent_bounds_step(&bounds, h, &e);
+			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk ||
+			       past;
+		}
 		at_index = !err && !(e.e_flags & EXT2_EXTENT_FLAGS_LEAF);
 		err = 0;
 		if (!drop) {
@@ -494,6 +519,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 			break;
 		/* the handle's place after a delete is awkward to follow: walk again from the root */
 		op = EXT2_EXTENT_ROOT;
+		check_extent_bounds_init(&bounds, fs, &in);
 		next_lblk = 0;
 		at_index = 0;
 	}

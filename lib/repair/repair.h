@@ -18,6 +18,8 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_inode_clear(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_unattached_clear(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f);
+/* A block-mapped file or directory made an extent file (its data blocks kept where they are). */
+errcode_t repair_to_extents(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f);
