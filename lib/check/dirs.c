@@ -211,6 +211,9 @@ static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, cons
 			dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
 			return 0;	/* then check it as an ordinary entry */
 		}
+		/* e2fsck reads the byte after the name (the padding: rec_len is at least 12) */
+		if (name[1] != '\0')
+			dir_problem(d, E4R_PR_DOT_NOT_TERMINATED, 0, (unsigned char)name[1]);
 		if (fs_dirent_inode(de) != d->ino)
 			dir_problem(d, E4R_PR_BAD_DOT, d->ino, fs_dirent_inode(de));
 		return 1;
@@ -219,6 +222,8 @@ static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, cons
 		dir_problem(d, E4R_PR_NO_DOTDOT, E4R_NONE, E4R_NONE);
 		return 0;
 	}
+	if (name[2] != '\0')
+		dir_problem(d, E4R_PR_DOTDOT_NOT_TERMINATED, 0, (unsigned char)name[2]);
 	if (d->dir)
 		d->dir->dotdot = fs_dirent_inode(de);
 	return 1;

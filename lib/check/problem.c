@@ -328,6 +328,13 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_NO_DOTDOT, "no_dotdot", P2, ERR, E4R_ANS_FIX, 0,
 	    FIX(DOT), PH(NOW),
 	    PM_("missing '..' in directory inode %d")),
+	/* as e2fsck: the padding after the name is written (the entry is kept) */
+	ROW(E4R_PR_DOT_NOT_TERMINATED, "dot_not_terminated", P2, ERR, E4R_ANS_FIX, 0,
+	    FIX(DOT), PH(NOW),
+	    PM_("'.' in directory inode %d is not NUL-terminated (byte %f after its name)")),
+	ROW(E4R_PR_DOTDOT_NOT_TERMINATED, "dotdot_not_terminated", P2, ERR, E4R_ANS_FIX, 0,
+	    FIX(DOT), PH(NOW),
+	    PM_("'..' in directory inode %d is not NUL-terminated (byte %f after its name)")),
 	ROW(E4R_PR_ENTRY_BAD_INODE, "entry_bad_inode", P2, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' in directory inode %d has a bad inode number %i")),

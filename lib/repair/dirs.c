@@ -552,7 +552,7 @@ static ext2_ino_t parent_of(struct check_ctx *c, ext2_ino_t dir)
 	return d && d->parent ? d->parent : EXT2_ROOT_INO;
 }
 
-/* NO_DOT, BAD_DOT, NO_DOTDOT: mend the first two entries of block 0. */
+/* NO_DOT, BAD_DOT, NO_DOTDOT and the two padding findings: mend the first two entries of block 0. */
 errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
@@ -574,6 +574,10 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 	}
 	if (f->code == E4R_PR_BAD_DOT) {
 		fs_dirent_set_inode(de, dir);
+	} else if (f->code == E4R_PR_DOT_NOT_TERMINATED) {
+		/* the rest of the entry stays: its inode and type have findings of their own */
+		if (fs_dirent_name_len(de) == 1 && de->name[0] == '.')
+			de->name[1] = '\0';
 	} else if (f->code == E4R_PR_NO_DOT) {
 		make_dot(fs, de, rec_len, 1, dir, 0);
 	} else {
@@ -585,7 +589,12 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 			free(buf);
 			return EXT2_ET_DIR_CORRUPTED;
 		}
-		make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
+		if (f->code == E4R_PR_DOTDOT_NOT_TERMINATED) {
+			if (fs_dirent_name_len(dd) == 2 && dd->name[0] == '.' && dd->name[1] == '.')
+				dd->name[2] = '\0';
+		} else {
+			make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
+		}
 	}
 	err = dblock_write(c, dir, blk, buf);
 	free(buf);
