@@ -212,6 +212,12 @@ struct check_inode_walk {
 /* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
 void check_walk_blocks(struct check_inode_walk *w, char *buf);
 int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
+/*
+ * A block of the bad blocks list on a superblock or descriptor copy: the
+ * problem (bb_primary_super, bb_primary_desc, bb_backup_super,
+ * bb_backup_desc) with *GROUP its group, or E4R_PR_COUNT for neither.
+ */
+enum check_problem check_bb_super_copy(ext2_filsys fs, blk64_t blk, dgrp_t *group);
 
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);

@@ -424,6 +424,24 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+/* The bad blocks list: the primary superblock and descriptors come off it (their copies stay listed). */
+static int unlist_primary_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			     blk64_t ref_blk, int ref_offset, void *priv)
+{
+	enum check_problem code;
+	dgrp_t g;
+
+	(void)ref_blk; (void)ref_offset; (void)priv;
+	if (blockcnt < 0 || !*blocknr)
+		return 0;
+	code = check_bb_super_copy(fs, *blocknr, &g);
+	if (code == E4R_PR_BB_PRIMARY_SUPER || code == E4R_PR_BB_PRIMARY_DESC) {
+		*blocknr = 0;
+		return BLOCK_CHANGED;
+	}
+	return 0;
+}
+
 static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			  blk64_t ref_blk, int ref_offset, void *priv)
 {
@@ -514,6 +532,8 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 		return err;
 	if (in.i_flags & EXT4_EXTENTS_FL)
 		err = trim_extents(c, ino);
+	else if (ino == EXT2_BAD_INO)
+		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, unlist_primary_cb, NULL);
 	else if (ino == EXT2_RESIZE_INO)
 		/* its blocks are the reserved descriptor blocks: metadata, kept */
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_resize_cb, c);
