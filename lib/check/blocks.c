@@ -90,6 +90,20 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 
 	if (check_out_of_fs(fs, blk, 1))
 		return w->dup_pass ? 0 : illegal_block(w, blk, lblk, E4R_PR_BLOCK_ILLEGAL);
+	/*
+	 * The bad blocks list's own indirect blocks come before the blocks they
+	 * list: one that is metadata, or a block the list names before it, is
+	 * what e2fsck takes out of the map (with what it lists).
+	 */
+	if (w->ino == EXT2_BAD_INO && lblk < 0 && !w->dup_pass) {
+		enum check_problem code = ext2fs_test_block_bitmap2(c->meta, blk) ? E4R_PR_BB_INDIRECT_METADATA :
+					  ext2fs_test_block_bitmap2(c->used, blk) ? E4R_PR_BB_INDIRECT_LISTED :
+					  E4R_PR_COUNT;
+		if (code != E4R_PR_COUNT) {
+			check_report_ino(c, code, w->ino, blk, E4R_NONE, E4R_NONE);
+			return 0;
+		}
+	}
 	if (!w->dup_pass && lblk >= 0) {
 		if (w->kind == KIND_DIR && lblk >= dir_max_blocks(fs)) {
 			check_report_ino(c, E4R_PR_DIR_TOO_BIG, w->ino, blk, lblk, E4R_NONE);

@@ -259,6 +259,13 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_BB_BACKUP_DESC, "bb_backup_desc", P1, WARN, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("block %b of group %g's backup group descriptors is in the bad blocks list")),
+	/* as e2fsck: the indirect block leaves the map, and the blocks it lists with it */
+	ROW(E4R_PR_BB_INDIRECT_METADATA, "bb_indirect_metadata", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(BLOCK_MAP), PH(NOW),
+	    PM_("the bad blocks inode %i has an indirect block %b that is filesystem metadata")),
+	ROW(E4R_PR_BB_INDIRECT_LISTED, "bb_indirect_listed", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(BLOCK_MAP), PH(NOW),
+	    PM_("the bad blocks inode %i uses block %b, itself listed as bad, as an indirect block")),
 	ROW(E4R_PR_INODE_EXTRA_ISIZE, "inode_extra_isize", P1, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i i_extra_isize is %f, should be %e")),

@@ -1,7 +1,8 @@
 # The bad blocks list (inode 1) naming a superblock or a descriptor block, against
 # e2fsck: the primary copies are damage (e2fsck -fn exit 4; -y takes the block off the
-# list), a backup copy only a warning (exit 0, the list kept). Our repair must leave the
-# list as e2fsck -fy leaves it.
+# list), a backup copy only a warning (exit 0, the list kept); and the list's indirect
+# block on metadata or on a listed block. Our repair must leave the list as e2fsck -fy
+# leaves it.
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
 base_image -b 1024
@@ -39,6 +40,31 @@ for blocks in "1" "2" "1 2" "1 $sb1 2 $gd1"; do
 	repaired_image t.img "a bad blocks list of $blocks"
 	[ "$(listed t.img)" = "$(listed e2.img)" ] ||
 		fail "list of $blocks after check -y: '$(listed t.img)', after e2fsck -fy: '$(listed e2.img)'"
+done
+# The list's indirect block on a block it lists before, or on metadata (an inode table
+# block, zeros here): e2fsck -fn stops at its question whether to go on (exit 12), check
+# reports it (exit 4); e2fsck -fy and check -y drop the indirect block from the map.
+seq 5000 5011 > bad.txt
+mkimg bb.img 16M -b 1024 -l bad.txt
+itab=$(dumpe2fs bb.img 2>/dev/null | sed -n 's/.*Inode table at [0-9]*-\([0-9]*\).*/\1/p' | tail -1)
+[ -n "$itab" ] || fail "no inode table in bb.img"
+for ind in "5005:Bad block 5005 used as bad block inode indirect block:uses block 5005, itself listed as bad" \
+	"$itab:has an indirect block \($itab\) that conflicts with:has an indirect block $itab that is filesystem metadata"; do
+	blk=${ind%%:*}; rest=${ind#*:}; e2re=${rest%%:*}; ourre=${rest#*:}
+	cp bb.img t.img
+	debugfs -w -R "sif <1> block[IND] $blk" t.img >/dev/null 2>&1 || fail "debugfs block[IND] $blk"
+	cp t.img e2.img
+	run e2fsck -fn t.img
+	[ $((RC & 4)) = 4 ] || fail "oracle: e2fsck -fn with the indirect block at $blk: exit $RC"
+	expect_out "$e2re" "oracle: e2fsck names the indirect block $blk"
+	run "$E4R" check -n -f t.img
+	expect_rc 4 "check -n -f with the indirect block at $blk"
+	expect_out "the bad blocks inode 1 $ourre" "check names the indirect block $blk"
+	e2fsck -fy e2.img >/dev/null 2>&1
+	[ $? -le 1 ] || fail "oracle: e2fsck -fy with the indirect block at $blk"
+	repaired_image t.img "the indirect block at $blk" 12
+	[ "$(listed t.img)" = "$(listed e2.img)" ] ||
+		fail "list after check -y: '$(listed t.img)', after e2fsck -fy: '$(listed e2.img)'"
 done
 # Backups alone: nothing to repair; the list is kept.
 cp base.img t.img
