@@ -105,6 +105,18 @@ static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
 	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
 }
 
+/* An inode whose inode table block is in the bad blocks list (the inode scan skipped it). */
+static int in_bad_itable_block(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g = ext2fs_group_of_ino(fs, ino);
+	uint64_t off = (uint64_t)((ino - 1) % fs->super->s_inodes_per_group) * EXT2_INODE_SIZE(fs->super);
+
+	/* the list the inode scan read (libext2fs keeps it with the filesystem) */
+	return fs->badblocks &&
+	       ext2fs_badblocks_list_test(fs->badblocks, (blk_t)(ext2fs_inode_table_loc(fs, g) +
+								 off / fs->blocksize));
+}
+
 /* An encrypted directory may hold only encrypted directories, files and symlinks. */
 static void check_encrypted_target(struct dir_walk *d, ext2_ino_t ino, int kind, const char *name,
 				   int len)
@@ -132,6 +144,10 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 
 	if (!ino_in_range(c, ino)) {
 		entry_problem(d, E4R_PR_ENTRY_BAD_INODE, ino, name, len, E4R_NONE, E4R_NONE);
+		return;
+	}
+	if (c->kind[ino] == KIND_NONE && in_bad_itable_block(c->fs, ino)) {
+		entry_problem(d, E4R_PR_ENTRY_BB_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
 	if (ino == EXT2_ROOT_INO && !dots) {

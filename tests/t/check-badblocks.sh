@@ -30,6 +30,21 @@ damage "$(list "$sb1")" "Group 1's superblock \($sb1\) is bad" \
 damage "$(list "$gd1")" "Group 1's copy of the group descriptors has a bad block \($gd1\)" \
 	"block $gd1 of group 1's backup group descriptors is in the bad blocks list" 0
 
+# The inode table block holding /lost+found (inode 11) listed bad: its entry names an inode
+# no one can read (e2fsck: "located in a bad block"); -y clears the entry, keeps the
+# inodes of that block in use and makes a new /lost+found, as e2fsck -fy does.
+itab0=$(dumpe2fs base.img 2>/dev/null | sed -n 's/.*Inode table at \([0-9]*\)-.*/\1/p' | head -1)
+isize=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Inode size: *//p')
+lpfblk=$((itab0 + 10 * isize / 1024))
+damage "$(list "$lpfblk")" "Entry 'lost\+found' in / \(2\) points to inode \(11\) located in a bad block" \
+	"entry 'lost\+found' in directory inode 2 points to inode 11, in an inode table block of the bad blocks list"
+expect_no_out "lost\+found \(inode 11\) is not a directory" "pass 3 leaves the unread /lost+found to pass 2"
+repaired_by "$(list "$lpfblk")"
+run debugfs -R "ls /" t.img
+expect_out "lost\+found" "a new /lost+found after check -y"
+run debugfs -R "testi <11>" t.img
+expect_out "marked in use" "inode 11, in a bad block, stays in use"
+
 # Repairs: the primary blocks come off the list, every one in one repair; the backups stay.
 for blocks in "1" "2" "1 2" "1 $sb1 2 $gd1"; do
 	cp base.img t.img
