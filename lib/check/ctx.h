@@ -218,6 +218,8 @@ int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
  * bb_backup_desc) with *GROUP its group, or E4R_PR_COUNT for neither.
  */
 enum check_problem check_bb_super_copy(ext2_filsys fs, blk64_t blk, dgrp_t *group);
+/* The size e2fsck's repair gives inline directory data of SIZE bytes (a bad size: inline_dir_size). */
+size_t check_inline_dir_size(size_t size);
 
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);

@@ -414,11 +414,22 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 		d->dir->dotdot = parent;
 	count_dotdot(c, parent);
 	if (ext2fs_inline_data_size(c->fs, d->ino, &size) || size < INLINE_PARENT_SIZE ||
-	    !(buf = malloc(size)) ||
+	    !(buf = calloc(1, size + 4)) ||
 	    ext2fs_inline_data_get(c->fs, d->ino, (struct ext2_inode *)in, buf, &size)) {
 		dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, 0);
 		free(buf);
 		return;
+	}
+	/*
+	 * e2fsck's rule: entries fill a multiple of 4 bytes, and past i_block
+	 * there is room for one at least. Its repair cuts a too-short tail off
+	 * or pads the size up to 4 (zeros): the entries are read as it leaves them.
+	 */
+	if ((size & 3) || (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + DIRENT_MIN)) {
+		size_t want = check_inline_dir_size(size);
+
+		dir_problem(d, E4R_PR_INLINE_DIR_SIZE, want, size);
+		size = want;
 	}
 	parse_entries(d, buf + INLINE_PARENT_SIZE,
 		      (size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE) - INLINE_PARENT_SIZE, 0,
@@ -427,6 +438,13 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 		parse_entries(d, buf + INLINE_IBLOCK_SIZE, size - INLINE_IBLOCK_SIZE, 0,
 			      INLINE_IBLOCK_SIZE);
 	free(buf);
+}
+
+size_t check_inline_dir_size(size_t size)
+{
+	if (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + DIRENT_MIN)
+		return INLINE_IBLOCK_SIZE;
+	return (size + 3) & ~(size_t)3;
 }
 
 /* The directory's blocks are C->dblocks[first..end), in logical order from pass 1. */

@@ -337,6 +337,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_DIR_CORRUPT, "dir_corrupt", P2, ERR, E4R_ANS_FIX, 0,
 	    FIX(DIR_BLOCK), PH(FIRST),
 	    PM_("directory inode %d block %b has a corrupt entry at offset %f (bad record or name length)")),
+	/* as e2fsck: the data cut to i_block or padded to 4 bytes (i_size follows) */
+	ROW(E4R_PR_INLINE_DIR_SIZE, "inline_dir_size", P2, ERR, E4R_ANS_FIX, 0,
+	    FIX(DIR_BLOCK), PH(NOW),
+	    PM_("inline directory inode %d has %f bytes of entries, not a multiple of 4 (or too few past i_block), should be %e")),
 	ROW(E4R_PR_DIR_READ, "dir_read", P2, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("could not read directory inode %d block %b")),
