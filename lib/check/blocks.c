@@ -90,6 +90,20 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 
 	if (check_out_of_fs(fs, blk, 1))
 		return w->dup_pass ? 0 : illegal_block(w, blk, lblk, E4R_PR_BLOCK_ILLEGAL);
+	/*
+	 * The bad blocks list's own indirect blocks come before the blocks they
+	 * list: one that is metadata, or a block the list names before it, is
+	 * what e2fsck takes out of the map (with what it lists).
+	 */
+	if (w->ino == EXT2_BAD_INO && lblk < 0 && !w->dup_pass) {
+		enum check_problem code = ext2fs_test_block_bitmap2(c->meta, blk) ? E4R_PR_BB_INDIRECT_METADATA :
+					  ext2fs_test_block_bitmap2(c->used, blk) ? E4R_PR_BB_INDIRECT_LISTED :
+					  E4R_PR_COUNT;
+		if (code != E4R_PR_COUNT) {
+			check_report_ino(c, code, w->ino, blk, E4R_NONE, E4R_NONE);
+			return 0;
+		}
+	}
 	if (!w->dup_pass && lblk >= 0) {
 		if (w->kind == KIND_DIR && lblk >= dir_max_blocks(fs)) {
 			check_report_ino(c, E4R_PR_DIR_TOO_BIG, w->ino, blk, lblk, E4R_NONE);
@@ -511,6 +525,54 @@ static void bad_block_in_bitmap(struct check_inode_walk *w)
 		}
 }
 
+/*
+ * e2fsck's arithmetic, not the descriptors' places: in a group that carries
+ * a copy, its first block is the superblock and the descriptor blocks
+ * follow it (the reserved ones are not counted; a meta_bg filesystem's are
+ * judged the same way, as e2fsck does).
+ */
+enum check_problem check_bb_super_copy(ext2_filsys fs, blk64_t blk, dgrp_t *group)
+{
+	blk64_t first = fs->super->s_first_data_block;
+	dgrp_t g;
+
+	if (blk < first || check_out_of_fs(fs, blk, 1))
+		return E4R_PR_COUNT;
+	g = (dgrp_t)((blk - first) / fs->super->s_blocks_per_group);
+	if (g >= fs->group_desc_count || !ext2fs_bg_has_super(fs, g))
+		return E4R_PR_COUNT;
+	first += (blk64_t)g * fs->super->s_blocks_per_group;
+	*group = g;
+	if (blk == first)
+		return g ? E4R_PR_BB_BACKUP_SUPER : E4R_PR_BB_PRIMARY_SUPER;
+	if (blk <= first + fs->desc_blocks)
+		return g ? E4R_PR_BB_BACKUP_DESC : E4R_PR_BB_PRIMARY_DESC;
+	return E4R_PR_COUNT;
+}
+
+/* A listed bad block (not the list's own indirect blocks) on a superblock or descriptor copy. */
+static int bb_super_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt, blk64_t ref_blk,
+		       int ref_offset, void *priv)
+{
+	struct check_ctx *c = priv;
+	enum check_problem code;
+	dgrp_t g;
+
+	(void)ref_blk; (void)ref_offset;
+	if (blockcnt < 0)
+		return 0;
+	code = check_bb_super_copy(fs, *blocknr, &g);
+	if (code != E4R_PR_COUNT) {
+		struct check_finding f = check_finding_init(code);
+
+		f.ino = EXT2_BAD_INO;	/* the repair edits its map */
+		f.group = g;
+		f.blk = *blocknr;
+		check_report(c, &f);
+	}
+	return 0;
+}
+
 /* Walk every block the inode claims: map, extent tree, xattr block. */
 void check_walk_blocks(struct check_inode_walk *w, char *buf)
 {
@@ -519,8 +581,10 @@ void check_walk_blocks(struct check_inode_walk *w, char *buf)
 
 	if (w->ino == EXT2_BAD_INO) {
 		ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, block_map_cb, w);
-		if (w->nmeta && !w->dup_pass)
+		if (w->nmeta && !w->dup_pass) {
 			bad_block_in_bitmap(w);
+			ext2fs_block_iterate3(fs, w->ino, BLOCK_FLAG_READ_ONLY, buf, bb_super_cb, w->c);
+		}
 		return;
 	}
 	if ((in->i_flags & EXT4_INLINE_DATA_FL) || !ext2fs_inode_has_valid_blocks2(fs, in)) {

@@ -227,6 +227,14 @@ struct check_inode_walk {
 /* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
 void check_walk_blocks(struct check_inode_walk *w, char *buf);
 int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
+/*
+ * A block of the bad blocks list on a superblock or descriptor copy: the
+ * problem (bb_primary_super, bb_primary_desc, bb_backup_super,
+ * bb_backup_desc) with *GROUP its group, or E4R_PR_COUNT for neither.
+ */
+enum check_problem check_bb_super_copy(ext2_filsys fs, blk64_t blk, dgrp_t *group);
+/* The size e2fsck's repair gives inline directory data of SIZE bytes (a bad size: inline_dir_size). */
+size_t check_inline_dir_size(size_t size);
 
 /*
  * Where each level of an extent tree must end: the start of the next entry

@@ -105,6 +105,18 @@ static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
 	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
 }
 
+/* An inode whose inode table block is in the bad blocks list (the inode scan skipped it). */
+static int in_bad_itable_block(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g = ext2fs_group_of_ino(fs, ino);
+	uint64_t off = (uint64_t)((ino - 1) % fs->super->s_inodes_per_group) * EXT2_INODE_SIZE(fs->super);
+
+	/* the list the inode scan read (libext2fs keeps it with the filesystem) */
+	return fs->badblocks &&
+	       ext2fs_badblocks_list_test(fs->badblocks, (blk_t)(ext2fs_inode_table_loc(fs, g) +
+								 off / fs->blocksize));
+}
+
 /* An encrypted directory may hold only encrypted directories, files and symlinks. */
 static void check_encrypted_target(struct dir_walk *d, ext2_ino_t ino, int kind, const char *name,
 				   int len)
@@ -132,6 +144,10 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 
 	if (!ino_in_range(c, ino)) {
 		entry_problem(d, E4R_PR_ENTRY_BAD_INODE, ino, name, len, E4R_NONE, E4R_NONE);
+		return;
+	}
+	if (c->kind[ino] == KIND_NONE && in_bad_itable_block(c->fs, ino)) {
+		entry_problem(d, E4R_PR_ENTRY_BB_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
 	if (ino == EXT2_ROOT_INO && !dots) {
@@ -210,6 +226,9 @@ static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, cons
 			dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
 			return 0;	/* then check it as an ordinary entry */
 		}
+		/* e2fsck reads the byte after the name (the padding: rec_len is at least 12) */
+		if (name[1] != '\0')
+			dir_problem(d, E4R_PR_DOT_NOT_TERMINATED, 0, (unsigned char)name[1]);
 		if (fs_dirent_inode(de) != d->ino)
 			dir_problem(d, E4R_PR_BAD_DOT, d->ino, fs_dirent_inode(de));
 		return 1;
@@ -218,6 +237,8 @@ static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, cons
 		dir_problem(d, E4R_PR_NO_DOTDOT, E4R_NONE, E4R_NONE);
 		return 0;
 	}
+	if (name[2] != '\0')
+		dir_problem(d, E4R_PR_DOTDOT_NOT_TERMINATED, 0, (unsigned char)name[2]);
 	if (d->dir)
 		d->dir->dotdot = fs_dirent_inode(de);
 	return 1;
@@ -392,11 +413,22 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 		d->dir->dotdot = parent;
 	count_dotdot(c, parent);
 	if (ext2fs_inline_data_size(c->fs, d->ino, &size) || size < INLINE_PARENT_SIZE ||
-	    !(buf = malloc(size)) ||
+	    !(buf = calloc(1, size + 4)) ||
 	    ext2fs_inline_data_get(c->fs, d->ino, (struct ext2_inode *)in, buf, &size)) {
 		dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, 0);
 		free(buf);
 		return;
+	}
+	/*
+	 * e2fsck's rule: entries fill a multiple of 4 bytes, and past i_block
+	 * there is room for one at least. Its repair cuts a too-short tail off
+	 * or pads the size up to 4 (zeros): the entries are read as it leaves them.
+	 */
+	if ((size & 3) || (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + DIRENT_MIN)) {
+		size_t want = check_inline_dir_size(size);
+
+		dir_problem(d, E4R_PR_INLINE_DIR_SIZE, want, size);
+		size = want;
 	}
 	parse_entries(d, buf + INLINE_PARENT_SIZE,
 		      (size < INLINE_IBLOCK_SIZE ? size : INLINE_IBLOCK_SIZE) - INLINE_PARENT_SIZE, 0,
@@ -405,6 +437,13 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 		parse_entries(d, buf + INLINE_IBLOCK_SIZE, size - INLINE_IBLOCK_SIZE, 0,
 			      INLINE_IBLOCK_SIZE);
 	free(buf);
+}
+
+size_t check_inline_dir_size(size_t size)
+{
+	if (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + DIRENT_MIN)
+		return INLINE_IBLOCK_SIZE;
+	return (size + 3) & ~(size_t)3;
 }
 
 /* The directory's blocks are C->dblocks[first..end), in logical order from pass 1. */

@@ -742,8 +742,16 @@ static errcode_t scan_inodes(struct check_ctx *c, int report,
 		ext2fs_set_inode_callback(scan, group_done, c);
 	for (;;) {
 		err = ext2fs_get_next_inode_full(scan, &ino, (struct ext2_inode *)in, isize);
-		if (err == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
+		/*
+		 * An inode in a block of the bad blocks list: unread, and held in
+		 * use as e2fsck holds it (no new file may go there); pass 2 calls
+		 * an entry naming it damaged.
+		 */
+		if (err == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE) {
+			if (ino && ino <= c->inodes)
+				ext2fs_mark_inode_bitmap2(c->inode_used, ino);
 			continue;
+		}
 		if (err) {
 			dgrp_t g = ino ? ext2fs_group_of_ino(fs, ino) : 0;
 			check_report_group(c, E4R_PR_INODE_SCAN, g, ext2fs_inode_table_loc(fs, g),

@@ -91,7 +91,9 @@ static void check_lost_found(struct check_ctx *c)
 		check_report_ino(c, E4R_PR_NO_LPF, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 		return;
 	}
-	if (ino <= c->inodes && ext2fs_test_inode_bitmap2(c->inode_used, ino) && c->kind[ino] != KIND_DIR)
+	/* one in the bad blocks list's inode table blocks has no kind: its entry is pass 2's finding */
+	if (ino <= c->inodes && ext2fs_test_inode_bitmap2(c->inode_used, ino) && c->kind[ino] != KIND_DIR &&
+	    c->kind[ino] != KIND_NONE)
 		check_report_ino(c, E4R_PR_LPF_NOT_DIR, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 }
 

@@ -221,6 +221,43 @@ static errcode_t salvage_inline_dir(struct check_ctx *c, const struct check_find
 	return err;
 }
 
+/* INLINE_DIR_SIZE: the size e2fsck gives it (a tail too short cut, or zeros to 4 bytes), then i_size. */
+static errcode_t resize_inline_dir(struct check_ctx *c, ext2_ino_t dir)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode in;
+	size_t size = 0, want;
+	char *buf;
+	errcode_t err;
+
+	err = ext2fs_inline_data_size(fs, dir, &size);
+	if (err || size < INLINE_PARENT_SIZE)
+		return err ? err : EXT2_ET_UNIMPLEMENTED;
+	want = check_inline_dir_size(size);
+	if (want == size)
+		return 0;	/* an earlier repair made it right */
+	buf = calloc(1, size > want ? size : want);
+	if (!buf)
+		return ENOMEM;
+	err = ext2fs_inline_data_get(fs, dir, NULL, buf, &size);
+	if (!err)
+		err = ext2fs_inline_data_set(fs, dir, NULL, buf, want);
+	/* no room for the padding in the inode: e2fsck cuts 4 bytes instead */
+	if (err == EXT2_ET_INLINE_DATA_NO_SPACE) {
+		want -= 4;
+		err = ext2fs_inline_data_set(fs, dir, NULL, buf, want);
+	}
+	free(buf);
+	if (!err)
+		err = ext2fs_read_inode(fs, dir, &in);
+	if (!err && EXT2_I_SIZE(&in) != want) {
+		err = ext2fs_inode_size_set(fs, &in, want);
+		if (!err)
+			err = ext2fs_write_inode(fs, dir, &in);
+	}
+	return err;
+}
+
 /*
  * DIR_CSUM: a new checksum. DIR_CORRUPT: the block's corrupt entries are
  * salvaged (fs/salvage.h) as the checker read past them, keeping the
@@ -232,6 +269,8 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 	char *buf;
 	errcode_t err;
 
+	if (f->code == E4R_PR_INLINE_DIR_SIZE && f->dir != E4R_NONE && f->dir <= c->inodes)
+		return resize_inline_dir(c, (ext2_ino_t)f->dir);
 	if (f->code == E4R_PR_DIR_CORRUPT && f->blk == E4R_NONE && f->dir != E4R_NONE &&
 	    f->dir <= c->inodes)
 		return salvage_inline_dir(c, f);
@@ -552,7 +591,7 @@ static ext2_ino_t parent_of(struct check_ctx *c, ext2_ino_t dir)
 	return d && d->parent ? d->parent : EXT2_ROOT_INO;
 }
 
-/* NO_DOT, BAD_DOT, NO_DOTDOT: mend the first two entries of block 0. */
+/* NO_DOT, BAD_DOT, NO_DOTDOT and the two padding findings: mend the first two entries of block 0. */
 errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_filsys fs = c->fs;
@@ -574,6 +613,10 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 	}
 	if (f->code == E4R_PR_BAD_DOT) {
 		fs_dirent_set_inode(de, dir);
+	} else if (f->code == E4R_PR_DOT_NOT_TERMINATED) {
+		/* the rest of the entry stays: its inode and type have findings of their own */
+		if (fs_dirent_name_len(de) == 1 && de->name[0] == '.')
+			de->name[1] = '\0';
 	} else if (f->code == E4R_PR_NO_DOT) {
 		make_dot(fs, de, rec_len, 1, dir, 0);
 	} else {
@@ -585,7 +628,12 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 			free(buf);
 			return EXT2_ET_DIR_CORRUPTED;
 		}
-		make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
+		if (f->code == E4R_PR_DOTDOT_NOT_TERMINATED) {
+			if (fs_dirent_name_len(dd) == 2 && dd->name[0] == '.' && dd->name[1] == '.')
+				dd->name[2] = '\0';
+		} else {
+			make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
+		}
 	}
 	err = dblock_write(c, dir, blk, buf);
 	free(buf);

@@ -439,6 +439,72 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+/* The bad blocks list's walk: the blocks listed so far (an indirect block comes after them). */
+struct bb_trim {
+	struct check_ctx	*c;
+	blk64_t			*seen;
+	size_t			n, cap;
+};
+
+static int bb_seen(const struct bb_trim *t, blk64_t blk)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->seen[i] == blk)
+			return 1;
+	return 0;
+}
+
+/*
+ * The bad blocks list, as e2fsck -y mends it: the primary superblock and
+ * descriptors come off it (their copies stay listed), and so does an
+ * indirect block that is metadata or a block listed before it, with the
+ * blocks it lists.
+ */
+static int unlist_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		     blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct bb_trim *t = priv;
+	enum check_problem code;
+	dgrp_t g;
+
+	(void)ref_blk; (void)ref_offset;
+	if (!*blocknr || check_out_of_fs(fs, *blocknr, 1))
+		return 0;
+	if (blockcnt < 0) {
+		if (!ext2fs_test_block_bitmap2(t->c->meta, *blocknr) && !bb_seen(t, *blocknr))
+			return 0;
+		*blocknr = 0;
+		return BLOCK_CHANGED;
+	}
+	code = check_bb_super_copy(fs, *blocknr, &g);
+	if (code == E4R_PR_BB_PRIMARY_SUPER || code == E4R_PR_BB_PRIMARY_DESC) {
+		*blocknr = 0;
+		return BLOCK_CHANGED;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		blk64_t *s = realloc(t->seen, cap * sizeof(*s));
+
+		if (!s)
+			return BLOCK_ABORT;
+		t->seen = s;
+		t->cap = cap;
+	}
+	t->seen[t->n++] = *blocknr;
+	return 0;
+}
+
+static errcode_t trim_bad_blocks_list(struct check_ctx *c)
+{
+	struct bb_trim t = { .c = c };
+	errcode_t err = ext2fs_block_iterate3(c->fs, EXT2_BAD_INO, 0, NULL, unlist_cb, &t);
+
+	free(t.seen);
+	return err;
+}
+
 static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			  blk64_t ref_blk, int ref_offset, void *priv)
 {
@@ -540,6 +606,8 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 		return err;
 	if (in.i_flags & EXT4_EXTENTS_FL)
 		err = trim_extents(c, ino);
+	else if (ino == EXT2_BAD_INO)
+		err = trim_bad_blocks_list(c);
 	else if (ino == EXT2_RESIZE_INO)
 		/* its blocks are the reserved descriptor blocks: metadata, kept */
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_resize_cb, c);

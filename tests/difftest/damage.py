@@ -78,8 +78,9 @@ EXTENT_HEADER = [("eh_magic", 0, 2), ("eh_entries", 2, 2), ("eh_max", 4, 2),
                  ("eh_depth", 6, 2), ("eh_generation", 8, 4)]
 EXTENT_LEAF = [("ee_block", 0, 4), ("ee_len", 4, 2), ("ee_start_hi", 6, 2), ("ee_start_lo", 8, 4)]
 EXTENT_INDEX = [("ei_block", 0, 4), ("ei_leaf_lo", 4, 4), ("ei_leaf_hi", 8, 2), ("ei_unused", 10, 2)]
+# name1 and name2 are the NUL padding after the names of '.' and '..' (#0, #1).
 DIRENT = [("inode", 0, 4), ("rec_len", 4, 2), ("name_len", 6, 1), ("file_type", 7, 1),
-          ("name0", 8, 1)]
+          ("name0", 8, 1), ("name1", 9, 1), ("name2", 10, 1)]
 DXROOT = [("dot_inode", 0, 4), ("dot_rec_len", 4, 2), ("dotdot_inode", 12, 4),
           ("dotdot_rec_len", 16, 2), ("reserved_zero", 0x18, 4), ("hash_version", 0x1c, 1),
           ("info_length", 0x1d, 1), ("indirect_levels", 0x1e, 1), ("unused_flags", 0x1f, 1)]
