@@ -121,6 +121,54 @@ static void check_sb_fields(struct check_ctx *c)
 				 E4R_NONE);
 }
 
+/*
+ * A superblock time ahead of the clock: e2fsck forgives up to a day (a
+ * hardware clock set wrong) and names anything later.
+ */
+#define FUTURE_FUDGE	86400
+
+/* An extra inode size e2fsck rejects: past the inode, short of its first field, or unaligned. */
+static int extra_isize_bad(const struct ext2_super_block *sb, unsigned v)
+{
+	unsigned max = EXT2_INODE_SIZE(sb) - EXT2_GOOD_OLD_INODE_SIZE;
+
+	return v && (v < 4 || v > max || (v & 3));
+}
+
+/* The rules between superblock fields e2fsck applies after its range checks. */
+static void check_sb_rules(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	uint64_t now = (uint64_t)time(NULL);
+	uint64_t want_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
+
+	if (sb->s_rev_level == EXT2_GOOD_OLD_REV &&
+	    (sb->s_feature_compat || sb->s_feature_ro_compat || sb->s_feature_incompat))
+		check_report_group(c, E4R_PR_SB_REV_LEVEL, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	if (sb->s_creator_os == EXT2_OS_HURD && ext2fs_has_feature_filetype(sb))
+		check_report_group(c, E4R_PR_SB_HURD_FILETYPE, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	if (!ext2fs_has_feature_resize_inode(sb) && sb->s_reserved_gdt_blocks)
+		check_report_group(c, E4R_PR_SB_RESERVED_GDT, E4R_NONE, E4R_NONE, 0,
+				   sb->s_reserved_gdt_blocks);
+	if (sb->s_mtime > now + FUTURE_FUDGE)
+		check_report_group(c, E4R_PR_SB_FUTURE_MOUNT, E4R_NONE, E4R_NONE, now, sb->s_mtime);
+	if (sb->s_wtime > now + FUTURE_FUDGE)
+		check_report_group(c, E4R_PR_SB_FUTURE_WRITE, E4R_NONE, E4R_NONE, now, sb->s_wtime);
+	if (ext2fs_has_feature_64bit(sb) && !ext2fs_has_feature_extents(sb))
+		check_report_group(c, E4R_PR_SB_64BIT_NO_EXTENTS, E4R_NONE, E4R_NONE, E4R_NONE,
+				   E4R_NONE);
+	if (EXT2_INODE_SIZE(sb) > EXT2_GOOD_OLD_INODE_SIZE) {
+		if (extra_isize_bad(sb, sb->s_min_extra_isize))
+			check_report_group(c, E4R_PR_SB_MIN_EXTRA_ISIZE, E4R_NONE, E4R_NONE,
+					   want_isize, sb->s_min_extra_isize);
+		if (extra_isize_bad(sb, sb->s_want_extra_isize))
+			check_report_group(c, E4R_PR_SB_WANT_EXTRA_ISIZE, E4R_NONE, E4R_NONE,
+					   want_isize, sb->s_want_extra_isize);
+	}
+	if (ext2fs_has_feature_csum_seed(sb) && !ext2fs_has_feature_metadata_csum(sb))
+		check_report_group(c, E4R_PR_SB_CSUM_SEED, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
 /* The blocks group G's metadata may use: the group itself, or with flex_bg anywhere. */
 static int in_group_range(ext2_filsys fs, dgrp_t g, blk64_t b, blk64_t len)
 {
@@ -254,7 +302,8 @@ static void check_group(struct check_ctx *c, dgrp_t g)
  * superblock jbd refuses on a field e2fsck does not judge without a
  * replay): 1 when the journal keeps v2/v3 checksums and this one is wrong.
  */
-static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed, uint32_t *maxlen)
+static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed, uint32_t *maxlen,
+			uint32_t *start)
 {
 	ext2_filsys fs = c->fs;
 	const struct jbd_superblock *jsb;
@@ -271,8 +320,10 @@ static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *compute
 		return 0;
 	jsb = (const struct jbd_superblock *)buf;
 	*maxlen = UINT32_MAX;
-	if (!io_channel_read_blk64(fs->io, blk, 1, buf))
+	if (!io_channel_read_blk64(fs->io, blk, 1, buf)) {
 		*maxlen = jbd_be32(jsb->s_maxlen);
+		*start = jbd_be32(jsb->s_start);
+	}
 	if (*maxlen != UINT32_MAX &&
 	    (jbd_be32(jsb->s_feature_incompat) &
 	     (JBD_FEATURE_INCOMPAT_CSUM_V2 | JBD_FEATURE_INCOMPAT_CSUM_V3))) {
@@ -329,6 +380,16 @@ static int stray_journal_bad(struct check_ctx *c, ext2_ino_t ino)
 	return bad;
 }
 
+/* A log with transactions (S_START set) that the superblock does not ask to recover. */
+static void report_recovery_clear(struct check_ctx *c, uint32_t start)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (start && !ext2fs_has_feature_journal_needs_recovery(sb))
+		check_report_ino(c, E4R_PR_JOURNAL_RECOVERY_CLEAR, sb->s_journal_inum, E4R_NONE,
+				 E4R_NONE, start);
+}
+
 static void check_journal(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -358,6 +419,13 @@ static void check_journal(struct check_ctx *c)
 		if (sb->s_journal_inum && stray_journal_bad(c, sb->s_journal_inum))
 			check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE,
 					 EXT2_ET_NO_JOURNAL);
+		else if (sb->s_journal_inum)
+			/* a sound journal the feature forgot: e2fsck -y clears it */
+			check_report_ino(c, E4R_PR_JOURNAL_FEATURE_CLEAR, sb->s_journal_inum, E4R_NONE,
+					 E4R_NONE, E4R_NONE);
+		else if (ext2fs_has_feature_journal_needs_recovery(sb))
+			check_report_group(c, E4R_PR_JOURNAL_RECOVER_SET, E4R_NONE, E4R_NONE, E4R_NONE,
+					   E4R_NONE);
 		return;
 	}
 	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
@@ -372,14 +440,16 @@ static void check_journal(struct check_ctx *c)
 		return;
 	/* where the log starts and its tail: read only by a replay, which -n does not make */
 	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START || err == E4R_JSB_BAD_MAXLEN) {
-		uint32_t stored = 0, computed = 0, maxlen = UINT32_MAX;
-		int csum_bad = jsb_csum_bad(c, &stored, &computed, &maxlen);
+		uint32_t stored = 0, computed = 0, maxlen = UINT32_MAX, start = 0;
+		int csum_bad = jsb_csum_bad(c, &stored, &computed, &maxlen, &start);
 
 		/* e2fsck refuses a log longer than its inode, and takes a shorter one as it is */
 		if (err != E4R_JSB_BAD_MAXLEN || maxlen <= journal_inode_blocks(c)) {
 			if (csum_bad)
 				check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum,
 						 E4R_NONE, computed, stored);
+			else if (err == E4R_JSB_BAD_START)
+				report_recovery_clear(c, start);
 			return;
 		}
 	}
@@ -416,6 +486,8 @@ static void check_journal(struct check_ctx *c)
 		/* the kernel aborted the journal on an error: e2fsck marks the filesystem so */
 		check_report_ino(c, E4R_PR_JOURNAL_ERRNO, sb->s_journal_inum, E4R_NONE, 0,
 				 (uint32_t)j->errno_);
+	else
+		report_recovery_clear(c, j->start);
 	jbd_journal_close(j);
 }
 
@@ -524,6 +596,7 @@ errcode_t check_super(struct check_ctx *c)
 		check_progress(c, E4R_PASS_SUPER, 1, 1);
 		return 0;
 	}
+	check_sb_rules(c);
 	check_journal(c);
 	check_resize_inode(c);
 	check_mark_metadata(c);
