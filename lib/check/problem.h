@@ -205,6 +205,7 @@ enum check_problem {
 	E4R_PR_JOURNAL_RECOVERY_CLEAR,
 	E4R_PR_ORPHAN_FILE_NO_JOURNAL,
 	E4R_PR_ORPHAN_FILE_SIZE,
+	E4R_PR_GD_BB_UNINIT_LAST,
 	/* Journal-assisted repair (issue 23) */
 	E4R_PR_JOURNAL_COPY,
 	/* Pass 1, added later */

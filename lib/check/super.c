@@ -288,6 +288,8 @@ static void check_group(struct check_ctx *c, dgrp_t g)
 	else
 		mark_meta(c, g, it, fs->inode_blocks_per_group);
 	if (ext2fs_has_group_desc_csum(fs)) {
+		if (g == fs->group_desc_count - 1 && (flags & EXT2_BG_BLOCK_UNINIT))
+			check_report_group(c, E4R_PR_GD_BB_UNINIT_LAST, g, E4R_NONE, E4R_NONE, flags);
 		if (ext2fs_bg_itable_unused(fs, g) > ext2fs_bg_free_inodes_count(fs, g))
 			check_report_group(c, E4R_PR_GD_UNUSED_INODES, g, E4R_NONE,
 					   ext2fs_bg_free_inodes_count(fs, g),

@@ -16,7 +16,9 @@ static errcode_t fix_uninit_flags(struct check_ctx *c, const struct check_findin
 {
 	if (f->group == E4R_NONE || f->group >= c->fs->group_desc_count)
 		return EINVAL;
+	/* the last group keeps its inode flag: only its block bitmap must be read (e2fsck -y) */
 	ext2fs_bg_flags_clear(c->fs, (dgrp_t)f->group,
+			      f->code == E4R_PR_GD_BB_UNINIT_LAST ? EXT2_BG_BLOCK_UNINIT :
 			      EXT2_BG_INODE_UNINIT | EXT2_BG_BLOCK_UNINIT);
 	return 0;
 }
