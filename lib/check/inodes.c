@@ -391,6 +391,20 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 					 E4R_NONE);
 		return;
 	}
+	/* e2fsck's pass 1 takes the quota inodes the superblock names by their slot, mode first */
+	if ((ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO ||
+	     ino == c->fs->super->s_prj_quota_inum) &&
+	    ext2fs_has_feature_quota(c->fs->super) && check_is_quota_ino(c, ino) &&
+	    !LINUX_S_ISREG(in->i_mode)) {
+		check_report_ino(c, E4R_PR_QUOTA_BAD_MODE, ino, E4R_NONE, E4R_NONE, in->i_mode);
+		/*
+		 * e2fsck -y makes it a regular file before it walks it: the
+		 * rest is judged on that mode (on the bad one, its blocks
+		 * would be freed under the quota file the repair keeps)
+		 */
+		if (c->opts && (c->opts->repair == E4R_REPAIR_YES || c->opts->repair == E4R_REPAIR_PREEN))
+			in->i_mode = LINUX_S_IFREG;
+	}
 	if (!check_use(c, ino, in, low_dtime))
 		return;
 	ext2fs_mark_inode_bitmap2(c->inode_used, ino);

@@ -97,6 +97,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_GD_BB_UNINIT_LAST, "gd_block_uninit_last", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(UNINIT_FLAGS), PH(SUMMARY),
 	    PM_("the block bitmap of the last group (%g) is marked uninitialized")),
+	/* -y makes it a regular file, as e2fsck -y does; the quota pass then judges its contents */
+	ROW(E4R_PR_QUOTA_BAD_MODE, "quota_inode_bad_mode", P1, ERR, E4R_ANS_FIX, PREEN,
+	    FIX(INODE), PH(NOW),
+	    PM_("quota inode %i is not a regular file (mode %o)")),
 	ROW(E4R_PR_ERRORS_FLAG, "errors_flag", P0, INFO, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the filesystem is marked as having errors")),

@@ -206,6 +206,7 @@ enum check_problem {
 	E4R_PR_ORPHAN_FILE_NO_JOURNAL,
 	E4R_PR_ORPHAN_FILE_SIZE,
 	E4R_PR_GD_BB_UNINIT_LAST,
+	E4R_PR_QUOTA_BAD_MODE,
 	/* Journal-assisted repair (issue 23) */
 	E4R_PR_JOURNAL_COPY,
 	/* Pass 1, added later */

@@ -217,6 +217,9 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_RESERVED_MODE:
 		in->i_mode = 0;
 		break;
+	case E4R_PR_QUOTA_BAD_MODE:
+		in->i_mode = LINUX_S_IFREG;
+		break;
 	case E4R_PR_I_BLOCKS:
 		if (f->expected == E4R_NONE)
 			goto bad;
