@@ -101,6 +101,21 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_QUOTA_BAD_MODE, "quota_inode_bad_mode", P1, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(INODE), PH(NOW),
 	    PM_("quota inode %i is not a regular file (mode %o)")),
+	/*
+	 * The multi-mount protection block (read through the image, never by
+	 * libext2fs's own open of the device path). e2fsck -n stops after
+	 * any of these (exit 12); its -y on a bad block number zeroes it and
+	 * then cannot open the filesystem, so that one is not repaired here.
+	 */
+	ROW(E4R_PR_MMP_BAD_BLOCK, "mmp_block_invalid", P0, ERR, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
+	    PM_("the superblock's MMP block %b is outside the filesystem")),
+	ROW(E4R_PR_MMP_MAGIC, "mmp_magic_invalid", P0, ERR, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(MMP_RESET), PH(NOW),
+	    PM_("the MMP block %b has an invalid magic number (%f)")),
+	ROW(E4R_PR_MMP_CSUM, "mmp_csum_invalid", P0, ERR, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(MMP_RESET), PH(NOW),
+	    PM_("the MMP block %b checksum does not match (stored %f)")),
 	ROW(E4R_PR_ERRORS_FLAG, "errors_flag", P0, INFO, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the filesystem is marked as having errors")),

@@ -207,6 +207,9 @@ enum check_problem {
 	E4R_PR_ORPHAN_FILE_SIZE,
 	E4R_PR_GD_BB_UNINIT_LAST,
 	E4R_PR_QUOTA_BAD_MODE,
+	E4R_PR_MMP_BAD_BLOCK,
+	E4R_PR_MMP_MAGIC,
+	E4R_PR_MMP_CSUM,
 	/* Journal-assisted repair (issue 23) */
 	E4R_PR_JOURNAL_COPY,
 	/* Pass 1, added later */
@@ -293,6 +296,7 @@ enum check_fix {
 	E4R_FIX_ITABLE_ORIGIN,		/* point a group's descriptor back at its inode table */
 	E4R_FIX_ITABLE_NEW,		/* give a group's inode table new blocks (its inodes are lost) */
 	E4R_FIX_SB_FIELD,		/* set the superblock field the finding names to its expected value */
+	E4R_FIX_MMP_RESET,		/* write the MMP block anew, marked clean */
 	E4R_FIX_COUNT
 };
 

@@ -66,6 +66,13 @@ static void check_fs_size(struct check_ctx *c)
 				   ext2fs_blocks_count(c->fs->super));
 }
 
+/*
+ * The incompatible features libext2fs (and e2fsck) take. The public header
+ * leaves mmp out unless the includer defines CONFIG_MMP, e2fsprogs' own build
+ * switch; the library this links against was built with it.
+ */
+#define LIB_INCOMPAT_SUPP	(EXT2_LIB_FEATURE_INCOMPAT_SUPP | EXT4_FEATURE_INCOMPAT_MMP)
+
 static void check_sb_fields(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -110,11 +117,11 @@ static void check_sb_fields(struct check_ctx *c)
 	 */
 	if ((sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) ||
 	    (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) ||
-	    (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP))
+	    (sb->s_feature_incompat & ~LIB_INCOMPAT_SUPP))
 		check_report_group(c, E4R_PR_SB_FEATURE_UNKNOWN, E4R_NONE, E4R_NONE, E4R_NONE,
 				   ((uint64_t)(sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) << 32) |
 				   (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) |
-				   (sb->s_feature_incompat & ~EXT2_LIB_FEATURE_INCOMPAT_SUPP));
+				   (sb->s_feature_incompat & ~LIB_INCOMPAT_SUPP));
 	if (sb->s_last_orphan && (sb->s_last_orphan < c->first_ino ||
 				  sb->s_last_orphan > sb->s_inodes_count))
 		check_report_ino(c, E4R_PR_SB_ORPHAN_HEAD, sb->s_last_orphan, E4R_NONE, E4R_NONE,
@@ -167,6 +174,38 @@ static void check_sb_rules(struct check_ctx *c)
 	}
 	if (ext2fs_has_feature_csum_seed(sb) && !ext2fs_has_feature_metadata_csum(sb))
 		check_report_group(c, E4R_PR_SB_CSUM_SEED, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
+/*
+ * The multi-mount protection block, as e2fsck reads it before anything
+ * else: its number, its magic, its checksum. Read through the image's
+ * channel (libext2fs's reader opens the device path again, O_DIRECT).
+ */
+static void check_mmp(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_super_block *sb = fs->super;
+	blk64_t blk = sb->s_mmp_block;
+	struct mmp_struct *mmp;
+
+	if (!ext2fs_has_feature_mmp(sb))
+		return;
+	if (blk <= sb->s_first_data_block || blk >= ext2fs_blocks_count(sb)) {
+		check_report_group(c, E4R_PR_MMP_BAD_BLOCK, E4R_NONE, blk, E4R_NONE, E4R_NONE);
+		return;
+	}
+	mmp = malloc(fs->blocksize);
+	if (!mmp)
+		return;
+	if (io_channel_read_blk64(fs->io, blk, 1, mmp) == 0) {
+		if (ext2fs_le32_to_cpu(mmp->mmp_magic) != EXT4_MMP_MAGIC)
+			check_report_group(c, E4R_PR_MMP_MAGIC, E4R_NONE, blk, EXT4_MMP_MAGIC,
+					   ext2fs_le32_to_cpu(mmp->mmp_magic));
+		else if (ext2fs_has_feature_metadata_csum(sb) && !ext2fs_mmp_csum_verify(fs, mmp))
+			check_report_group(c, E4R_PR_MMP_CSUM, E4R_NONE, blk, E4R_NONE,
+					   ext2fs_le32_to_cpu(mmp->mmp_checksum));
+	}
+	free(mmp);
 }
 
 /* The blocks group G's metadata may use: the group itself, or with flex_bg anywhere. */
@@ -599,6 +638,7 @@ errcode_t check_super(struct check_ctx *c)
 		return 0;
 	}
 	check_sb_rules(c);
+	check_mmp(c);
 	check_journal(c);
 	check_resize_inode(c);
 	check_mark_metadata(c);

@@ -365,6 +365,12 @@ static errcode_t do_sb_field(struct check_ctx *c, size_t first, size_t i)
 	return 0;
 }
 
+/* A fresh MMP block, marked clean (libext2fs writes it through the filesystem's channel) */
+static errcode_t do_mmp_reset(struct check_ctx *c, size_t first, size_t i)
+{
+	return ext2fs_mmp_clear(c->fs);
+}
+
 static errcode_t do_htree_flag(struct check_ctx *c, size_t first, size_t i)
 {
 	return repair_htree_deindex(c, (ext2_ino_t)F(i)->dir);
@@ -534,6 +540,7 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_QUOTA_INODE_OFF]	= do_quota_inode_off,
 	[E4R_FIX_QUOTA_REWRITE]		= do_quota_rewrite,
 	[E4R_FIX_SB_FIELD]		= do_sb_field,
+	[E4R_FIX_MMP_RESET]		= do_mmp_reset,
 };
 
 repair_fn repair_fix_fn(enum check_fix fix)
