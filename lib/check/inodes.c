@@ -284,6 +284,16 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 
 	if (ino == EXT2_BAD_INO || ino == EXT2_RESIZE_INO)
 		return 1;
+	/*
+	 * Inode 8 that is not the journal must be empty; e2fsck judges no mode
+	 * there, and walks what it holds as a file's until it is cleared.
+	 */
+	if (ino == EXT2_JOURNAL_INO && ino != sb->s_journal_inum) {
+		if (report && (in->i_links_count || in->i_blocks || in->i_block[0]))
+			check_report_ino(c, E4R_PR_JOURNAL_INODE_NOT_CLEAR, ino, E4R_NONE, E4R_NONE,
+					 E4R_NONE);
+		return LINUX_S_ISREG(in->i_mode) || in->i_mode == 0;
+	}
 	if (ino == sb->s_journal_inum || ino == EXT2_BOOT_LOADER_INO ||
 	    ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
 	    ino == sb->s_prj_quota_inum)

@@ -116,6 +116,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_MMP_CSUM, "mmp_csum_invalid", P0, ERR, E4R_ANS_FIX, PREEN | CLOSED,
 	    FIX(MMP_RESET), PH(NOW),
 	    PM_("the MMP block %b checksum does not match (stored %f)")),
+	/* e2fsck -y zeroes the inode; the next check frees what it held */
+	ROW(E4R_PR_JOURNAL_INODE_NOT_CLEAR, "journal_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, PREEN,
+	    FIX(INODE), PH(NOW),
+	    PM_("journal inode %i is not in use (the superblock names no journal there), but contains data")),
 	ROW(E4R_PR_ERRORS_FLAG, "errors_flag", P0, INFO, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the filesystem is marked as having errors")),

@@ -210,6 +210,7 @@ enum check_problem {
 	E4R_PR_MMP_BAD_BLOCK,
 	E4R_PR_MMP_MAGIC,
 	E4R_PR_MMP_CSUM,
+	E4R_PR_JOURNAL_INODE_NOT_CLEAR,
 	/* Journal-assisted repair (issue 23) */
 	E4R_PR_JOURNAL_COPY,
 	/* Pass 1, added later */
