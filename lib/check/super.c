@@ -342,6 +342,7 @@ static void check_group(struct check_ctx *c, dgrp_t g)
  * The internal journal's superblock checksum, read directly (for a
  * superblock jbd refuses on a field e2fsck does not judge without a
  * replay): 1 when the journal keeps v2/v3 checksums and this one is wrong.
+ * MAXLEN and START get the log's length and where its transactions start.
  */
 static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed, uint32_t *maxlen,
 			uint32_t *start)
