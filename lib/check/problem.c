@@ -584,7 +584,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(QUOTA_INODE_OFF), PH(NOW),
 	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
 	ROW(E4R_PR_QUOTA_INODE_NOT_CLEAR, "quota_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, 0,
-	    FIX(INODE_CLEAR), PH(NOW),
+	    FIX(INODE), PH(NOW),
 	    PM_("quota inode %i is not in use (no quota file names it), but contains data")),
 	ROW(E4R_PR_QUOTA_FILE_BAD, "quota_file_bad", P5, ERR, E4R_ANS_FIX, 0,
 	    FIX(QUOTA_REWRITE), PH(LATE),
