@@ -524,6 +524,9 @@ errcode_t check_dirs(struct check_ctx *c)
 	if (c->large_files && !ext2fs_has_feature_large_file(fs->super))
 		check_report_ino(c, E4R_PR_LARGE_FILE_FEATURE, E4R_NONE, E4R_NONE, E4R_NONE,
 				 c->large_files);
+	/* nor has a revision 0 superblock room for it: e2fsck says so again here */
+	if (c->large_files && fs->super->s_rev_level == EXT2_GOOD_OLD_REV)
+		check_report_ino(c, E4R_PR_SB_REV_LEVEL, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 	check_progress(c, E4R_PASS_DIRS, c->ndblocks, c->ndblocks);
 	err = check_nlink_error(c);
 out:

@@ -502,6 +502,16 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 
 	if (ino == EXT2_BAD_INO || ino == EXT2_RESIZE_INO)
 		return 1;
+	/*
+	 * Inode 8 that is not the journal must be empty; e2fsck judges no mode
+	 * there, and walks what it holds as a file's until it is cleared.
+	 */
+	if (ino == EXT2_JOURNAL_INO && ino != sb->s_journal_inum) {
+		if (report && (in->i_links_count || in->i_blocks || in->i_block[0]))
+			check_report_ino(c, E4R_PR_JOURNAL_INODE_NOT_CLEAR, ino, E4R_NONE, E4R_NONE,
+					 E4R_NONE);
+		return LINUX_S_ISREG(in->i_mode) || in->i_mode == 0;
+	}
 	if (ino == sb->s_journal_inum || ino == EXT2_BOOT_LOADER_INO ||
 	    ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
 	    ino == sb->s_prj_quota_inum)
@@ -608,6 +618,20 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 			check_report_ino(c, E4R_PR_QUOTA_INODE_NOT_CLEAR, ino, E4R_NONE, E4R_NONE,
 					 E4R_NONE);
 		return;
+	}
+	/* e2fsck's pass 1 takes the quota inodes the superblock names by their slot, mode first */
+	if ((ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO ||
+	     ino == c->fs->super->s_prj_quota_inum) &&
+	    ext2fs_has_feature_quota(c->fs->super) && check_is_quota_ino(c, ino) &&
+	    !LINUX_S_ISREG(in->i_mode)) {
+		check_report_ino(c, E4R_PR_QUOTA_BAD_MODE, ino, E4R_NONE, E4R_NONE, in->i_mode);
+		/*
+		 * e2fsck -y makes it a regular file before it walks it: the
+		 * rest is judged on that mode (on the bad one, its blocks
+		 * would be freed under the quota file the repair keeps)
+		 */
+		if (c->opts && (c->opts->repair == E4R_REPAIR_YES || c->opts->repair == E4R_REPAIR_PREEN))
+			in->i_mode = LINUX_S_IFREG;
 	}
 	if (!check_use(c, ino, in, low_dtime))
 		return;

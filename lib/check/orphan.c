@@ -155,12 +155,22 @@ errcode_t check_orphan_file(struct check_ctx *c)
 					 E4R_NONE, E4R_NONE);
 		return 0;
 	}
+	/* the orphan file is written through the journal: e2fsck clears the feature */
+	if (!ext2fs_has_feature_journal(fs->super)) {
+		check_report_ino(c, E4R_PR_ORPHAN_FILE_NO_JOURNAL, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		return 0;
+	}
 	if (!ino || ino > c->inodes || ext2fs_read_inode(fs, ino, &in)) {
 		check_report_ino(c, E4R_PR_ORPHAN_FILE_INODE, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
 	if (!LINUX_S_ISREG(in.i_mode)) {
 		check_report_ino(c, E4R_PR_ORPHAN_FILE_NOT_REG, ino, E4R_NONE, E4R_NONE, in.i_mode);
+		return 0;
+	}
+	/* a partial block cannot hold a slot table and its tail: e2fsck cannot use the file */
+	if (EXT2_I_SIZE(&in) % fs->blocksize) {
+		check_report_ino(c, E4R_PR_ORPHAN_FILE_SIZE, ino, E4R_NONE, E4R_NONE, EXT2_I_SIZE(&in));
 		return 0;
 	}
 	if (orphan_file_clean(c, ino, &in) && present)

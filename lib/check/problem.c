@@ -40,6 +40,86 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_DEVICE_MISSING, "journal_device_missing", P0, INFO, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("no device carries the external journal's UUID: the journal is not read (give it with --journal=PATH)")),
+	/*
+	 * Superblock rules of e2fsck's pass 0 (issue 17). The ones e2fsck -n
+	 * names without calling the filesystem damaged are warnings; their -y
+	 * sets the one field to the value the check computed.
+	 */
+	ROW(E4R_PR_SB_FUTURE_MOUNT, "sb_future_mount_time", P0, WARN, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("superblock last mount time (%f) is in the future (now %e)")),
+	ROW(E4R_PR_SB_FUTURE_WRITE, "sb_future_write_time", P0, WARN, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("superblock last write time (%f) is in the future (now %e)")),
+	ROW(E4R_PR_SB_MIN_EXTRA_ISIZE, "sb_min_extra_isize", P0, WARN, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("bad required extra inode size in the superblock (%f), should be %e")),
+	ROW(E4R_PR_SB_WANT_EXTRA_ISIZE, "sb_want_extra_isize", P0, WARN, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("bad desired extra inode size in the superblock (%f), should be %e")),
+	ROW(E4R_PR_SB_RESERVED_GDT, "sb_reserved_gdt_blocks", P0, WARN, E4R_ANS_FIX, CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("the filesystem does not have resize_inode enabled, but s_reserved_gdt_blocks is %f; should be zero")),
+	ROW(E4R_PR_SB_CSUM_SEED, "sb_csum_seed_without_csum", P0, WARN, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("the superblock sets metadata_csum_seed, which is not necessary without metadata_csum")),
+	/* -y sets extents alone: the inodes' extents_no_feature findings were made without it */
+	ROW(E4R_PR_SB_64BIT_NO_EXTENTS, "sb_64bit_without_extents", P0, WARN, E4R_ANS_FIX, PREEN,
+	    FIX(SB_FIELD), PH(ALONE),
+	    PM_("a 64bit filesystem needs the extents feature to reach the whole disk")),
+	/* e2fsck -y raises the revision, which on inodes bigger than 128 bytes loses their extra fields */
+	ROW(E4R_PR_SB_REV_LEVEL, "sb_rev_level", P0, WARN, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
+	    PM_("the filesystem has feature flags set, but is a revision 0 filesystem")),
+	/* e2fsck -n says nothing of it (only its -y clears the feature) */
+	ROW(E4R_PR_SB_HURD_FILETYPE, "sb_hurd_filetype", P0, INFO, E4R_ANS_CLEAR, CLOSED,
+	    FIX(SB_FIELD), PH(ALONE),
+	    PM_("the Hurd does not support the filetype feature")),
+	ROW(E4R_PR_JOURNAL_RECOVER_SET, "journal_recover_set", P0, ERR, E4R_ANS_CLEAR, PREEN | CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("the superblock's needs_recovery flag is set, but no journal is present")),
+	/* as e2fsck -y: the journal is cleared (its inode, then its blocks freed) */
+	ROW(E4R_PR_JOURNAL_FEATURE_CLEAR, "journal_feature_clear", P0, WARN, E4R_ANS_CLEAR, PREEN,
+	    FIX(JOURNAL_CLEAR), PH(NOW),
+	    PM_("the superblock's has_journal flag is clear, but a journal (inode %i) is present")),
+	/* e2fsck -y then asks to run the journal anyway; not replayed here */
+	ROW(E4R_PR_JOURNAL_RECOVERY_CLEAR, "journal_recovery_clear", P0, INFO, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
+	    PM_("the superblock's needs_recovery flag is clear, but the journal (inode %i) has data")),
+	/* -y clears the feature; the orphan file left is then removed as orphan_file_not_clear */
+	ROW(E4R_PR_ORPHAN_FILE_NO_JOURNAL, "orphan_file_without_journal", P5, ERR, E4R_ANS_CLEAR, PREEN,
+	    FIX(SB_FIELD), PH(NOW),
+	    PM_("the superblock has an orphan file (inode %i) without a journal")),
+	ROW(E4R_PR_ORPHAN_FILE_SIZE, "orphan_file_size", P5, ERR, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
+	    PM_("the orphan file (inode %i) size %f is not a multiple of the block size")),
+	/* the last group's bitmap covers its blocks past the end: it must be read, not made up */
+	ROW(E4R_PR_GD_BB_UNINIT_LAST, "gd_block_uninit_last", P0, ERR, E4R_ANS_FIX, PREEN,
+	    FIX(UNINIT_FLAGS), PH(SUMMARY),
+	    PM_("the block bitmap of the last group (%g) is marked uninitialized")),
+	/* -y makes it a regular file, as e2fsck -y does; the quota pass then judges its contents */
+	ROW(E4R_PR_QUOTA_BAD_MODE, "quota_inode_bad_mode", P1, ERR, E4R_ANS_FIX, PREEN,
+	    FIX(INODE), PH(NOW),
+	    PM_("quota inode %i is not a regular file (mode %o)")),
+	/*
+	 * The multi-mount protection block (read through the image, never by
+	 * libext2fs's own open of the device path). e2fsck -n stops after
+	 * any of these (exit 12); its -y on a bad block number zeroes it and
+	 * then cannot open the filesystem, so that one is not repaired here.
+	 */
+	ROW(E4R_PR_MMP_BAD_BLOCK, "mmp_block_invalid", P0, ERR, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
+	    PM_("the superblock's MMP block %b is outside the filesystem")),
+	ROW(E4R_PR_MMP_MAGIC, "mmp_magic_invalid", P0, ERR, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(MMP_RESET), PH(NOW),
+	    PM_("the MMP block %b has an invalid magic number (%f)")),
+	ROW(E4R_PR_MMP_CSUM, "mmp_csum_invalid", P0, ERR, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(MMP_RESET), PH(NOW),
+	    PM_("the MMP block %b checksum does not match (stored %f)")),
+	/* e2fsck -y zeroes the inode; the next check frees what it held */
+	ROW(E4R_PR_JOURNAL_INODE_NOT_CLEAR, "journal_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, PREEN,
+	    FIX(INODE), PH(NOW),
+	    PM_("journal inode %i is not in use (the superblock names no journal there), but contains data")),
 	ROW(E4R_PR_ERRORS_FLAG, "errors_flag", P0, INFO, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the filesystem is marked as having errors")),
@@ -539,7 +619,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(QUOTA_INODE_OFF), PH(NOW),
 	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
 	ROW(E4R_PR_QUOTA_INODE_NOT_CLEAR, "quota_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, 0,
-	    FIX(INODE_CLEAR), PH(NOW),
+	    FIX(INODE), PH(NOW),
 	    PM_("quota inode %i is not in use (no quota file names it), but contains data")),
 	ROW(E4R_PR_QUOTA_FILE_BAD, "quota_file_bad", P5, ERR, E4R_ANS_FIX, 0,
 	    FIX(QUOTA_REWRITE), PH(LATE),

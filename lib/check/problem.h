@@ -200,6 +200,27 @@ enum check_problem {
 	E4R_PR_EA_ENTRY_HASH,
 	/* Pass 0, added later (codes keep their order) */
 	E4R_PR_JOURNAL_DEVICE_MISSING,
+	/* Pass 0, superblock rules e2fsck applies (issue 17, Checker II) */
+	E4R_PR_SB_FUTURE_MOUNT,
+	E4R_PR_SB_FUTURE_WRITE,
+	E4R_PR_SB_MIN_EXTRA_ISIZE,
+	E4R_PR_SB_WANT_EXTRA_ISIZE,
+	E4R_PR_SB_RESERVED_GDT,
+	E4R_PR_SB_CSUM_SEED,
+	E4R_PR_SB_64BIT_NO_EXTENTS,
+	E4R_PR_SB_REV_LEVEL,
+	E4R_PR_SB_HURD_FILETYPE,
+	E4R_PR_JOURNAL_RECOVER_SET,
+	E4R_PR_JOURNAL_FEATURE_CLEAR,
+	E4R_PR_JOURNAL_RECOVERY_CLEAR,
+	E4R_PR_ORPHAN_FILE_NO_JOURNAL,
+	E4R_PR_ORPHAN_FILE_SIZE,
+	E4R_PR_GD_BB_UNINIT_LAST,
+	E4R_PR_QUOTA_BAD_MODE,
+	E4R_PR_MMP_BAD_BLOCK,
+	E4R_PR_MMP_MAGIC,
+	E4R_PR_MMP_CSUM,
+	E4R_PR_JOURNAL_INODE_NOT_CLEAR,
 	/* Journal-assisted repair (issue 23) */
 	E4R_PR_JOURNAL_COPY,
 	/* Pass 1, added later */
@@ -293,6 +314,8 @@ enum check_fix {
 	E4R_FIX_JOURNAL_COPY,		/* write a damaged block's copy from the journal home */
 	E4R_FIX_ITABLE_ORIGIN,		/* point a group's descriptor back at its inode table */
 	E4R_FIX_ITABLE_NEW,		/* give a group's inode table new blocks (its inodes are lost) */
+	E4R_FIX_SB_FIELD,		/* set the superblock field the finding names to its expected value */
+	E4R_FIX_MMP_RESET,		/* write the MMP block anew, marked clean */
 	E4R_FIX_COUNT
 };
 

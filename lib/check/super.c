@@ -12,14 +12,6 @@
 #include "util/e4r_err.h"
 #include "jbd/journal.h"
 
-/*
- * The incompat features the library that opened the image reads. The
- * installed header counts MMP only under CONFIG_MMP, a setting of
- * e2fsprogs' own build that its users never see: an image with MMP that
- * ext2fs_open2 accepted (it refuses unknown incompat features itself) is
- * one the library reads, and e2fsck checks it as any other.
- */
-#define CHECK_INCOMPAT_SUPP	(EXT2_LIB_FEATURE_INCOMPAT_SUPP | EXT4_FEATURE_INCOMPAT_MMP)
 #include "util/crc.h"
 
 /* A power of two (zero passes, as in e2fsck's check). */
@@ -75,6 +67,13 @@ static void check_fs_size(struct check_ctx *c)
 				   ext2fs_blocks_count(c->fs->super));
 }
 
+/*
+ * The incompatible features libext2fs (and e2fsck) take. The public header
+ * leaves mmp out unless the includer defines CONFIG_MMP, e2fsprogs' own build
+ * switch; the library this links against was built with it.
+ */
+#define LIB_INCOMPAT_SUPP	(EXT2_LIB_FEATURE_INCOMPAT_SUPP | EXT4_FEATURE_INCOMPAT_MMP)
+
 static void check_sb_fields(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -119,15 +118,95 @@ static void check_sb_fields(struct check_ctx *c)
 	 */
 	if ((sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) ||
 	    (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) ||
-	    (sb->s_feature_incompat & ~CHECK_INCOMPAT_SUPP))
+	    (sb->s_feature_incompat & ~LIB_INCOMPAT_SUPP))
 		check_report_group(c, E4R_PR_SB_FEATURE_UNKNOWN, E4R_NONE, E4R_NONE, E4R_NONE,
 				   ((uint64_t)(sb->s_feature_compat & ~EXT2_LIB_FEATURE_COMPAT_SUPP) << 32) |
 				   (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP) |
-				   (sb->s_feature_incompat & ~CHECK_INCOMPAT_SUPP));
+				   (sb->s_feature_incompat & ~LIB_INCOMPAT_SUPP));
 	if (sb->s_last_orphan && (sb->s_last_orphan < c->first_ino ||
 				  sb->s_last_orphan > sb->s_inodes_count))
 		check_report_ino(c, E4R_PR_SB_ORPHAN_HEAD, sb->s_last_orphan, E4R_NONE, E4R_NONE,
 				 E4R_NONE);
+}
+
+/*
+ * A superblock time ahead of the clock: e2fsck forgives up to a day (a
+ * hardware clock set wrong) and names anything later.
+ */
+#define FUTURE_FUDGE	86400
+
+/* An extra inode size e2fsck rejects: past the inode, short of its first field, or unaligned. */
+static int extra_isize_bad(const struct ext2_super_block *sb, unsigned v)
+{
+	unsigned max = EXT2_INODE_SIZE(sb) - EXT2_GOOD_OLD_INODE_SIZE;
+
+	return v && (v < 4 || v > max || (v & 3));
+}
+
+/* The rules between superblock fields e2fsck applies after its range checks. */
+static void check_sb_rules(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	uint64_t now = (uint64_t)time(NULL);
+	uint64_t want_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
+
+	if (sb->s_rev_level == EXT2_GOOD_OLD_REV &&
+	    (sb->s_feature_compat || sb->s_feature_ro_compat || sb->s_feature_incompat))
+		check_report_group(c, E4R_PR_SB_REV_LEVEL, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	if (sb->s_creator_os == EXT2_OS_HURD && ext2fs_has_feature_filetype(sb))
+		check_report_group(c, E4R_PR_SB_HURD_FILETYPE, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+	if (!ext2fs_has_feature_resize_inode(sb) && sb->s_reserved_gdt_blocks)
+		check_report_group(c, E4R_PR_SB_RESERVED_GDT, E4R_NONE, E4R_NONE, 0,
+				   sb->s_reserved_gdt_blocks);
+	if (sb->s_mtime > now + FUTURE_FUDGE)
+		check_report_group(c, E4R_PR_SB_FUTURE_MOUNT, E4R_NONE, E4R_NONE, now, sb->s_mtime);
+	if (sb->s_wtime > now + FUTURE_FUDGE)
+		check_report_group(c, E4R_PR_SB_FUTURE_WRITE, E4R_NONE, E4R_NONE, now, sb->s_wtime);
+	if (ext2fs_has_feature_64bit(sb) && !ext2fs_has_feature_extents(sb))
+		check_report_group(c, E4R_PR_SB_64BIT_NO_EXTENTS, E4R_NONE, E4R_NONE, E4R_NONE,
+				   E4R_NONE);
+	if (EXT2_INODE_SIZE(sb) > EXT2_GOOD_OLD_INODE_SIZE) {
+		if (extra_isize_bad(sb, sb->s_min_extra_isize))
+			check_report_group(c, E4R_PR_SB_MIN_EXTRA_ISIZE, E4R_NONE, E4R_NONE,
+					   want_isize, sb->s_min_extra_isize);
+		if (extra_isize_bad(sb, sb->s_want_extra_isize))
+			check_report_group(c, E4R_PR_SB_WANT_EXTRA_ISIZE, E4R_NONE, E4R_NONE,
+					   want_isize, sb->s_want_extra_isize);
+	}
+	if (ext2fs_has_feature_csum_seed(sb) && !ext2fs_has_feature_metadata_csum(sb))
+		check_report_group(c, E4R_PR_SB_CSUM_SEED, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+}
+
+/*
+ * The multi-mount protection block, as e2fsck reads it before anything
+ * else: its number, its magic, its checksum. Read through the image's
+ * channel (libext2fs's reader opens the device path again, O_DIRECT).
+ */
+static void check_mmp(struct check_ctx *c)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_super_block *sb = fs->super;
+	blk64_t blk = sb->s_mmp_block;
+	struct mmp_struct *mmp;
+
+	if (!ext2fs_has_feature_mmp(sb))
+		return;
+	if (blk <= sb->s_first_data_block || blk >= ext2fs_blocks_count(sb)) {
+		check_report_group(c, E4R_PR_MMP_BAD_BLOCK, E4R_NONE, blk, E4R_NONE, E4R_NONE);
+		return;
+	}
+	mmp = malloc(fs->blocksize);
+	if (!mmp)
+		return;
+	if (io_channel_read_blk64(fs->io, blk, 1, mmp) == 0) {
+		if (ext2fs_le32_to_cpu(mmp->mmp_magic) != EXT4_MMP_MAGIC)
+			check_report_group(c, E4R_PR_MMP_MAGIC, E4R_NONE, blk, EXT4_MMP_MAGIC,
+					   ext2fs_le32_to_cpu(mmp->mmp_magic));
+		else if (ext2fs_has_feature_metadata_csum(sb) && !ext2fs_mmp_csum_verify(fs, mmp))
+			check_report_group(c, E4R_PR_MMP_CSUM, E4R_NONE, blk, E4R_NONE,
+					   ext2fs_le32_to_cpu(mmp->mmp_checksum));
+	}
+	free(mmp);
 }
 
 /* The blocks group G's metadata may use: the group itself, or with flex_bg anywhere. */
@@ -249,6 +328,8 @@ static void check_group(struct check_ctx *c, dgrp_t g)
 	else
 		mark_meta(c, g, it, fs->inode_blocks_per_group);
 	if (ext2fs_has_group_desc_csum(fs)) {
+		if (g == fs->group_desc_count - 1 && (flags & EXT2_BG_BLOCK_UNINIT))
+			check_report_group(c, E4R_PR_GD_BB_UNINIT_LAST, g, E4R_NONE, E4R_NONE, flags);
 		if (ext2fs_bg_itable_unused(fs, g) > ext2fs_bg_free_inodes_count(fs, g))
 			check_report_group(c, E4R_PR_GD_UNUSED_INODES, g, E4R_NONE,
 					   ext2fs_bg_free_inodes_count(fs, g),
@@ -262,8 +343,10 @@ static void check_group(struct check_ctx *c, dgrp_t g)
  * The internal journal's superblock checksum, read directly (for a
  * superblock jbd refuses on a field e2fsck does not judge without a
  * replay): 1 when the journal keeps v2/v3 checksums and this one is wrong.
+ * MAXLEN and START get the log's length and where its transactions start.
  */
-static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed, uint32_t *maxlen)
+static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *computed, uint32_t *maxlen,
+			uint32_t *start)
 {
 	ext2_filsys fs = c->fs;
 	const struct jbd_superblock *jsb;
@@ -280,8 +363,10 @@ static int jsb_csum_bad(struct check_ctx *c, uint32_t *stored, uint32_t *compute
 		return 0;
 	jsb = (const struct jbd_superblock *)buf;
 	*maxlen = UINT32_MAX;
-	if (!io_channel_read_blk64(fs->io, blk, 1, buf))
+	if (!io_channel_read_blk64(fs->io, blk, 1, buf)) {
 		*maxlen = jbd_be32(jsb->s_maxlen);
+		*start = jbd_be32(jsb->s_start);
+	}
 	if (*maxlen != UINT32_MAX &&
 	    (jbd_be32(jsb->s_feature_incompat) &
 	     (JBD_FEATURE_INCOMPAT_CSUM_V2 | JBD_FEATURE_INCOMPAT_CSUM_V3))) {
@@ -338,6 +423,16 @@ static int stray_journal_bad(struct check_ctx *c, ext2_ino_t ino)
 	return bad;
 }
 
+/* A log with transactions (S_START set) that the superblock does not ask to recover. */
+static void report_recovery_clear(struct check_ctx *c, uint32_t start)
+{
+	struct ext2_super_block *sb = c->fs->super;
+
+	if (start && !ext2fs_has_feature_journal_needs_recovery(sb))
+		check_report_ino(c, E4R_PR_JOURNAL_RECOVERY_CLEAR, sb->s_journal_inum, E4R_NONE,
+				 E4R_NONE, start);
+}
+
 static void check_journal(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -367,6 +462,13 @@ static void check_journal(struct check_ctx *c)
 		if (sb->s_journal_inum && stray_journal_bad(c, sb->s_journal_inum))
 			check_report_ino(c, E4R_PR_JOURNAL_BAD, sb->s_journal_inum, E4R_NONE, E4R_NONE,
 					 EXT2_ET_NO_JOURNAL);
+		else if (sb->s_journal_inum)
+			/* a sound journal the feature forgot: e2fsck -y clears it */
+			check_report_ino(c, E4R_PR_JOURNAL_FEATURE_CLEAR, sb->s_journal_inum, E4R_NONE,
+					 E4R_NONE, E4R_NONE);
+		else if (ext2fs_has_feature_journal_needs_recovery(sb))
+			check_report_group(c, E4R_PR_JOURNAL_RECOVER_SET, E4R_NONE, E4R_NONE, E4R_NONE,
+					   E4R_NONE);
 		return;
 	}
 	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
@@ -381,14 +483,16 @@ static void check_journal(struct check_ctx *c)
 		return;
 	/* where the log starts and its tail: read only by a replay, which -n does not make */
 	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START || err == E4R_JSB_BAD_MAXLEN) {
-		uint32_t stored = 0, computed = 0, maxlen = UINT32_MAX;
-		int csum_bad = jsb_csum_bad(c, &stored, &computed, &maxlen);
+		uint32_t stored = 0, computed = 0, maxlen = UINT32_MAX, start = 0;
+		int csum_bad = jsb_csum_bad(c, &stored, &computed, &maxlen, &start);
 
 		/* e2fsck refuses a log longer than its inode, and takes a shorter one as it is */
 		if (err != E4R_JSB_BAD_MAXLEN || maxlen <= journal_inode_blocks(c)) {
 			if (csum_bad)
 				check_report_ino(c, E4R_PR_JOURNAL_SB_CSUM, sb->s_journal_inum,
 						 E4R_NONE, computed, stored);
+			else if (err == E4R_JSB_BAD_START)
+				report_recovery_clear(c, start);
 			return;
 		}
 	}
@@ -425,6 +529,8 @@ static void check_journal(struct check_ctx *c)
 		/* the kernel aborted the journal on an error: e2fsck marks the filesystem so */
 		check_report_ino(c, E4R_PR_JOURNAL_ERRNO, sb->s_journal_inum, E4R_NONE, 0,
 				 (uint32_t)j->errno_);
+	else
+		report_recovery_clear(c, j->start);
 	jbd_journal_close(j);
 }
 
@@ -533,6 +639,8 @@ errcode_t check_super(struct check_ctx *c)
 		check_progress(c, E4R_PASS_SUPER, 1, 1);
 		return 0;
 	}
+	check_sb_rules(c);
+	check_mmp(c);
 	check_journal(c);
 	check_resize_inode(c);
 	check_mark_metadata(c);

@@ -102,12 +102,14 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 		return E4R_IMAGE_TRUNCATED;
 	/*
 	 * Group 0 starts at block 1 with 1 KiB blocks (the boot block before
-	 * it) and at block 0 otherwise: mke2fs writes nothing else and e2fsck
+	 * it; bigalloc's clusters of one block too) and at block 0 otherwise:
+	 * mke2fs writes nothing else and e2fsck
 	 * aborts on anything else. libext2fs sizes its bitmaps from this field
 	 * and corrupts its heap reading them when it is forged (fuzz_check).
 	 */
 	if (sb.s_first_data_block !=
-	    (log == 0 && !ext2fs_has_feature_bigalloc(&sb) ? 1u : 0u))
+	    (log == 0 && (!ext2fs_has_feature_bigalloc(&sb) || sb.s_log_cluster_size == log) ?
+	     1u : 0u))
 		return E4R_IMAGE_BAD_FIRST_DATA_BLOCK;
 	/*
 	 * Told to ignore superblock errors, libext2fs divides by the blocks'

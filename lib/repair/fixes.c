@@ -16,7 +16,9 @@ static errcode_t fix_uninit_flags(struct check_ctx *c, const struct check_findin
 {
 	if (f->group == E4R_NONE || f->group >= c->fs->group_desc_count)
 		return EINVAL;
+	/* the last group keeps its inode flag: only its block bitmap must be read (e2fsck -y) */
 	ext2fs_bg_flags_clear(c->fs, (dgrp_t)f->group,
+			      f->code == E4R_PR_GD_BB_UNINIT_LAST ? EXT2_BG_BLOCK_UNINIT :
 			      EXT2_BG_INODE_UNINIT | EXT2_BG_BLOCK_UNINIT);
 	return 0;
 }
@@ -314,6 +316,61 @@ static errcode_t do_large_file_feature(struct check_ctx *c, size_t first, size_t
 	return 0;
 }
 
+/*
+ * One superblock field set as e2fsck -y sets it: to the value the check
+ * computed (a time, an extra inode size), or a feature flag the rule names.
+ */
+static errcode_t do_sb_field(struct check_ctx *c, size_t first, size_t i)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	const struct check_finding *f = F(i);
+
+	switch (f->code) {
+	case E4R_PR_SB_FUTURE_MOUNT:
+		sb->s_mtime = (uint32_t)f->expected;
+		break;
+	case E4R_PR_SB_FUTURE_WRITE:
+		sb->s_wtime = (uint32_t)f->expected;
+		break;
+	case E4R_PR_SB_MIN_EXTRA_ISIZE:
+		sb->s_min_extra_isize = (uint16_t)f->expected;
+		break;
+	case E4R_PR_SB_WANT_EXTRA_ISIZE:
+		sb->s_want_extra_isize = (uint16_t)f->expected;
+		break;
+	case E4R_PR_SB_RESERVED_GDT:
+		sb->s_reserved_gdt_blocks = 0;
+		break;
+	case E4R_PR_SB_CSUM_SEED:
+		ext2fs_clear_feature_csum_seed(sb);
+		sb->s_checksum_seed = 0;
+		break;
+	case E4R_PR_SB_64BIT_NO_EXTENTS:
+		ext2fs_set_feature_extents(sb);
+		break;
+	case E4R_PR_SB_HURD_FILETYPE:
+		ext2fs_clear_feature_filetype(sb);
+		break;
+	case E4R_PR_JOURNAL_RECOVER_SET:
+		ext2fs_clear_feature_journal_needs_recovery(sb);
+		break;
+	case E4R_PR_ORPHAN_FILE_NO_JOURNAL:
+		ext2fs_clear_feature_orphan_file(sb);
+		ext2fs_clear_feature_orphan_present(sb);
+		break;
+	default:
+		return EXT2_ET_UNIMPLEMENTED;
+	}
+	ext2fs_mark_super_dirty(c->fs);
+	return 0;
+}
+
+/* A fresh MMP block, marked clean (libext2fs writes it through the filesystem's channel) */
+static errcode_t do_mmp_reset(struct check_ctx *c, size_t first, size_t i)
+{
+	return ext2fs_mmp_clear(c->fs);
+}
+
 static errcode_t do_htree_flag(struct check_ctx *c, size_t first, size_t i)
 {
 	return repair_htree_deindex(c, (ext2_ino_t)F(i)->dir);
@@ -482,6 +539,8 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_ORPHAN_FILE_RECREATE]	= do_orphan_file_recreate,
 	[E4R_FIX_QUOTA_INODE_OFF]	= do_quota_inode_off,
 	[E4R_FIX_QUOTA_REWRITE]		= do_quota_rewrite,
+	[E4R_FIX_SB_FIELD]		= do_sb_field,
+	[E4R_FIX_MMP_RESET]		= do_mmp_reset,
 };
 
 repair_fn repair_fix_fn(enum check_fix fix)

@@ -219,6 +219,16 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	case E4R_PR_RESERVED_MODE:
 		in->i_mode = 0;
 		break;
+	case E4R_PR_QUOTA_BAD_MODE:
+		in->i_mode = LINUX_S_IFREG;
+		break;
+	case E4R_PR_JOURNAL_INODE_NOT_CLEAR:
+	case E4R_PR_QUOTA_INODE_NOT_CLEAR:
+		/* zeroed as e2fsck -y does (clearing refuses reserved inodes); the next check frees its blocks */
+		memset(b.in, 0, (size_t)b.size);
+		if (b.size > EXT2_GOOD_OLD_INODE_SIZE)
+			b.in->i_extra_isize = sizeof(struct ext2_inode_large) - EXT2_GOOD_OLD_INODE_SIZE;
+		break;
 	case E4R_PR_I_BLOCKS:
 		if (f->expected == E4R_NONE)
 			goto bad;

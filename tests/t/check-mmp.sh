@@ -1,34 +1,59 @@
-# check on a filesystem with multiple-mount protection (mke2fs -O mmp), as e2fsck:
-# the feature is one libext2fs reads, not "unsupported"; a clean image is clean for
-# -n, -y and -p and none of them changes a byte (e2fsck -fn is the oracle); a damaged
-# one gets the finding e2fsck makes, and -y leaves what e2fsck -fn finds clean.
-# In memory (the fuzz harness) the same image checks the same.
-. "$E4R_TESTS_SRCDIR/lib.sh"
+# Multi-mount protection (feature mmp): a fresh filesystem is clean for both tools and
+# neither check -n nor check -y starts MMP (libext2fs's MMP start sleeps twice the
+# update interval; e2fsck -y does); a bad MMP block number, a bad magic and
+# a bad checksum are named as e2fsck -fn names them (it stops after them: exit 12,
+# here 4); -y writes a fresh MMP block, after which both tools find the image clean.
+. "$E4R_TESTS_SRCDIR/check_lib.sh"
 
-mkimg mmp.img 4M -b 1024 -O mmp
-dumpe2fs -h mmp.img 2>/dev/null | grep -q "features:.*mmp" || fail "mke2fs made no MMP image"
-run e2fsck -fn mmp.img; expect_rc 0 "oracle: e2fsck -fn finds the MMP image clean"
+mkimg base.img 16M -b 4096 -O mmp
+dumpe2fs -h base.img 2>/dev/null | grep -q "features:.* mmp" || skip "mke2fs made no MMP block"
+mb=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^MMP block number: *//p')
+[ -n "$mb" ] || fail "dumpe2fs names no MMP block"
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on a fresh mmp filesystem"
+run timeout 60 "$E4R" check -n -f base.img
+expect_rc 0 "check -n -f on a fresh mmp filesystem (mmp is a feature libext2fs supports)"
+cp base.img y.img
+run timeout 60 "$E4R" check -y -f y.img
+expect_rc 0 "check -y -f on a fresh mmp filesystem"
+# libext2fs's MMP start stamps its sequence, time and node into the block before its
+# wait: an untouched block shows that check -y never started (nor waited on) MMP
+bs=$(dumpe2fs -h base.img 2>/dev/null | sed -n 's/^Block size: *//p')
+dd if=base.img of=mmp.before bs="$bs" skip="$mb" count=1 2>/dev/null
+dd if=y.img of=mmp.after bs="$bs" skip="$mb" count=1 2>/dev/null
+cmp -s mmp.before mmp.after ||
+	fail "check -y -f started MMP on a fresh filesystem (the MMP block changed)"
 
-for mode in -n -y -p; do
-	cp mmp.img t.img
-	run "$E4R" check $mode -f t.img
-	expect_rc 0 "check $mode -f on a clean MMP image"
-	expect_no_out "unsupported features" "check $mode -f calls MMP unsupported"
-	cmp -s mmp.img t.img || fail "check $mode -f changed a clean MMP image"
-done
+# mmp_check ORACLE-RE OURS-RE: t.img is damaged; e2fsck -fn (exit 12) and check -n -f
+# (exit 4) name it; check -y -f repairs it when REPAIR is 1.
+mmp_check() {
+	local e2re=$1 ourre=$2 repair=$3 sum
+	run e2fsck -fn t.img
+	expect_rc 12 "oracle: e2fsck -fn stops on the MMP damage"
+	expect_out "$e2re" "oracle names the MMP damage"
+	sum=$(sha t.img)
+	run timeout 60 "$E4R" check -n -f t.img
+	expect_rc 4 "check -n -f on the MMP damage"
+	expect_out "$ourre" "check -n -f names the MMP damage"
+	[ "$(sha t.img)" = "$sum" ] || fail "check -n -f wrote to the image"
+	[ "$repair" = 1 ] || return 0
+	repaired_image t.img "the MMP damage" 12
+}
 
-# A wrong link count on the root: e2fsck finds it; so must we, and -y must fix it for e2fsck.
-cp mmp.img bad.img
-debugfs -w -R "sif <2> links_count 9" bad.img >/dev/null 2>&1 || fail "debugfs sif"
-run e2fsck -fn bad.img; expect_rc 4 "oracle: e2fsck -fn finds the damage"
-run "$E4R" check -n -f bad.img; expect_rc 4 "check -n -f on a damaged MMP image"
-expect_out "[Ii]node 2 ref count is 9, should be 3" "the finding e2fsck makes"
-run "$E4R" check -y -f bad.img; expect_rc 1 "check -y -f repairs the MMP image"
-run e2fsck -fn bad.img; expect_rc 0 "e2fsck -fn after check -y"
-
-# The fuzz harness's twin: check -y in memory (option byte 2) exits 0 on the clean image.
-fz=$E4R_TOP_BUILDDIR/fuzz
-"$fz/img2seed" mmp.img 1024 2 mmp.seed || fail "img2seed"
-run env E4R_FUZZ_DUMP=mem.img "$fz/regress_check" mmp.seed; expect_rc 0 "check -y in memory"
-cmp -s mmp.img mem.img || fail "check -y in memory changed the clean MMP image"
-exit 0
+# The MMP block's magic (its first byte), then a bit its checksum covers (metadata_csum).
+cp base.img t.img
+flip t.img $((mb * 4096)) 0
+mmp_check "Superblock has invalid MMP magic" "the MMP block $mb has an invalid magic number" 1
+cp base.img t.img
+flip t.img $((mb * 4096 + 8)) 3
+mmp_check "Superblock MMP block checksum does not match" \
+	"the MMP block $mb checksum does not match" 1
+# A block number past the end (s_mmp_block, superblock offset 360; its checksum resealed).
+# e2fsck -y zeroes the number and then cannot open the filesystem: not repaired here.
+cp base.img t.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(1024 + 360); f.write(struct.pack("<Q", 1 << 40))' t.img
+"$E4R_FSMETA" reseal t.img sb >/dev/null 2>&1 || fail "fsmeta reseal sb"
+mmp_check "Superblock has invalid MMP block" "the superblock's MMP block 1099511627776 is outside" 0
