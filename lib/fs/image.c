@@ -22,37 +22,6 @@ io_manager fs_image_io(const char *image, io_manager io)
 	return io && io != unix_io_manager ? io : fs_ioerr_io_manager;
 }
 
-errcode_t fs_image_size(const char *path, uint64_t *bytes)
-{
-	struct stat st;
-	int fd;
-
-	if (fs_mem_image_find(path, bytes))
-		return 0;
-	fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return errno;
-	if (fstat(fd, &st) < 0) {
-		errcode_t err = errno;
-		close(fd);
-		return err;
-	}
-	if (S_ISBLK(st.st_mode)) {
-		uint64_t sz = 0;
-		if (ioctl(fd, BLKGETSIZE64, &sz) < 0) {
-			errcode_t err = errno;
-			close(fd);
-			return err;
-		}
-		*bytes = sz;
-	} else {
-		*bytes = (uint64_t)st.st_size;
-	}
-	close(fd);
-	return 0;
-}
-
 /* Translate libext2fs's open errors into what they mean for a user's image. */
 static errcode_t explain_open_error(errcode_t err)
 {
