@@ -847,6 +847,7 @@ errcode_t repair_journal_reset(struct check_ctx *c)
 errcode_t repair_journal_recreate(ext2_filsys fs)
 {
 	struct ext2fs_journal_params params;
+	blk64_t first = fs->super->s_first_data_block, used = 0, free_blocks, need;
 	errcode_t err;
 
 	if (ext2fs_has_feature_journal(fs->super) || !(fs->flags & EXT2_FLAG_RW))
@@ -854,6 +855,20 @@ errcode_t repair_journal_recreate(ext2_filsys fs)
 	err = ext2fs_get_journal_params(&params, fs);
 	if (!err && !fs->block_map)
 		err = ext2fs_read_bitmaps(fs);
+	if (!err)
+		err = ext2fs_count_used_clusters(fs, first, ext2fs_blocks_count(fs->super) - 1, &used);
+	if (err)
+		return err;
+	/*
+	 * Room first: libext2fs stops where the blocks run out and leaves
+	 * what it made so far (an inode 8 with blocks, no journal feature),
+	 * which the next check finds. The margin covers the extent tree.
+	 */
+	free_blocks = EXT2FS_NUM_B2C(fs, ext2fs_blocks_count(fs->super) - first);
+	free_blocks = free_blocks > used ? EXT2FS_C2B(fs, free_blocks - used) : 0;
+	need = (blk64_t)params.num_journal_blocks + params.num_fc_blocks;
+	if (free_blocks < need + need / 64 + 16)
+		return EXT2_ET_BLOCK_ALLOC_FAIL;
 	/*
 	 * NO_MNT_CHECK: the session refused a mounted filesystem before any
 	 * repair. libext2fs's own check would look the image's name up among
