@@ -23,6 +23,17 @@ struct write_mb_pa {
 
 #define E4R_MB_MAX_PA	8
 
+/*
+ * An inode preallocation: logical blocks [LSTART, LSTART + LEN) of INO go to the
+ * physical ones from PSTART on; FREE of them are not used yet. The range is kept
+ * from other allocations (the buddy has all of it in use) until it is discarded.
+ */
+struct write_ipa {
+	ext2_ino_t	ino;
+	blk64_t		lstart, pstart;
+	unsigned	len, free;
+};
+
 struct write_alloc {
 	ext2_filsys	fs;
 	struct write_journal *w;
@@ -40,6 +51,8 @@ struct write_alloc {
 	struct write_mb_pa lg_pa[E4R_MB_MAX_PA];	/* the (one CPU's) locality group */
 	dgrp_t		*mb_last_groups;	/* s_mb_last_groups: stream allocation goals */
 	unsigned	mb_nr_goals;
+	struct write_ipa *ipa;		/* the inode preallocations */
+	unsigned	nipa, capipa;
 	/*
 	 * The committing transaction was started by a sync (the script's commit),
 	 * which returns once it is on disk: its freed blocks are back in the buddy.
@@ -98,9 +111,33 @@ struct write_mb_req {
 	int		mark;
 	uint64_t	lend, isize;
 	ext2_ino_t	ino;		/* the file (stream allocation's goal) */
+	/* the mapped blocks either side of the request (ar->lleft/pleft, lright/pright; p 0: none) */
+	blk64_t		lleft, pleft, lright, pright;
 };
 
 errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, blk64_t *start, unsigned *got);
+
+/*
+ * Inode preallocations (inode_pa.c). write_ipa_use: the blocks the preallocation
+ * covering logical block LBLK of INO gives a request of LEN blocks from there
+ * (ext4_mb_use_preallocated), 0 when none covers it.
+ */
+int write_ipa_use(struct write_alloc *a, ext2_ino_t ino, blk64_t lblk, unsigned len, blk64_t *start,
+		  unsigned *got);
+/* ext4_mb_normalize_request for an inode preallocation: the logical range to look for. */
+void write_ipa_normalize(struct write_alloc *a, const struct write_mb_req *r, blk64_t *gstart, unsigned *glen);
+/*
+ * ext4_mb_new_inode_pa: FOUND blocks were found at PSTART for the normalised range
+ * from GSTART of GLEN blocks; the request's part is *START, *GOT and the rest is
+ * preallocated for the inode.
+ */
+errcode_t write_ipa_new(struct write_alloc *a, const struct write_mb_req *r, blk64_t gstart, unsigned glen,
+			blk64_t pstart, unsigned found, blk64_t *start, unsigned *got);
+/* ext4_discard_preallocations: INO's preallocated blocks are free again, at once. */
+void write_ipa_discard(struct write_alloc *a, ext2_ino_t ino);
+/* Call FN on every block from FIRST on, of COUNT, that an inode preallocation holds. */
+void write_ipa_for_each(struct write_alloc *a, blk64_t first, blk64_t count,
+			void (*fn)(blk64_t blk, void *priv), void *priv);
 
 /* Account blocks freed by libext2fs (ext2fs_punch) in the counters. */
 void write_bfreed(struct write_alloc *a, blk64_t count);

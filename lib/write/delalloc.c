@@ -105,6 +105,14 @@ void write_da_forget(struct write_fs *f, ext2_ino_t ino)
 	f->ndirty = j;
 }
 
+int write_da_has(struct write_fs *f, ext2_ino_t ino)
+{
+	for (unsigned i = 0; i < f->nda; i++)
+		if (f->da[i].ino == ino)
+			return 1;
+	return 0;
+}
+
 void write_da_free(struct write_fs *f)
 {
 	ext2fs_free_mem(&f->dirty_ino);
@@ -150,6 +158,36 @@ static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *i
 }
 
 /*
+ * ext4_ext_search_left / _right: the last mapped block before LBLK and the first
+ * after it, each as its logical and physical number (physical 0: none), which keep
+ * an inode preallocation's range off blocks the file already has.
+ */
+static void neighbours(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, struct write_mb_req *r)
+{
+	blk64_t lblk = r->lend - r->len;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	int op = EXT2_EXTENT_ROOT;
+
+	r->lleft = r->pleft = r->lright = r->pright = 0;
+	if (!(inode->i_flags & EXT4_EXTENTS_FL) || ext2fs_extent_open2(f->fs, ino, inode, &h))
+		return;
+	for (; !ext2fs_extent_get(h, op, &e); op = EXT2_EXTENT_NEXT_LEAF) {
+		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) || !e.e_len)
+			continue;
+		if (e.e_lblk + e.e_len <= lblk) {
+			r->lleft = e.e_lblk + e.e_len - 1;
+			r->pleft = e.e_pblk + e.e_len - 1;
+		} else if (e.e_lblk > lblk) {
+			r->lright = e.e_lblk;
+			r->pright = e.e_pblk;
+			break;
+		}
+	}
+	ext2fs_extent_free(h);
+}
+
+/*
  * The goal of an extent tree block the new extent may need: the first one (the tree
  * grows from the inode) starts from the inode's goal (ext4_ext_grow_indepth); a
  * leaf split in a deeper tree from the new extent's (ext4_ext_split); a further level
@@ -184,6 +222,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 			r.len++;
 		r.goal = run_goal(f, ino, &inode, b[i].lblk);
 		r.lend = b[i].lblk + r.len;
+		neighbours(f, ino, &inode, &r);
 		err = write_mb_alloc(&f->alloc, &r, &start, &got);
 		f->meta_goal = tree_block_goal(f, ino, &inode, r.goal);
 		for (unsigned k = 0; !err && k < got; k++) {

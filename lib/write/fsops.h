@@ -84,6 +84,8 @@ errcode_t write_da_dirtied(struct write_fs *f, ext2_ino_t ino);
 void write_da_forget(struct write_fs *f, ext2_ino_t ino);
 /* Writeback before a commit: allocate and write every dirty block, oldest inode first. */
 errcode_t write_da_flush(struct write_fs *f);
+/* Whether INO has dirty blocks waiting for writeback (i_reserved_data_blocks). */
+int write_da_has(struct write_fs *f, ext2_ino_t ino);
 void write_da_free(struct write_fs *f);
 
 #endif

@@ -57,6 +57,8 @@ void write_alloc_free(struct write_alloc *a)
 	ext2fs_free_mem(&a->mb_inited);
 	ext2fs_free_mem(&a->mb_last_groups);
 	ext2fs_free_mem(&a->mb_map);
+	ext2fs_free_mem(&a->ipa);
+	a->nipa = a->capipa = 0;
 }
 
 /* EXT4_I(dir)->i_last_alloc_group: ~0 until this session allocates for DIR. */

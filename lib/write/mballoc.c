@@ -67,8 +67,8 @@ static unsigned next_bit(const unsigned char *m, unsigned i, unsigned n, int wan
 
 /*
  * The group as its buddy sees it: in use are the bitmap's blocks, blocks freed by a
- * transaction not yet committed (released to the buddy only at commit) and the free
- * part of the locality group preallocations.
+ * transaction not yet committed (released to the buddy only at commit), the free
+ * part of the locality group preallocations and the inode preallocations.
  */
 static void load_group(struct mb_ctx *c, dgrp_t g)
 {
@@ -85,6 +85,7 @@ static void load_group(struct mb_ctx *c, dgrp_t g)
 	for (i = 0; i < a->nlg_pa; i++)
 		for (unsigned k = 0; k < a->lg_pa[i].free; k++)
 			mark_busy(a->lg_pa[i].pstart + k, c);
+	write_ipa_for_each(a, c->first, c->n, mark_busy, c);
 	c->free = c->frags = 0;
 	for (i = 0; i < c->n; i++) {
 		int busy;
@@ -411,6 +412,8 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 	blk64_t goal = r->goal;
 	dgrp_t ngroups = fs->group_desc_count, gg;
 	int group_pa = 0, stream = 0, pa;
+	blk64_t gstart = 0;
+	errcode_t err;
 
 	if (!r->len)
 		return E4R_WRITE_NO_SPACE;
@@ -422,6 +425,9 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 	c.len = r->len;
 	c.data = r->data;
 	c.maxorder = fs->super->s_log_block_size + 10 + 1;
+	/* ext4_mb_use_preallocated: the file's own preallocation covering the request's start comes first */
+	if (r->data && r->mark && write_ipa_use(a, r->ino, r->lend - r->len, r->len, start, got))
+		goto mark;
 	/* ext4_mb_group_or_file: small closed files share the locality group's preallocation */
 	if (r->data) {
 		uint64_t size = r->lend > r->isize ? r->lend : r->isize;
@@ -429,11 +435,13 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 		group_pa = size <= MB_STREAM_REQUEST;
 		/*
 		 * A request that does not reach the end of the file may preallocate for
-		 * the inode: a large one streams (the inode preallocation's own
-		 * normalisation is not reproduced); a closed file's last request does not.
+		 * the inode: a large one streams, its length normalised to the file's
+		 * size class; a closed file's last request does neither.
 		 */
-		stream = !group_pa && r->lend != r->isize;
+		stream = !group_pa && r->lend != r->isize && r->mark;
 	}
+	if (stream)
+		write_ipa_normalize(a, r, &gstart, &c.len);
 	if (group_pa) {
 		while ((pa = lg_pa_pick(a, goal, r->len)) >= 0) {
 			/* the bitmap does not know the preallocation: drop one something else took */
@@ -470,7 +478,11 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 		a->mb_last_groups[r->ino % a->mb_nr_goals] = c.bgroup;
 	*start = ext2fs_group_first_block2(fs, c.bgroup) + c.bstart;
 	a->mb_inited[c.bgroup] = 1;
-	if (group_pa) {
+	if (stream) {
+		err = write_ipa_new(a, r, gstart, c.len, *start, c.blen, start, got);
+		if (err)
+			return err;
+	} else if (group_pa) {
 		/* the whole found extent becomes the preallocation; the request takes its head */
 		unsigned take = r->len < c.blen ? r->len : c.blen;
 

@@ -7,7 +7,9 @@
 # 100% on 1k and 4k with flex_bg and metadata_csum, on 4k without flex_bg and on 1k
 # without flex_bg; 99.4% on 4k without metadata_csum; 93% on 1k without flex_bg nor
 # metadata_csum, where two runs of the kernel itself differ on about 3% of the paths
-# (not asserted here). The floor leaves a small margin.
+# (not asserted here). The floor leaves a small margin. Seed 4 at 1k with flex_bg
+# needs the inode preallocations (a file truncated beyond its end streams into a
+# normalised, aligned extent): 655 of 655 paths with them, 306 without.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 need_kernel_mount
@@ -26,8 +28,9 @@ while read -r seed bs flex csum; do
 	[ "$1" -eq "$2" ] || { cat out.txt; fail "seed $seed: inode numbers differ from the kernel's"; }
 	[ $(($3 * 100)) -ge $((FLOOR * $4)) ] || { cat out.txt; fail "seed $seed: block lists agree on $3 of $4 paths, under $FLOOR%"; }
 done <<'CONFIGS'
-# seed  block  flex_bg  metadata_csum  (kept to three for time; the harness runs any)
+# seed  block  flex_bg  metadata_csum  (kept to four for time; the harness runs any)
 2       1024   on       on
+4       1024   on       off
 3       4096   off      on
 5       4096   on       off
 CONFIGS
