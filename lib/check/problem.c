@@ -582,6 +582,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_INLINE_FLAG_EXTENTS, "inline_flag_extents", P1, ERR, E4R_ANS_FIX, 0,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i has the inline data flag, but i_block holds an extent tree (the inline data flag is cleared)")),
+	/* found only when repairing: e2fsck -n says nothing of it (pass 2 reports the hole) */
+	ROW(E4R_PR_DIR_EXTENT_GAP, "dir_extent_gap", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(DIR_EXTENT_GAP), PH(NOW),
+	    PM_("directory inode %i: its block %f should be at block %e (a gap before it)")),
 };
 
 const struct check_problem_info *check_problem_info(enum check_problem code)

@@ -195,6 +195,7 @@ enum check_problem {
 	/* Pass 1, added later */
 	E4R_PR_EA_NO_FEATURE,
 	E4R_PR_INLINE_FLAG_EXTENTS,
+	E4R_PR_DIR_EXTENT_GAP,
 	E4R_PR_COUNT
 };
 
@@ -275,6 +276,7 @@ enum check_fix {
 	E4R_FIX_JOURNAL_COPY,		/* write a damaged block's copy from the journal home */
 	E4R_FIX_ITABLE_ORIGIN,		/* point a group's descriptor back at its inode table */
 	E4R_FIX_ITABLE_NEW,		/* give a group's inode table new blocks (its inodes are lost) */
+	E4R_FIX_DIR_EXTENT_GAP,		/* move a directory's extent down over a gap before it */
 	E4R_FIX_COUNT
 };
 

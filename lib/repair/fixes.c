@@ -300,6 +300,11 @@ static errcode_t do_dir_uninit(struct check_ctx *c, size_t first, size_t i)
 	return repair_dir_uninit(c, (ext2_ino_t)F(i)->ino);
 }
 
+static errcode_t do_dir_extent_gap(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dir_extent_gap(c, F(i));
+}
+
 static errcode_t do_dir_nlink_feature(struct check_ctx *c, size_t first, size_t i)
 {
 	ext2fs_set_feature_dir_nlink(c->fs->super);
@@ -351,7 +356,7 @@ static errcode_t do_root(struct check_ctx *c, size_t first, size_t i)
 
 static errcode_t do_dir_hole(struct check_ctx *c, size_t first, size_t i)
 {
-	return repair_dir_hole(c, (ext2_ino_t)F(i)->dir, F(i)->expected);
+	return repair_dir_hole(c, (ext2_ino_t)F(i)->dir, F(i)->expected, F(i)->found);
 }
 
 static errcode_t do_lost_found(struct check_ctx *c, size_t first, size_t i)
@@ -461,6 +466,7 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_BLOCK_MAP]		= do_block_map,
 	[E4R_FIX_EXTENT_CSUM]		= do_extent_csum,
 	[E4R_FIX_DIR_UNINIT]		= do_dir_uninit,
+	[E4R_FIX_DIR_EXTENT_GAP]	= do_dir_extent_gap,
 	[E4R_FIX_DIR_NLINK_FEATURE]	= do_dir_nlink_feature,
 	[E4R_FIX_LARGE_FILE_FEATURE]	= do_large_file_feature,
 	[E4R_FIX_HTREE_FLAG]		= do_htree_flag,

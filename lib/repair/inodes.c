@@ -793,6 +793,40 @@ errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino)
 }
 
 /*
+ * A gap before one of a directory's extents (E4R_PR_DIR_EXTENT_GAP): the
+ * extent starting at logical block F->found (physical F->blk) now starts at
+ * F->expected, and the index entries above it follow. Pass 1 computed the
+ * directory's size and blocks with the extent moved already.
+ */
+errcode_t repair_dir_extent_gap(struct check_ctx *c, const struct check_finding *f)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	errcode_t err;
+
+	if (f->ino == E4R_NONE || f->ino > c->inodes || f->found > UINT32_MAX ||
+	    f->expected >= f->found)
+		return EINVAL;
+	err = ext2fs_extent_open(c->fs, (ext2_ino_t)f->ino, &h);
+	if (err)
+		return err;
+	err = ext2fs_extent_goto(h, f->found);
+	if (!err)
+		err = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e);
+	/* only the extent the check saw: anything else there is left to the next round */
+	if (!err && (e.e_lblk != f->found || e.e_pblk != f->blk))
+		err = EXT2_ET_EXTENT_NOT_FOUND;
+	if (!err) {
+		e.e_lblk = f->expected;
+		err = ext2fs_extent_replace(h, 0, &e);
+	}
+	if (!err)
+		err = ext2fs_extent_fix_parents(h);
+	ext2fs_extent_free(h);
+	return err;
+}
+
+/*
  * An invalid bad blocks inode is zeroed (an empty list), and the list
  * libext2fs keeps for its inode scan is dropped so that the next round
  * reads every inode table block.
