@@ -99,7 +99,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(JOURNAL_CLEAR), PH(NOW),
 	    PM_("the journal (inode %i) is invalid: %x")),
 	/* as e2fsck ("journal superblock is corrupt"): the journal is kept, its superblock made anew */
-	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_RESET), PH(NOW),
 	    PM_("the journal superblock checksum does not match (stored %f, computed %e)")),
 	ROW(E4R_PR_SB_RESIZE_META_BG, "sb_resize_meta_bg", P0, ERR, E4R_ANS_FIX, 0,

@@ -732,6 +732,11 @@ errcode_t repair_journal_reset(struct check_ctx *c)
 		err = io_channel_write_blk64(fs->io, blk, 1, buf);
 	}
 	free(buf);
+	/* an empty log has nothing to recover (the replay did not run over the bad superblock) */
+	if (!err && ext2fs_has_feature_journal_needs_recovery(fs->super)) {
+		ext2fs_clear_feature_journal_needs_recovery(fs->super);
+		ext2fs_mark_super_dirty(fs);
+	}
 	return err;
 }
 
