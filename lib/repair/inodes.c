@@ -757,13 +757,40 @@ errcode_t repair_journal_recreate(ext2_filsys fs)
 		err = ext2fs_read_bitmaps(fs);
 	if (!err)
 		err = ext2fs_add_journal_inode3(fs, &params, ~0ULL, 0);
+	/*
+	 * The round that follows checks what is in memory against the
+	 * checksums, as after any round's repairs: the bitmaps that took the
+	 * journal's blocks are written (their checksums go into the
+	 * descriptors), and the superblock's checksum follows its new fields.
+	 */
+	if (!err)
+		err = repair_write_bitmaps(fs);
+	if (!err)
+		ext2fs_superblock_csum_set(fs, fs->super);
 	return err;
 }
 
-/* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
+/*
+ * No root directory: a new, empty one at inode 2 (the rest comes back
+ * through lost+found). libext2fs counts the inode as newly taken; the
+ * round's rebuild of the bitmaps may have marked it in use already (a
+ * reserved inode), and counted it then: counted once only, or the next
+ * round finds the free inode counts one short.
+ */
 errcode_t repair_root(struct check_ctx *c)
 {
-	return ext2fs_mkdir(c->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, NULL);
+	ext2_filsys fs = c->fs;
+	dgrp_t g = ext2fs_group_of_ino(fs, EXT2_ROOT_INO);
+	int marked = fs->inode_map && ext2fs_test_inode_bitmap2(fs->inode_map, EXT2_ROOT_INO);
+	errcode_t err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, NULL);
+
+	if (!err && marked) {
+		ext2fs_bg_free_inodes_count_set(fs, g, ext2fs_bg_free_inodes_count(fs, g) + 1);
+		ext2fs_group_desc_csum_set(fs, g);
+		fs->super->s_free_inodes_count++;
+		ext2fs_mark_super_dirty(fs);
+	}
+	return err;
 }
 
 /* A directory's extents marked uninitialized: the kernel reads its blocks all the same. */
