@@ -337,8 +337,13 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_LARGE_FILE_FEATURE, "large_file_feature", P2, ERR, E4R_ANS_FIX, PREEN | CLOSED,
 	    FIX(LARGE_FILE_FEATURE), PH(NOW),
 	    PM_("the filesystem holds files of 2 GiB or more (%f of them), but has no large_file feature")),
+	/*
+	 * alone: the round's other findings were made without the inodes of
+	 * that area (their blocks free, their directories unconnected), as
+	 * e2fsck starts again once it has moved the mark
+	 */
 	ROW(E4R_PR_ENTRY_UNINIT_INODE, "entry_uninit_inode", P2, ERR, E4R_ANS_FIX, 0,
-	    FIX(UNINIT_ENTRY), PH(NOW_REBUILD),
+	    FIX(UNINIT_ENTRY), PH(ALONE),
 	    PM_("entry '%n' in directory inode %d points to inode %i in the unused area of group %g")),
 	ROW(E4R_PR_ENTRY_BAD_TARGET, "entry_bad_target", P2, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
