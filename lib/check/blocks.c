@@ -209,6 +209,19 @@ static void unclaim_node(struct check_inode_walk *w, blk64_t blk)
 		w->nblocks--;
 }
 
+int check_extent_past_index(ext2_filsys fs, const struct ext2_inode *in,
+			    const struct ext2fs_extent *e, uint64_t limit)
+{
+	/* the file's last block; all ones for an empty file (nothing is past it) */
+	uint64_t last = e->e_lblk + (uint64_t)e->e_len - 1,
+		 eof = ((EXT2_I_SIZE(in) + fs->blocksize - 1) >> EXT2_BLOCK_SIZE_BITS(fs->super)) - 1;
+
+	if (!limit || last <= limit)
+		return 0;
+	return !(last > eof && ((e->e_flags & EXT2_EXTENT_FLAGS_UNINIT) ||
+				(in->i_flags & EXT4_VERITY_FL)));
+}
+
 static int repairing(const struct check_ctx *c)
 {
 	return c->opts && c->opts->repair != E4R_REPAIR_NONE;
@@ -248,6 +261,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 	uint64_t next_lblk = 0, steps = 0, max_steps = ext2fs_blocks_count(fs->super) + 16;
 	blk64_t node = E4R_NONE, down_to = E4R_NONE;	/* DOWN_TO: the child the next step enters */
 	int64_t want_first = -1;	/* after an index entry: the start its child must begin at */
+	uint64_t limit = 0;	/* the last block the index entry above the leaves covers (0: none) */
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
 
@@ -299,6 +313,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		want_first = -1;
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			want_first = e.e_lblk;
+			limit = e.e_lblk + (uint64_t)e.e_len - 1;
 			node = e.e_pblk;
 			if (check_out_of_fs(fs, e.e_pblk, 1)) {
 				extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
@@ -311,7 +326,9 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 			down_to = e.e_pblk;
 			continue;
 		}
-		if (e.e_len == 0 || check_out_of_fs(fs, e.e_pblk, e.e_len)) {
+		/* e2fsck drops it without counting it as the one before the next (nor its blocks) */
+		if (e.e_len == 0 || check_out_of_fs(fs, e.e_pblk, e.e_len) ||
+		    check_extent_past_index(fs, (struct ext2_inode *)w->inode, &e, limit)) {
 			extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
 			continue;
 		}

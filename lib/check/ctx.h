@@ -212,6 +212,14 @@ struct check_inode_walk {
 /* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */
 void check_walk_blocks(struct check_inode_walk *w, char *buf);
 int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
+/*
+ * A leaf extent E of inode IN reaching past the last block LIMIT its index
+ * entry covers (LIMIT 0: a leaf of the root, no limit): e2fsck removes it
+ * ("end of extent exceeds allowed value"). Past the end of the file an
+ * uninitialized or verity extent may.
+ */
+int check_extent_past_index(ext2_filsys fs, const struct ext2_inode *in,
+			    const struct ext2fs_extent *e, uint64_t limit);
 
 /* Helpers shared by passes. */
 int check_inode_kind(uint16_t mode);

@@ -437,7 +437,8 @@ static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt
 
 /*
  * An extent tree: remove leaf extents outside the filesystem, over its
- * metadata, of length 0 or behind the one before; index entries that point
+ * metadata, of length 0, behind the one before or reaching past what their
+ * index entry covers; index entries that point
  * outside the filesystem; and index entries whose node cannot be read as one
  * (a bad header: e2fsck too cuts that subtree and keeps the rest of the file).
  */
@@ -446,10 +447,13 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	ext2_filsys fs = c->fs;
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
-	uint64_t next_lblk = 0, steps = 0, max_steps = 1u << 22;
+	uint64_t next_lblk = 0, steps = 0, max_steps = 1u << 22, limit = 0;
 	int op = EXT2_EXTENT_ROOT, at_index = 0;
-	errcode_t err = ext2fs_extent_open(fs, ino, &h);
+	struct ext2_inode in;
+	errcode_t err = ext2fs_read_inode(fs, ino, &in);
 
+	if (!err)
+		err = ext2fs_extent_open(fs, ino, &h);
 	if (err)
 		return err;
 	while (steps++ < max_steps) {
@@ -472,10 +476,12 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		else if (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT) {
 			at_index = 0;
 			continue;
-		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			drop = check_out_of_fs(fs, e.e_pblk, 1);
-		else
-			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk;
+			limit = e.e_lblk + (uint64_t)e.e_len - 1;
+		} else
+			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk ||
+			       check_extent_past_index(fs, &in, &e, limit);
 		at_index = !err && !(e.e_flags & EXT2_EXTENT_FLAGS_LEAF);
 		err = 0;
 		if (!drop) {
@@ -495,6 +501,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		/* the handle's place after a delete is awkward to follow: walk again from the root */
 		op = EXT2_EXTENT_ROOT;
 		next_lblk = 0;
+		limit = 0;
 		at_index = 0;
 	}
 	ext2fs_extent_free(h);
