@@ -458,7 +458,8 @@ static void check_one_dir(struct dir_walk *d, size_t first, size_t end, char *bu
 		d->lblk = c->dblocks[i].lblk;
 		if (d->lblk > expect) {
 			d->blk = E4R_NONE;
-			dir_problem(d, E4R_PR_DIR_HOLE, expect, E4R_NONE);
+			/* FOUND: where the gap ends (the repair fills all of it) */
+			dir_problem(d, E4R_PR_DIR_HOLE, expect, d->lblk);
 			d->blk = c->dblocks[i].blk;
 			if (expect == 0)
 				dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);

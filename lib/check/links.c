@@ -87,7 +87,14 @@ static void check_lost_found(struct check_ctx *c)
 	if (!check_find_dir(c, EXT2_ROOT_INO) ||
 	    ext2fs_test_inode_bitmap2(c->inode_bad, EXT2_ROOT_INO))
 		return;
-	if (ext2fs_lookup(c->fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, &ino) || !ino) {
+	/*
+	 * An entry naming an inode not in use goes with this round's repairs
+	 * (pass 2 found it): when repairing, lost+found is missing as well, and
+	 * made again as e2fsck does once its pass 2 has cleared the entry.
+	 */
+	if (ext2fs_lookup(c->fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, &ino) || !ino ||
+	    (c->opts && c->opts->repair != E4R_REPAIR_NONE &&
+	     (ino > c->inodes || !ext2fs_test_inode_bitmap2(c->inode_used, ino)))) {
 		check_report_ino(c, E4R_PR_NO_LPF, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 		return;
 	}

@@ -179,7 +179,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(JOURNAL_CLEAR), PH(NOW),
 	    PM_("the journal (inode %i) is invalid: %x")),
 	/* as e2fsck ("journal superblock is corrupt"): the journal is kept, its superblock made anew */
-	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_RESET), PH(NOW),
 	    PM_("the journal superblock checksum does not match (stored %f, computed %e)")),
 	ROW(E4R_PR_SB_RESIZE_META_BG, "sb_resize_meta_bg", P0, ERR, E4R_ANS_FIX, 0,
@@ -452,8 +452,13 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_LARGE_FILE_FEATURE, "large_file_feature", P2, ERR, E4R_ANS_FIX, PREEN | CLOSED,
 	    FIX(LARGE_FILE_FEATURE), PH(NOW),
 	    PM_("the filesystem holds files of 2 GiB or more (%f of them), but has no large_file feature")),
+	/*
+	 * alone: the round's other findings were made without the inodes of
+	 * that area (their blocks free, their directories unconnected), as
+	 * e2fsck starts again once it has moved the mark
+	 */
 	ROW(E4R_PR_ENTRY_UNINIT_INODE, "entry_uninit_inode", P2, ERR, E4R_ANS_FIX, 0,
-	    FIX(UNINIT_ENTRY), PH(NOW_REBUILD),
+	    FIX(UNINIT_ENTRY), PH(ALONE),
 	    PM_("entry '%n' in directory inode %d points to inode %i in the unused area of group %g")),
 	ROW(E4R_PR_ENTRY_BAD_TARGET, "entry_bad_target", P2, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
@@ -725,6 +730,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_BIGALLOC_BLOCK_MAP, "bigalloc_block_map", P1, ERR, E4R_ANS_FIX, 0,
 	    FIX(INODE), PH(LATE),
 	    PM_("inode %i has a block map on a bigalloc filesystem (its map is rebuilt as extents)")),
+	/* found only when repairing: e2fsck -n says nothing of it (pass 2 reports the hole) */
+	ROW(E4R_PR_DIR_EXTENT_GAP, "dir_extent_gap", P1, ERR, E4R_ANS_FIX, 0,
+	    FIX(DIR_EXTENT_GAP), PH(NOW),
+	    PM_("directory inode %i: its block %f should be at block %e (a gap before it)")),
 };
 
 const struct check_problem_info *check_problem_info(enum check_problem code)

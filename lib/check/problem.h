@@ -234,6 +234,7 @@ enum check_problem {
 	E4R_PR_EXTENTS_FLAG_UNSET,
 	E4R_PR_TREAT_AS_DIR,
 	E4R_PR_BIGALLOC_BLOCK_MAP,
+	E4R_PR_DIR_EXTENT_GAP,
 	E4R_PR_COUNT
 };
 
@@ -316,6 +317,7 @@ enum check_fix {
 	E4R_FIX_ITABLE_NEW,		/* give a group's inode table new blocks (its inodes are lost) */
 	E4R_FIX_SB_FIELD,		/* set the superblock field the finding names to its expected value */
 	E4R_FIX_MMP_RESET,		/* write the MMP block anew, marked clean */
+	E4R_FIX_DIR_EXTENT_GAP,		/* move a directory's extent down over a gap before it */
 	E4R_FIX_COUNT
 };
 

@@ -48,6 +48,14 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 
 	if (err == E4R_NO_JOURNAL || (!err && r && (r->nothing_to_do || r->resumed))) {
 		err = 0;
+	} else if (err == E4R_REPLAY_JSB_CSUM) {
+		/*
+		 * A journal superblock that fails its checksum, which the stop
+		 * policy will not replay under: e2fsck loads no such journal,
+		 * replays nothing, calls the superblock corrupt and makes a new,
+		 * empty one. The check does the same (journal_sb_csum) and goes on.
+		 */
+		err = 0;
 	} else if (err == E4R_JOURNAL_EXTERNAL_NEEDED) {
 		/*
 		 * Like e2fsck, which cannot proceed without the journal device:

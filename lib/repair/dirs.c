@@ -917,26 +917,31 @@ linked:
 	return err;
 }
 
-/* A hole in a directory: an empty block fills it (the kernel reads every block up to i_size). */
-errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk)
+/* A hole in a directory, blocks LBLK..END-1: empty blocks fill it (the kernel reads every block up to i_size). */
+errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk, uint64_t end)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
-	blk64_t blk = 0;
+	blk64_t blk;
 	char *buf = NULL;
 	errcode_t err;
 
 	if (!dir || dir > c->inodes || lblk == E4R_NONE || lblk > UINT32_MAX)
 		return EINVAL;
-	err = ext2fs_read_inode(fs, dir, &in);
-	if (!err)
-		err = ext2fs_bmap2(fs, dir, &in, NULL, BMAP_ALLOC, lblk, NULL, &blk);
-	if (!err && !blk)
-		err = EXT2_ET_BLOCK_ALLOC_FAIL;
-	if (!err)
-		err = ext2fs_new_dir_block(fs, 0, 0, &buf);
-	if (!err)
-		err = ext2fs_write_dir_block4(fs, blk, buf, 0, dir);
+	/* the whole gap, as e2fsck allocates each missing block: one block when its end is unknown */
+	if (end == E4R_NONE || end <= lblk || end > (uint64_t)UINT32_MAX + 1)
+		end = lblk + 1;
+	err = ext2fs_new_dir_block(fs, 0, 0, &buf);
+	for (; !err && lblk < end; lblk++) {
+		blk = 0;
+		err = ext2fs_read_inode(fs, dir, &in);
+		if (!err)
+			err = ext2fs_bmap2(fs, dir, &in, NULL, BMAP_ALLOC, lblk, NULL, &blk);
+		if (!err && !blk)
+			err = EXT2_ET_BLOCK_ALLOC_FAIL;
+		if (!err)
+			err = ext2fs_write_dir_block4(fs, blk, buf, 0, dir);
+	}
 	ext2fs_free_mem(&buf);
 	return err;
 }

@@ -24,9 +24,11 @@ static errcode_t fix_uninit_flags(struct check_ctx *c, const struct check_findin
 }
 
 /*
- * An entry names an inode past its group's used-inode mark: e2fsck takes the
- * mark as wrong. Counting the inode as used moves the mark over it when the
- * summaries are rebuilt; the next round reads it and judges it.
+ * An entry names an inode past its group's used-inode mark (or in a group
+ * marked uninitialized): e2fsck takes the mark as wrong. Like e2fsck, the
+ * group's inodes are all to be read (no uninit flag, no unused inodes), and
+ * the check starts again (the finding is fixed alone): the next round reads
+ * them and judges them, and its rebuild of the summaries sets the mark anew.
  */
 static errcode_t fix_uninit_entry(struct check_ctx *c, const struct check_finding *f)
 {
@@ -36,7 +38,8 @@ static errcode_t fix_uninit_entry(struct check_ctx *c, const struct check_findin
 		return EINVAL;
 	g = ext2fs_group_of_ino(c->fs, (ext2_ino_t)f->ino);
 	ext2fs_bg_flags_clear(c->fs, g, EXT2_BG_INODE_UNINIT);
-	ext2fs_mark_inode_bitmap2(c->inode_used, (ext2_ino_t)f->ino);
+	ext2fs_bg_itable_unused_set(c->fs, g, 0);
+	ext2fs_group_desc_csum_set(c->fs, g);
 	return 0;
 }
 
@@ -223,9 +226,16 @@ static errcode_t do_relocate_bitmap(struct check_ctx *c, size_t first, size_t i)
 	return relocate_bitmap(c, F(i));
 }
 
+/* Fixed alone, for every group this round's entries found so: one new check reads them all. */
 static errcode_t do_uninit_entry(struct check_ctx *c, size_t first, size_t i)
 {
-	return fix_uninit_entry(c, F(i));
+	errcode_t err = fix_uninit_entry(c, F(i));
+	size_t j;
+
+	for (j = i + 1; !err && j < c->res->count; j++)
+		if (F(j)->code == F(i)->code && F(j)->group != F(i)->group)
+			err = fix_uninit_entry(c, F(j));
+	return err;
 }
 
 static errcode_t do_journal_clear(struct check_ctx *c, size_t first, size_t i)
@@ -300,6 +310,11 @@ static errcode_t do_extent_csum(struct check_ctx *c, size_t first, size_t i)
 static errcode_t do_dir_uninit(struct check_ctx *c, size_t first, size_t i)
 {
 	return repair_dir_uninit(c, (ext2_ino_t)F(i)->ino);
+}
+
+static errcode_t do_dir_extent_gap(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_dir_extent_gap(c, F(i));
 }
 
 static errcode_t do_dir_nlink_feature(struct check_ctx *c, size_t first, size_t i)
@@ -408,7 +423,7 @@ static errcode_t do_root(struct check_ctx *c, size_t first, size_t i)
 
 static errcode_t do_dir_hole(struct check_ctx *c, size_t first, size_t i)
 {
-	return repair_dir_hole(c, (ext2_ino_t)F(i)->dir, F(i)->expected);
+	return repair_dir_hole(c, (ext2_ino_t)F(i)->dir, F(i)->expected, F(i)->found);
 }
 
 static errcode_t do_lost_found(struct check_ctx *c, size_t first, size_t i)
@@ -518,6 +533,7 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_BLOCK_MAP]		= do_block_map,
 	[E4R_FIX_EXTENT_CSUM]		= do_extent_csum,
 	[E4R_FIX_DIR_UNINIT]		= do_dir_uninit,
+	[E4R_FIX_DIR_EXTENT_GAP]	= do_dir_extent_gap,
 	[E4R_FIX_DIR_NLINK_FEATURE]	= do_dir_nlink_feature,
 	[E4R_FIX_LARGE_FILE_FEATURE]	= do_large_file_feature,
 	[E4R_FIX_HTREE_FLAG]		= do_htree_flag,

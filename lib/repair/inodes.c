@@ -528,7 +528,8 @@ static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt
 
 /*
  * An extent tree: remove leaf extents outside the filesystem, over its
- * metadata, of length 0 or behind the one before; index entries that point
+ * metadata, of length 0, behind the one before or reaching past what their
+ * index entry covers; index entries that point
  * outside the filesystem; and index entries whose node cannot be read as one
  * (a bad header: e2fsck too cuts that subtree and keeps the rest of the file).
  */
@@ -836,6 +837,11 @@ errcode_t repair_journal_reset(struct check_ctx *c)
 		err = io_channel_write_blk64(fs->io, blk, 1, buf);
 	}
 	free(buf);
+	/* an empty log has nothing to recover (the replay did not run over the bad superblock) */
+	if (!err && ext2fs_has_feature_journal_needs_recovery(fs->super)) {
+		ext2fs_clear_feature_journal_needs_recovery(fs->super);
+		ext2fs_mark_super_dirty(fs);
+	}
 	return err;
 }
 
@@ -881,10 +887,27 @@ errcode_t repair_journal_recreate(ext2_filsys fs)
 	return err;
 }
 
-/* No root directory: a new, empty one at inode 2 (the rest comes back through lost+found). */
+/*
+ * No root directory: a new, empty one at inode 2 (the rest comes back
+ * through lost+found). libext2fs counts the inode as newly taken; the
+ * round's rebuild of the bitmaps may have marked it in use already (a
+ * reserved inode), and counted it then: counted once only, or the next
+ * round finds the free inode counts one short.
+ */
 errcode_t repair_root(struct check_ctx *c)
 {
-	return ext2fs_mkdir(c->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, NULL);
+	ext2_filsys fs = c->fs;
+	dgrp_t g = ext2fs_group_of_ino(fs, EXT2_ROOT_INO);
+	int marked = fs->inode_map && ext2fs_test_inode_bitmap2(fs->inode_map, EXT2_ROOT_INO);
+	errcode_t err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, NULL);
+
+	if (!err && marked) {
+		ext2fs_bg_free_inodes_count_set(fs, g, ext2fs_bg_free_inodes_count(fs, g) + 1);
+		ext2fs_group_desc_csum_set(fs, g);
+		fs->super->s_free_inodes_count++;
+		ext2fs_mark_super_dirty(fs);
+	}
+	return err;
 }
 
 /* A directory's extents marked uninitialized: the kernel reads its blocks all the same. */
@@ -914,6 +937,40 @@ errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino)
 		if (err)
 			break;
 	}
+	ext2fs_extent_free(h);
+	return err;
+}
+
+/*
+ * A gap before one of a directory's extents (E4R_PR_DIR_EXTENT_GAP): the
+ * extent starting at logical block F->found (physical F->blk) now starts at
+ * F->expected, and the index entries above it follow. Pass 1 computed the
+ * directory's size and blocks with the extent moved already.
+ */
+errcode_t repair_dir_extent_gap(struct check_ctx *c, const struct check_finding *f)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	errcode_t err;
+
+	if (f->ino == E4R_NONE || f->ino > c->inodes || f->found > UINT32_MAX ||
+	    f->expected >= f->found)
+		return EINVAL;
+	err = ext2fs_extent_open(c->fs, (ext2_ino_t)f->ino, &h);
+	if (err)
+		return err;
+	err = ext2fs_extent_goto(h, f->found);
+	if (!err)
+		err = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e);
+	/* only the extent the check saw: anything else there is left to the next round */
+	if (!err && (e.e_lblk != f->found || e.e_pblk != f->blk))
+		err = EXT2_ET_EXTENT_NOT_FOUND;
+	if (!err) {
+		e.e_lblk = f->expected;
+		err = ext2fs_extent_replace(h, 0, &e);
+	}
+	if (!err)
+		err = ext2fs_extent_fix_parents(h);
 	ext2fs_extent_free(h);
 	return err;
 }

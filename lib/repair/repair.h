@@ -26,7 +26,7 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent);
 errcode_t repair_reconnect(struct check_ctx *c, ext2_ino_t ino, int is_dir);
-errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk);
+errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk, uint64_t end);
 errcode_t repair_htree_flag(struct check_ctx *c, ext2_ino_t dir);
 /* Drop a bad htree index: the flag, and under metadata_csum the index blocks become leaves. */
 errcode_t repair_htree_deindex(struct check_ctx *c, ext2_ino_t dir);
@@ -38,6 +38,7 @@ errcode_t repair_journal_recreate(ext2_filsys fs);
 errcode_t repair_resize_inode_recreate(struct check_ctx *c);
 errcode_t repair_root(struct check_ctx *c);
 errcode_t repair_dir_uninit(struct check_ctx *c, ext2_ino_t ino);
+errcode_t repair_dir_extent_gap(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_bad_blocks_inode(struct check_ctx *c);
 errcode_t repair_resize_inode_off(struct check_ctx *c);
 /* Both bitmaps written whole (the next round reads them from disk). */

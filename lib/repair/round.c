@@ -311,6 +311,39 @@ static errcode_t settle_round(struct check_ctx *c, size_t first, unsigned *fixed
 	return err;
 }
 
+/*
+ * A group descriptor failing its checksum whose uninit flags or unused
+ * inode count hid inodes from the round's scan: its other findings were made
+ * without them (their blocks free, the root missing). e2fsck -y drops those
+ * flags and the count for such a group before its passes; here the check
+ * starts over after doing so, nothing else repaired.
+ */
+static int gd_csum_hides_inodes(struct check_ctx *c, const struct check_finding *f)
+{
+	dgrp_t g = (dgrp_t)f->group;
+
+	return f->code == E4R_PR_GD_CSUM && f->group < c->fs->group_desc_count &&
+	       (ext2fs_bg_flags_test(c->fs, g, EXT2_BG_INODE_UNINIT | EXT2_BG_BLOCK_UNINIT) ||
+		ext2fs_bg_itable_unused(c->fs, g));
+}
+
+/* Every such group of the round, its checksum set again. */
+static void gd_csum_unhide(struct check_ctx *c, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < c->res->count; i++) {
+		const struct check_finding *f = &c->res->findings[i];
+		dgrp_t g = (dgrp_t)f->group;
+
+		if (!gd_csum_hides_inodes(c, f))
+			continue;
+		ext2fs_bg_flags_clear(c->fs, g, EXT2_BG_INODE_UNINIT | EXT2_BG_BLOCK_UNINIT);
+		ext2fs_bg_itable_unused_set(c->fs, g, 0);
+		ext2fs_group_desc_csum_set(c->fs, g);
+	}
+}
+
 errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 {
 	struct check_result *r = c->res;
@@ -348,6 +381,17 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	for (i = first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
+		if (gd_csum_hides_inodes(c, f)) {
+			if (!decide(c, f))
+				continue;
+			gd_csum_unhide(c, first);
+			count_fixed(c, f, fixed);
+			r->fixed += *fixed;
+			r->written = 1;
+			ext2fs_mark_super_dirty(c->fs);
+			c->recheck = 1;
+			return 0;
+		}
 		if (phase_of(f) != E4R_PHASE_ALONE)
 			continue;
 		if (decide(c, f) && fix_one(c, first, i) == 0) {

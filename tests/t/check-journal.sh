@@ -119,5 +119,42 @@ PY
 	dumpe2fs -h t.img 2>/dev/null | grep -q 'has_journal' || fail "check -y -f removed the journal"
 	debugfs -R "logdump" t.img 2>&1 | grep -q "Journal starts at block" ||
 		fail "debugfs does not read the journal after check -y -f"
+	# The same with a log to replay (s_start set): e2fsck -fy replays nothing from a
+	# journal whose superblock fails its checksum; it makes the superblock anew and
+	# checks. check -y -f under the stop policy must not stop there (it did, exit 8).
+	cp t.img s.img
+	python3 - s.img "$jsb" <<'PY' || fail "setting s_start"
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2]) + 0x1c)
+    f.write((1).to_bytes(4, "big"))
+    f.seek(int(sys.argv[2]) + 0x2b)
+    b = f.read(1)[0] ^ 0x1
+    f.seek(int(sys.argv[2]) + 0x2b)
+    f.write(bytes([b]))
+PY
+	cp s.img s-e2.img
+	run e2fsck -fy s-e2.img
+	expect_rc 1 "oracle: e2fsck -fy makes a corrupt journal superblock with a log anew"
+	repaired_image s.img "a journal superblock checksum, with a log to replay"
 fi
+
+# A journal inode number of 0 (no UUID): cleared and made anew, as e2fsck does. The
+# journal made anew leaves nothing stale for the round that checks it (it once left the
+# superblock's and the block bitmap's checksums to be fixed once more).
+cp base.img t.img
+debugfs -w -R "ssv journal_inum 0" t.img >/dev/null 2>&1 || fail "debugfs ssv journal_inum"
+repaired_image t.img "a journal inode number of 0" 12
+echo "$YOUT" | grep -q "the journal, removed by the repairs, has been made anew" ||
+	fail "check -y -f does not make the journal anew"
+cp base.img t.img
+debugfs -w -R "ssv journal_inum 0" t.img >/dev/null 2>&1
+"$E4R" check -y -f --json t.img > t.json 2>/dev/null
+python3 - t.json <<'PY' || fail "a finding after the journal was made anew"
+import json, sys
+d = json.load(open(sys.argv[1]))
+last = max(f.get("round", 0) for f in d["findings"] if f["problem"] == "journal_bad")
+late = [f["problem"] for f in d["findings"] if f.get("round", 0) > last + 1]
+sys.exit("found after the journal was made anew: %s" % late if late else 0)
+PY
 exit 0
