@@ -884,6 +884,16 @@ errcode_t repair_journal_recreate(ext2_filsys fs)
 	 */
 	if (!err)
 		err = ext2fs_add_journal_inode3(fs, &params, ~0ULL, EXT2_MKJOURNAL_NO_MNT_CHECK);
+	/*
+	 * The round that follows checks what is in memory against the
+	 * checksums, as after any round's repairs: the bitmaps that took the
+	 * journal's blocks are written (their checksums go into the
+	 * descriptors), and the superblock's checksum follows its new fields.
+	 */
+	if (!err)
+		err = repair_write_bitmaps(fs);
+	if (!err)
+		ext2fs_superblock_csum_set(fs, fs->super);
 	return err;
 }
 
