@@ -59,3 +59,34 @@ repaired_by() {
 	printf '%s\n' "$1" | tr ';' '\n' | debugfs -w -f - t.img >/dev/null 2>&1 || fail "debugfs $1"
 	repaired_image t.img "'$1'" "${2:-4}"
 }
+
+# both_clean IMAGE WHAT: e2fsck -fn (the oracle) and check -n -f both find IMAGE clean.
+both_clean() {
+	run e2fsck -fn "$1"
+	expect_rc 0 "oracle: e2fsck -fn on $2"
+	run "$E4R" check -n -f "$1"
+	expect_rc 0 "check -n -f on $2"
+}
+
+# inode_of IMAGE PATH: the inode number debugfs gives PATH in IMAGE.
+inode_of() {
+	debugfs -R "stat $2" "$1" 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p'
+}
+
+# judged_and_repaired IMAGE WHAT E2FSCK-REGEX OUR-REGEX: IMAGE is damaged; e2fsck -fn
+# finds it (exit with 4 set) and names it, check -n -f exits 4 and names it; a copy
+# repaired by e2fsck -fy is left in e2.img for the caller to compare with, and IMAGE
+# goes through repaired_image (e2fsck -fn exit 12 before: it stops after asking).
+judged_and_repaired() {
+	local img=$1 what=$2
+	cp "$img" e2.img
+	run e2fsck -fn "$img"
+	[ $((RC & 4)) = 4 ] || fail "oracle: e2fsck -fn with $what: exit $RC"
+	expect_out "$3" "oracle: e2fsck names $what"
+	run "$E4R" check -n -f "$img"
+	expect_rc 4 "check -n -f with $what"
+	expect_out "$4" "check names $what"
+	e2fsck -fy e2.img >/dev/null 2>&1
+	[ $? -le 1 ] || fail "oracle: e2fsck -fy with $what"
+	repaired_image "$img" "$what" 12
+}

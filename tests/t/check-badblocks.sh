@@ -68,16 +68,7 @@ for ind in "5005:Bad block 5005 used as bad block inode indirect block:uses bloc
 	blk=${ind%%:*}; rest=${ind#*:}; e2re=${rest%%:*}; ourre=${rest#*:}
 	cp bb.img t.img
 	debugfs -w -R "sif <1> block[IND] $blk" t.img >/dev/null 2>&1 || fail "debugfs block[IND] $blk"
-	cp t.img e2.img
-	run e2fsck -fn t.img
-	[ $((RC & 4)) = 4 ] || fail "oracle: e2fsck -fn with the indirect block at $blk: exit $RC"
-	expect_out "$e2re" "oracle: e2fsck names the indirect block $blk"
-	run "$E4R" check -n -f t.img
-	expect_rc 4 "check -n -f with the indirect block at $blk"
-	expect_out "the bad blocks inode 1 $ourre" "check names the indirect block $blk"
-	e2fsck -fy e2.img >/dev/null 2>&1
-	[ $? -le 1 ] || fail "oracle: e2fsck -fy with the indirect block at $blk"
-	repaired_image t.img "the indirect block at $blk" 12
+	judged_and_repaired t.img "the indirect block at $blk" "$e2re" "the bad blocks inode 1 $ourre"
 	[ "$(listed t.img)" = "$(listed e2.img)" ] ||
 		fail "list after check -y: '$(listed t.img)', after e2fsck -fy: '$(listed e2.img)'"
 done

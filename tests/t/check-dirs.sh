@@ -57,12 +57,8 @@ ibig=$(debugfs -R "stat big" h.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/
 cp h.img L.img
 { echo "mkdir wide"; for i in $(seq 1 300); do echo "mkdir wide/s$i"; done; } > cmds
 debugfs -w -f cmds L.img >/dev/null 2>&1 || fail "debugfs mkdir wide"
-run e2fsck -fn L.img
-expect_rc 0 "oracle: the image with large link counts is clean"
-run "$E4R" check -n -f L.img
-expect_rc 0 "check -n -f on large link counts"
-iwide=$(debugfs -R "stat wide" L.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
-is1=$(debugfs -R "stat wide/s1" L.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+both_clean L.img "the image with large link counts"
+iwide=$(inode_of L.img wide); is1=$(inode_of L.img wide/s1)
 for c in "f1 300 $i1 301" "f1 2 $i1 301" "f1 4000 $i1 301" "wide 301 $iwide 302" "wide 7 $iwide 302" \
 	"wide/s1 15 $is1 2" "wide/s1 300 $is1 2"; do
 	set -- $c
