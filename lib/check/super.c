@@ -582,6 +582,29 @@ out:
 	return ok;
 }
 
+/*
+ * Does a group's bitmap or inode table lie in the primary reserved
+ * descriptor blocks (then gd_meta_overlap names it)?
+ */
+static int reserved_gdt_taken(ext2_filsys fs)
+{
+	blk64_t first = fs->super->s_first_data_block + 1 + fs->desc_blocks, last;
+	dgrp_t g;
+
+	if (fs->blocksize == 1024 && fs->super->s_first_data_block == 0)
+		first++;	/* as resize_inode_sound: 1 KiB bigalloc */
+	last = first + fs->super->s_reserved_gdt_blocks;	/* one past */
+	for (g = 0; g < fs->group_desc_count; g++) {
+		blk64_t t = ext2fs_inode_table_loc(fs, g);
+
+		if ((ext2fs_block_bitmap_loc(fs, g) >= first && ext2fs_block_bitmap_loc(fs, g) < last) ||
+		    (ext2fs_inode_bitmap_loc(fs, g) >= first && ext2fs_inode_bitmap_loc(fs, g) < last) ||
+		    (t < last && t + fs->inode_blocks_per_group > first))
+			return 1;
+	}
+	return 0;
+}
+
 static void check_resize_inode(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
@@ -599,8 +622,15 @@ static void check_resize_inode(struct check_ctx *c)
 			}
 		return;
 	}
-	/* meta_bg beside resize_inode is reported (and repaired) on its own */
-	if (!ext2fs_has_feature_meta_bg(fs->super) && !resize_inode_sound(fs, &in))
+	/*
+	 * meta_bg beside resize_inode is reported (and repaired) on its own.
+	 * Group metadata over other metadata (the reserved descriptor blocks
+	 * among them) is moved first: made again now, the inode's blocks
+	 * would be written over a bitmap or table still there. The round
+	 * after the move judges it.
+	 */
+	if (!ext2fs_has_feature_meta_bg(fs->super) && !reserved_gdt_taken(fs) &&
+	    !resize_inode_sound(fs, &in))
 		check_report_ino(c, E4R_PR_RESIZE_INODE_INVALID, EXT2_RESIZE_INO, E4R_NONE, E4R_NONE,
 				 E4R_NONE);
 }
