@@ -534,6 +534,16 @@ static void check_journal(struct check_ctx *c)
 	jbd_journal_close(j);
 }
 
+/* The first of the primary reserved descriptor blocks, after the superblock and the descriptors. */
+static blk64_t reserved_gdt_first(ext2_filsys fs)
+{
+	blk64_t first = fs->super->s_first_data_block + 1 + fs->desc_blocks;
+
+	if (fs->blocksize == 1024 && fs->super->s_first_data_block == 0)
+		first++;	/* 1 KiB bigalloc: the superblock's block is not the first */
+	return first;
+}
+
 /*
  * The resize inode (e2fsck's pass 0 rules): without the feature it must be
  * empty; with it, only its double indirect block is set, it is a linked
@@ -559,9 +569,7 @@ static int resize_inode_sound(ext2_filsys fs, const struct ext2_inode *in)
 		ok = !dind || !ind;	/* no memory is not the inode's fault */
 		goto out;
 	}
-	pblk = fs->super->s_first_data_block + 1 + fs->desc_blocks;
-	if (fs->blocksize == 1024 && fs->super->s_first_data_block == 0)
-		pblk++;	/* 1 KiB bigalloc: the superblock's block is not the first */
+	pblk = reserved_gdt_first(fs);
 	for (i = 0; ok && i < fs->super->s_reserved_gdt_blocks; i++, gdt_off++, pblk++) {
 		gdt_off %= per;
 		if (dind[gdt_off] != pblk || check_out_of_fs(fs, pblk, 1) ||
@@ -588,12 +596,9 @@ out:
  */
 static int reserved_gdt_taken(ext2_filsys fs)
 {
-	blk64_t first = fs->super->s_first_data_block + 1 + fs->desc_blocks, last;
+	blk64_t first = reserved_gdt_first(fs), last = first + fs->super->s_reserved_gdt_blocks;
 	dgrp_t g;
 
-	if (fs->blocksize == 1024 && fs->super->s_first_data_block == 0)
-		first++;	/* as resize_inode_sound: 1 KiB bigalloc */
-	last = first + fs->super->s_reserved_gdt_blocks;	/* one past */
 	for (g = 0; g < fs->group_desc_count; g++) {
 		blk64_t t = ext2fs_inode_table_loc(fs, g);
 
