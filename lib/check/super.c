@@ -9,6 +9,7 @@
 
 #include "check/ctx.h"
 #include "fs/image.h"
+#include "fs/open.h"
 #include "util/e4r_err.h"
 #include "jbd/journal.h"
 
@@ -439,14 +440,12 @@ static void check_journal(struct check_ctx *c)
 	struct jbd_journal *j = NULL;
 	errcode_t err;
 
-	static const uint8_t null_uuid[sizeof(sb->s_journal_uuid)];
-
 	/*
 	 * e2fsck takes a journal UUID to mean an external journal, whatever
 	 * s_journal_inum or the has_journal feature say, and finds no device
 	 * for it (an external journal proper is not checked without its device).
 	 */
-	if (memcmp(sb->s_journal_uuid, null_uuid, sizeof(null_uuid)) &&
+	if (fs_journal_uuid_set(sb) &&
 	    (sb->s_journal_inum || !ext2fs_has_feature_journal(sb))) {
 		check_report_ino(c, E4R_PR_JOURNAL_EXTERNAL_MISSING, sb->s_journal_inum, E4R_NONE,
 				 E4R_NONE, E4R_NONE);

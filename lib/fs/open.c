@@ -27,6 +27,14 @@ int fs_super_csum_bad(ext2_filsys fs)
 	       !ext2fs_superblock_csum_verify(fs, fs->super);
 }
 
+int fs_journal_uuid_set(const struct ext2_super_block *sb)
+{
+	for (size_t i = 0; i < sizeof(sb->s_journal_uuid); i++)
+		if (sb->s_journal_uuid[i])
+			return 1;
+	return 0;
+}
+
 /* 1 (and *superblock, *blocksize set) when the superblock at SB with block size BS opens with sound descriptors. */
 static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
 			blk64_t *superblock, unsigned *blocksize)

@@ -23,6 +23,12 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 int fs_super_csum_bad(ext2_filsys fs);
 
 /*
+ * SB names a journal by UUID (s_journal_uuid not all zero): an external
+ * journal, whatever s_journal_inum says; e2fsck reads it so too.
+ */
+int fs_journal_uuid_set(const struct ext2_super_block *sb);
+
+/*
  * E4R_FS_MOUNTED when IMAGE is mounted: a device (a loop device too) in
  * the mount table, or a regular file that backs a mounted loop device.
  * MNT (LEN bytes, may be NULL) then names the mount point. 0 when it is

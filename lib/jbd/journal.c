@@ -12,6 +12,7 @@
 #include "util/e4r_err.h"
 #include "fs/image.h"
 #include "fs/mem_io.h"
+#include "fs/open.h"
 #include "jbd/journal.h"
 
 /* The largest journal we build a block map for (map[] costs 8 bytes a block). */
@@ -33,14 +34,6 @@ unsigned jbd_tag_bytes(uint32_t incompat)
 	if (incompat & JBD_FEATURE_INCOMPAT_64BIT)
 		return sz;
 	return sz - sizeof(uint32_t);
-}
-
-static int uuid_is_null(const uint8_t *u)
-{
-	for (int i = 0; i < JBD_UUID_SIZE; i++)
-		if (u[i])
-			return 0;
-	return 1;
 }
 
 /* Fill map[] from an extent-mapped inode: a walk of the leaves is much faster than bmap per block. */
@@ -392,7 +385,7 @@ errcode_t jbd_journal_open(ext2_filsys fs, const char *external_path, struct jbd
 	j->fs = fs;
 	if (fs->super->s_journal_inum)
 		err = open_internal(j);
-	else if (uuid_is_null(fs->super->s_journal_uuid))
+	else if (!fs_journal_uuid_set(fs->super))
 		err = E4R_NO_JOURNAL;
 	else if (external_path)
 		err = open_external(j, external_path);

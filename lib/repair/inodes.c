@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check/ctx.h"
+#include "fs/open.h"
 #include "repair/repair.h"
 #include "util/crc.h"
 
@@ -669,14 +670,12 @@ errcode_t repair_journal_clear(struct check_ctx *c)
 	struct inode_buf b = { 0 };
 	errcode_t err;
 
-	static const uint8_t null_uuid[sizeof(sb->s_journal_uuid)];
-
 	/*
 	 * An external journal (named by its UUID) is not ours. A journal
 	 * inode number of 0 without one is an internal journal that lost its
 	 * number: cleared, and made anew, as e2fsck does.
 	 */
-	if (!sb->s_journal_inum && memcmp(sb->s_journal_uuid, null_uuid, sizeof(null_uuid)))
+	if (!sb->s_journal_inum && fs_journal_uuid_set(sb))
 		return EXT2_ET_UNIMPLEMENTED;
 	if (ino <= c->inodes) {
 		err = inode_read(c, ino, &b);
