@@ -219,6 +219,7 @@ struct qt_reader {
 	int			type;
 	ext2_ino_t		ino;
 	ext2_file_t		file;
+	struct ext2_inode	inode;		/* read once, for ext2fs_bmap2 per block */
 	uint64_t		size;		/* i_size */
 	uint32_t		nblocks;	/* dqi_blocks: references must be below */
 	struct qt_table		visited;
@@ -243,7 +244,7 @@ static errcode_t qt_read(struct qt_reader *r, uint32_t blk, unsigned char *buf)
 	 * mapping) makes the file unreadable, as for e2fsck; read through,
 	 * it would look like a failing device and stop the whole check.
 	 */
-	err = ext2fs_bmap2(fs, r->ino, NULL, NULL, 0, off / fs->blocksize, NULL, &pblk);
+	err = ext2fs_bmap2(fs, r->ino, &r->inode, NULL, 0, off / fs->blocksize, NULL, &pblk);
 	if (!err && pblk && (pblk < fs->super->s_first_data_block || pblk >= ext2fs_blocks_count(fs->super)))
 		err = EXT2_ET_BAD_BLOCK_NUM;
 	if (!err)
@@ -327,17 +328,17 @@ static errcode_t qt_walk(struct qt_reader *r, uint32_t blk, int depth)
 static errcode_t qt_compare(struct qt_reader *r)
 {
 	ext2_filsys fs = r->c->fs;
-	struct ext2_inode in;
+	struct ext2_inode *in = &r->inode;
 	unsigned char *hdr = r->buf[0];
 	errcode_t err;
 
-	err = ext2fs_read_inode(fs, r->ino, &in);
+	err = ext2fs_read_inode(fs, r->ino, in);
 	if (err)
 		return err;
-	if (!LINUX_S_ISREG(in.i_mode))
+	if (!LINUX_S_ISREG(in->i_mode))
 		return E4R_QUOTA_NOT_FILE;
-	r->size = EXT2_I_SIZE(&in);
-	err = ext2fs_file_open2(fs, r->ino, &in, 0, &r->file);
+	r->size = EXT2_I_SIZE(in);
+	err = ext2fs_file_open2(fs, r->ino, in, 0, &r->file);
 	if (err)
 		return err;
 	r->nblocks = QT_BLOCK;	/* the header block itself may be read */
