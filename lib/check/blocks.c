@@ -194,7 +194,7 @@ static void check_extent_node_csum(struct check_inode_walk *w, blk64_t blk, char
 	if (ext2fs_le16_to_cpu(eh->eh_magic) != EXT3_EXT_MAGIC ||
 	    ext2fs_le16_to_cpu(eh->eh_max) > (fs->blocksize - sizeof(*eh)) / sizeof(struct ext3_extent))
 		return;
-	if (!check_extent_block_csum_ok(fs, w->ino, buf))
+	if (!check_extent_block_csum_ok(fs, w->ino, (const struct ext2_inode *)w->inode, buf))
 		check_report_ino(w->c, E4R_PR_EXTENT_CSUM, w->ino, blk, E4R_NONE, E4R_NONE);
 }
 

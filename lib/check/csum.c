@@ -73,14 +73,22 @@ int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_
 	return 1;
 }
 
-/* The generation of INO as stored (little-endian), from libext2fs's inode cache; -1 if unreadable. */
-static int generation_le(ext2_filsys fs, ext2_ino_t ino, uint32_t *gen_le)
+/*
+ * The generation of INO as stored (little-endian): from IN when the caller
+ * holds the inode (a read per block was a pread per block on a large
+ * filesystem), else from libext2fs's inode cache; -1 if unreadable.
+ */
+static int generation_le(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode *in,
+			 uint32_t *gen_le)
 {
-	struct ext2_inode in;
+	struct ext2_inode read;
 
-	if (ext2fs_read_inode(fs, ino, &in))
-		return -1;
-	*gen_le = ext2fs_cpu_to_le32(in.i_generation);
+	if (!in) {
+		if (ext2fs_read_inode(fs, ino, &read))
+			return -1;
+		in = &read;
+	}
+	*gen_le = ext2fs_cpu_to_le32(in->i_generation);
 	return 0;
 }
 
@@ -103,13 +111,14 @@ static int leaf_with_tail(ext2_filsys fs, const char *buf)
 	return off == top && fs_dirent_is_tail(t);
 }
 
-int check_dir_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
+int check_dir_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode *in,
+			    const char *buf)
 {
 	uint32_t gen_le, crc;
 
 	if (!ext2fs_has_feature_metadata_csum(fs->super))
 		return 1;
-	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, &gen_le))
+	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, in, &gen_le))
 		return ext2fs_dir_block_csum_verify(fs, ino, (struct ext2_dir_entry *)buf);
 	crc = util_crc32c(inode_seed(fs, ino, gen_le), buf, fs->blocksize - FS_DIRENT_TAIL_SIZE);
 	return crc == le32_at(buf + fs->blocksize - 4);
@@ -119,7 +128,7 @@ int check_dir_leaf_csum_set(ext2_filsys fs, ext2_ino_t ino, char *buf)
 {
 	uint32_t gen_le, crc;
 
-	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, &gen_le))
+	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, NULL, &gen_le))
 		return -1;
 	crc = ext2fs_cpu_to_le32(util_crc32c(inode_seed(fs, ino, gen_le), buf,
 					     fs->blocksize - FS_DIRENT_TAIL_SIZE));
@@ -127,7 +136,8 @@ int check_dir_leaf_csum_set(ext2_filsys fs, ext2_ino_t ino, char *buf)
 	return 0;
 }
 
-int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
+int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode *in,
+			       const char *buf)
 {
 	const struct ext3_extent_header *eh = (const struct ext3_extent_header *)buf;
 	size_t tail = sizeof(*eh) + sizeof(struct ext3_extent) * (size_t)ext2fs_le16_to_cpu(eh->eh_max);
@@ -135,7 +145,7 @@ int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
 
 	if (!ext2fs_has_feature_metadata_csum(fs->super))
 		return 1;
-	if (tail + sizeof(uint32_t) > fs->blocksize || generation_le(fs, ino, &gen_le))
+	if (tail + sizeof(uint32_t) > fs->blocksize || generation_le(fs, ino, in, &gen_le))
 		return ext2fs_extent_block_csum_verify(fs, ino, (struct ext3_extent_header *)buf);
 	crc = util_crc32c(inode_seed(fs, ino, gen_le), buf, tail);
 	return crc == le32_at(buf + tail);
