@@ -740,13 +740,6 @@ static errcode_t group_done(ext2_filsys fs, ext2_inode_scan scan, dgrp_t group, 
 	return 0;
 }
 
-/*
- * Inode table blocks the scan reads per call: libext2fs's default is 8
- * (32 KiB at 4 KiB blocks), a read call per 128 inodes; 128 blocks cut
- * the calls sixteenfold for 512 KiB of buffer (at 4 KiB blocks).
- */
-#define SCAN_BUFFER_BLOCKS	128
-
 /* Run FN over every inode the scan returns; stops at a scan error. REPORT: tell the progress per group. */
 static errcode_t scan_inodes(struct check_ctx *c, int report,
 			     void (*fn)(struct check_ctx *, ext2_ino_t, struct ext2_inode_large *,
@@ -766,7 +759,7 @@ static errcode_t scan_inodes(struct check_ctx *c, int report,
 		err = ENOMEM;
 		goto out;
 	}
-	err = ext2fs_open_inode_scan(fs, SCAN_BUFFER_BLOCKS, &scan);
+	err = ext2fs_open_inode_scan(fs, 0, &scan);
 	if (err)
 		goto out;
 	if (report)
