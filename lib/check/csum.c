@@ -34,15 +34,46 @@ static uint32_t le32_at(const void *p)
 /* The seed every per-inode checksum starts from: the filesystem's, then the inode number and generation. */
 static uint32_t inode_seed(ext2_filsys fs, ext2_ino_t ino, uint32_t gen_le)
 {
-	uint32_t ino_le = ext2fs_cpu_to_le32(ino);
-	uint32_t crc = util_crc32c(fs->csum_seed, &ino_le, sizeof(ino_le));
+	/* the two fields one after the other: one call, the same crc as two */
+	uint32_t both[2] = { ext2fs_cpu_to_le32(ino), gen_le };
 
-	return util_crc32c(crc, &gen_le, sizeof(gen_le));
+	return util_crc32c(fs->csum_seed, both, sizeof(both));
+}
+
+/* Inodes up to this size are checksummed over a copy (mke2fs makes 128 to 1024 bytes). */
+#define INODE_COPY_MAX	1024
+
+/* The crc of inode P from CRC on, its checksum fields read as zeros: in pieces around them. */
+static uint32_t inode_crc_pieces(uint32_t crc, const unsigned char *p, size_t size, int has_hi)
+{
+	static const uint8_t zero[2];
+
+	crc = util_crc32c(crc, p, I_CSUM_LO);
+	crc = util_crc32c(crc, zero, 2);
+	if (!has_hi)
+		return util_crc32c(crc, p + I_CSUM_LO + 2, size - (I_CSUM_LO + 2));
+	crc = util_crc32c(crc, p + I_CSUM_LO + 2, I_CSUM_HI - (I_CSUM_LO + 2));
+	crc = util_crc32c(crc, zero, 2);
+	return util_crc32c(crc, p + I_CSUM_HI + 2, size - (I_CSUM_HI + 2));
+}
+
+/*
+ * The same over a copy with the fields zeroed: one long run, where
+ * util_crc32c is fast (it interleaves runs of 192 bytes and more).
+ */
+static uint32_t inode_crc_copy(uint32_t crc, const unsigned char *p, size_t size, int has_hi)
+{
+	unsigned char copy[INODE_COPY_MAX];
+
+	memcpy(copy, p, size);
+	memset(copy + I_CSUM_LO, 0, 2);
+	if (has_hi)
+		memset(copy + I_CSUM_HI, 0, 2);
+	return util_crc32c(crc, copy, size);
 }
 
 int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_large *in)
 {
-	static const uint8_t zero[2];
 	const unsigned char *p = (const unsigned char *)in;
 	size_t size = EXT2_INODE_SIZE(fs->super), i;
 	int has_hi = size > EXT2_GOOD_OLD_INODE_SIZE && le16_at(p + I_EXTRA_ISIZE) >= I_CSUM_HI_EXTRA;
@@ -53,17 +84,14 @@ int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_
 	memcpy(&gen_le, &in->i_generation, sizeof(gen_le));
 	/* the whole inode, with the checksum's own bytes read as zeros */
 	crc = inode_seed(fs, ino, gen_le);
-	crc = util_crc32c(crc, p, I_CSUM_LO);
-	crc = util_crc32c(crc, zero, 2);
-	if (has_hi) {
-		crc = util_crc32c(crc, p + I_CSUM_LO + 2, I_CSUM_HI - (I_CSUM_LO + 2));
-		crc = util_crc32c(crc, zero, 2);
-		crc = util_crc32c(crc, p + I_CSUM_HI + 2, size - (I_CSUM_HI + 2));
+	if (size <= INODE_COPY_MAX)
+		crc = inode_crc_copy(crc, p, size, has_hi);
+	else
+		crc = inode_crc_pieces(crc, p, size, has_hi);
+	if (has_hi)
 		stored |= (uint32_t)le16_at(p + I_CSUM_HI) << 16;
-	} else {
-		crc = util_crc32c(crc, p + I_CSUM_LO + 2, size - (I_CSUM_LO + 2));
+	else
 		crc &= 0xffff;
-	}
 	if (crc == stored)
 		return 1;
 	/* as libext2fs: an inode never written (its first 128 bytes all zero) is not a mismatch */
@@ -73,14 +101,22 @@ int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_
 	return 1;
 }
 
-/* The generation of INO as stored (little-endian), from libext2fs's inode cache; -1 if unreadable. */
-static int generation_le(ext2_filsys fs, ext2_ino_t ino, uint32_t *gen_le)
+/*
+ * The generation of INO as stored (little-endian): from IN when the caller
+ * holds the inode (a read per block was a pread per block on a large
+ * filesystem), else from libext2fs's inode cache; -1 if unreadable.
+ */
+static int generation_le(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode *in,
+			 uint32_t *gen_le)
 {
-	struct ext2_inode in;
+	struct ext2_inode read;
 
-	if (ext2fs_read_inode(fs, ino, &in))
-		return -1;
-	*gen_le = ext2fs_cpu_to_le32(in.i_generation);
+	if (!in) {
+		if (ext2fs_read_inode(fs, ino, &read))
+			return -1;
+		in = &read;
+	}
+	*gen_le = ext2fs_cpu_to_le32(in->i_generation);
 	return 0;
 }
 
@@ -103,13 +139,14 @@ static int leaf_with_tail(ext2_filsys fs, const char *buf)
 	return off == top && fs_dirent_is_tail(t);
 }
 
-int check_dir_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
+int check_dir_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode *in,
+			    const char *buf)
 {
 	uint32_t gen_le, crc;
 
 	if (!ext2fs_has_feature_metadata_csum(fs->super))
 		return 1;
-	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, &gen_le))
+	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, in, &gen_le))
 		return ext2fs_dir_block_csum_verify(fs, ino, (struct ext2_dir_entry *)buf);
 	crc = util_crc32c(inode_seed(fs, ino, gen_le), buf, fs->blocksize - FS_DIRENT_TAIL_SIZE);
 	return crc == le32_at(buf + fs->blocksize - 4);
@@ -119,7 +156,7 @@ int check_dir_leaf_csum_set(ext2_filsys fs, ext2_ino_t ino, char *buf)
 {
 	uint32_t gen_le, crc;
 
-	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, &gen_le))
+	if (!leaf_with_tail(fs, buf) || generation_le(fs, ino, NULL, &gen_le))
 		return -1;
 	crc = ext2fs_cpu_to_le32(util_crc32c(inode_seed(fs, ino, gen_le), buf,
 					     fs->blocksize - FS_DIRENT_TAIL_SIZE));
@@ -127,7 +164,8 @@ int check_dir_leaf_csum_set(ext2_filsys fs, ext2_ino_t ino, char *buf)
 	return 0;
 }
 
-int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
+int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode *in,
+			       const char *buf)
 {
 	const struct ext3_extent_header *eh = (const struct ext3_extent_header *)buf;
 	size_t tail = sizeof(*eh) + sizeof(struct ext3_extent) * (size_t)ext2fs_le16_to_cpu(eh->eh_max);
@@ -135,7 +173,7 @@ int check_extent_block_csum_ok(ext2_filsys fs, ext2_ino_t ino, const char *buf)
 
 	if (!ext2fs_has_feature_metadata_csum(fs->super))
 		return 1;
-	if (tail + sizeof(uint32_t) > fs->blocksize || generation_le(fs, ino, &gen_le))
+	if (tail + sizeof(uint32_t) > fs->blocksize || generation_le(fs, ino, in, &gen_le))
 		return ext2fs_extent_block_csum_verify(fs, ino, (struct ext3_extent_header *)buf);
 	crc = util_crc32c(inode_seed(fs, ino, gen_le), buf, tail);
 	return crc == le32_at(buf + tail);

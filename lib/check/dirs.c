@@ -28,6 +28,7 @@ struct dir_walk {
 	ext2_ino_t		ino;
 	struct check_dir	*dir;
 	uint32_t		flags;		/* the directory's i_flags */
+	const struct ext2_inode	*inode;		/* the directory's inode as read */
 	int			csum;		/* metadata_csum: blocks carry tails */
 	struct check_htree_map	*ht;		/* the index of an htree directory, or NULL */
 	blk64_t			blk;		/* the block being read, for findings */
@@ -387,7 +388,7 @@ static void check_dir_block(struct dir_walk *d, char *buf)
 	unsigned len = fs->blocksize;
 	int kind = d->ht ? check_htree_block(d->c, d->ht, d->lblk, d->blk, buf) : HTREE_NONE;
 
-	if (d->csum && !check_dir_block_csum_ok(fs, d->ino, buf))
+	if (d->csum && !check_dir_block_csum_ok(fs, d->ino, d->inode, buf))
 		dir_problem(d, E4R_PR_DIR_CSUM, d->lblk, E4R_NONE);
 	if (kind == HTREE_NODE)
 		return;		/* interior index nodes hold no entries */
@@ -501,6 +502,7 @@ errcode_t check_dirs(struct check_ctx *c)
 		if (ext2fs_read_inode_full(fs, d.ino, (struct ext2_inode *)in, isize))
 			continue;
 		d.flags = in->i_flags;
+		d.inode = (const struct ext2_inode *)in;
 		/* the directory's own '.' counts once toward its links */
 		count_dotdot(c, d.ino);
 		/* A directory pass 1 found broken still has the blocks it collected before. */

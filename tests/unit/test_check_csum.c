@@ -97,6 +97,10 @@ static void dir_blocks(ext2_filsys fs, ext2_ino_t ino, unsigned *agree, unsigned
 {
 	unsigned bs = fs->blocksize;
 	unsigned char *b = malloc(bs), *copy = malloc(bs);
+	/* the inode as a caller holds it: its generation must give the same answers */
+	struct ext2_inode inode, *in = &inode;
+
+	CHECK_EQ(ext2fs_read_inode(fs, ino, &inode), 0);
 
 	for (unsigned k = 0; k < 2000; k++) {
 		unsigned how = rnd(6);
@@ -118,9 +122,12 @@ static void dir_blocks(ext2_filsys fs, ext2_ino_t ino, unsigned *agree, unsigned
 			if (how == 3)
 				b[bs - 12 + 8] = 0;	/* a broken tail */
 		}
-		*agree += !check_dir_block_csum_ok(fs, ino, (char *)b) ==
+		*agree += !check_dir_block_csum_ok(fs, ino, NULL, (char *)b) ==
 			  !ext2fs_dir_block_csum_verify(fs, ino, (struct ext2_dir_entry *)b);
-		(*total)++;
+		/* the same answer from the inode the caller holds */
+		*agree += !check_dir_block_csum_ok(fs, ino, in, (char *)b) ==
+			  !ext2fs_dir_block_csum_verify(fs, ino, (struct ext2_dir_entry *)b);
+		(*total) += 2;
 		/* setting: the same bytes as libext2fs's, or nothing done where this does not apply */
 		memcpy(copy, b, bs);
 		if (!check_dir_leaf_csum_set(fs, ino, (char *)copy)) {
@@ -141,6 +148,10 @@ static void extent_blocks(ext2_filsys fs, ext2_ino_t ino, unsigned *agree, unsig
 	unsigned bs = fs->blocksize, fits = (bs - 12 - 4) / 12;
 	unsigned char *b = malloc(bs + 12 * 65536);	/* libext2fs reads a tail past the block as it is */
 	struct ext3_extent_header *eh = (struct ext3_extent_header *)b;
+	/* the inode as a caller holds it: its generation must give the same answers */
+	struct ext2_inode inode, *in = &inode;
+
+	CHECK_EQ(ext2fs_read_inode(fs, ino, &inode), 0);
 
 	for (unsigned k = 0; k < 2000; k++) {
 		unsigned how = rnd(5);
@@ -154,9 +165,11 @@ static void extent_blocks(ext2_filsys fs, ext2_ino_t ino, unsigned *agree, unsig
 			CHECK_EQ(ext2fs_extent_block_csum_set(fs, ino, eh), 0);
 		if (how == 2)
 			flip_one(b, bs);
-		*agree += !check_extent_block_csum_ok(fs, ino, (char *)b) ==
+		*agree += !check_extent_block_csum_ok(fs, ino, NULL, (char *)b) ==
 			  !ext2fs_extent_block_csum_verify(fs, ino, eh);
-		(*total)++;
+		*agree += !check_extent_block_csum_ok(fs, ino, in, (char *)b) ==
+			  !ext2fs_extent_block_csum_verify(fs, ino, eh);
+		(*total) += 2;
 	}
 	free(b);
 }
@@ -200,6 +213,8 @@ int main(void)
 	CHECK(mkdtemp(dir) != NULL);
 	one_image(dir, "-b 1024 -I 128");
 	one_image(dir, "-b 4096 -I 256");
+	/* past the inode size checked over a copy: the inode in pieces */
+	one_image(dir, "-b 4096 -I 2048 -N 256");
 	rmdir(dir);
 	return unit_done("test_check_csum");
 }
