@@ -1,6 +1,7 @@
 /* CRC32C (SSE4.2 instruction when present, libext2fs otherwise) and table-driven (slice-by-8) CRC32 big-endian. */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <ext2fs/ext2fs.h>
 
@@ -17,11 +18,25 @@ uint32_t util_crc32c_sw(uint32_t crc, const void *buf, size_t len)
 #if defined(__x86_64__) || defined(__i386__)
 #define E4R_HAVE_X86_CRC 1
 
-__attribute__((target("sse4.2")))
-static uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
+/*
+ * The crc32 instruction takes 3 cycles to give its result but can start one
+ * every cycle: one chain over a block uses a third of it. Long inputs go
+ * as three chains over three stripes of STRIPE bytes, joined by shifting
+ * the first ones' registers over the stripes that follow (the register
+ * update is linear: crc(c, A B) = crc(c, A) shifted over |B| zero bytes,
+ * xor crc(0, B)). 3 x 1360 bytes: a 4 KiB journal block is one round.
+ */
+#define CRC32C_STRIPE	1360
 
+#ifdef __x86_64__
+/* shift_table[k][v]: the register (v << 8k) after CRC32C_STRIPE zero bytes. */
+static uint32_t shift_table[4][256];
+static pthread_once_t shift_once = PTHREAD_ONCE_INIT;
+#endif
+
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw_1(uint32_t crc, const unsigned char *p, size_t len)
+{
 	/* Byte steps up to 8-byte alignment, then 8 bytes per instruction. */
 	while (len && ((uintptr_t)p & 7)) {
 		crc = __builtin_ia32_crc32qi(crc, *p++);
@@ -48,6 +63,56 @@ static uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
 	while (len--)
 		crc = __builtin_ia32_crc32qi(crc, *p++);
 	return crc;
+}
+
+#ifdef __x86_64__
+static void shift_init(void)
+{
+	static const unsigned char zero[CRC32C_STRIPE];
+
+	for (int k = 0; k < 4; k++)
+		for (uint32_t v = 0; v < 256; v++)
+			shift_table[k][v] = crc32c_hw_1(v << (8 * k), zero, sizeof(zero));
+}
+
+static inline uint32_t shift_stripe(uint32_t c)
+{
+	return shift_table[0][c & 0xFF] ^ shift_table[1][(c >> 8) & 0xFF] ^
+	       shift_table[2][(c >> 16) & 0xFF] ^ shift_table[3][c >> 24];
+}
+#endif
+
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+#ifdef __x86_64__
+	if (len >= 3 * CRC32C_STRIPE) {
+		pthread_once(&shift_once, shift_init);
+		while (len && ((uintptr_t)p & 7)) {
+			crc = __builtin_ia32_crc32qi(crc, *p++);
+			len--;
+		}
+		while (len >= 3 * CRC32C_STRIPE) {
+			uint64_t a = crc, b = 0, c = 0;
+
+			for (size_t i = 0; i < CRC32C_STRIPE; i += 8) {
+				uint64_t x, y, z;
+				memcpy(&x, p + i, sizeof(x));
+				memcpy(&y, p + CRC32C_STRIPE + i, sizeof(y));
+				memcpy(&z, p + 2 * CRC32C_STRIPE + i, sizeof(z));
+				a = __builtin_ia32_crc32di(a, x);
+				b = __builtin_ia32_crc32di(b, y);
+				c = __builtin_ia32_crc32di(c, z);
+			}
+			crc = shift_stripe(shift_stripe((uint32_t)a) ^ (uint32_t)b) ^ (uint32_t)c;
+			p += 3 * CRC32C_STRIPE;
+			len -= 3 * CRC32C_STRIPE;
+		}
+	}
+#endif
+	return crc32c_hw_1(crc, p, len);
 }
 #endif
 
@@ -83,7 +148,7 @@ uint32_t util_crc32c(uint32_t crc, const void *buf, size_t len)
  * transactions, tens of MiB, once per candidate it proves).
  */
 static uint32_t be_table[8][256];
-static int be_table_ready;
+static pthread_once_t be_once = PTHREAD_ONCE_INIT;
 
 static void crc32_be_init(void)
 {
@@ -98,15 +163,13 @@ static void crc32_be_init(void)
 			uint32_t prev = be_table[k - 1][i];
 			be_table[k][i] = (prev << 8) ^ be_table[0][prev >> 24];
 		}
-	be_table_ready = 1;
 }
 
 uint32_t util_crc32_be_bytewise(uint32_t crc, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
-	if (!be_table_ready)
-		crc32_be_init();
+	pthread_once(&be_once, crc32_be_init);
 	while (len--)
 		crc = (crc << 8) ^ be_table[0][(crc >> 24) ^ *p++];
 	return crc;
@@ -116,8 +179,7 @@ uint32_t util_crc32_be(uint32_t crc, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
-	if (!be_table_ready)
-		crc32_be_init();
+	pthread_once(&be_once, crc32_be_init);
 	while (len >= 8) {
 		/* The first four bytes meet the register, MSB first; the last four only the tables. */
 		uint32_t x = crc ^ ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);

@@ -2,7 +2,8 @@
  * Unit test: our CRCs against published check values and against libext2fs's
  * own functions (the reference), and the CPU-instruction crc32c against the
  * portable one over every length and alignment up to a few blocks; the
- * slice-by-8 crc32_be against a bitwise reference on seeded random input.
+ * slice-by-8 crc32_be against a bitwise reference, and the crc32c's
+ * three-stripe path against libext2fs's, on seeded random input.
  */
 #include "config.h"
 
@@ -55,6 +56,10 @@ static void crc32_be_random(void)
 		CHECK_EQ(util_crc32_be_bytewise(init, p, len), ref);
 		CHECK_EQ(ext2fs_crc32_be(init, p, len), ref);
 		CHECK_EQ(util_crc32_be(util_crc32_be(init, p, cut), p + cut, len - cut), ref);
+		/* crc32c's three-stripe path (4080 bytes and more) on the same messages. */
+		uint32_t refc = ext2fs_crc32c_le(init, p, len);
+		CHECK_EQ(util_crc32c(init, p, len), refc);
+		CHECK_EQ(util_crc32c(util_crc32c(init, p, cut), p + cut, len - cut), refc);
 	}
 	free(msg);
 }
@@ -78,9 +83,10 @@ int main(void)
 		seed = seed * 1103515245 + 12345;
 		buf[i] = seed >> 16;
 	}
-	/* Every length to 4100 at every alignment 0..7, and chaining across a split. */
+	/* Every length to 80 and from 4076 to 4100 (around three crc32c stripes, 4080) at every
+	   alignment 0..7, steps of 37 between; and chaining across a split. */
 	for (size_t align = 0; align < 8; align++)
-		for (size_t len = 0; len <= 4100; len += (len < 80 ? 1 : 37)) {
+		for (size_t len = 0; len <= 4100; len += (len < 80 || len >= 4076 ? 1 : 37)) {
 			const unsigned char *p = buf + align;
 			uint32_t ref = ext2fs_crc32c_le(0x12345678U, p, len);
 			CHECK_EQ(util_crc32c(0x12345678U, p, len), ref);
