@@ -19,6 +19,8 @@
 #define BURST_MAX_CHANCE	1e-3
 /* Sequences tried around a tag's own when asking whether its block is stale. */
 #define STALE_SEQ_WINDOW	4096
+/* Bytes of a message read per journal read when recomputing its checksum. */
+#define MSG_CHUNK_BYTES		(1U << 20)
 /* Where the commit header's fields are in the commit block. */
 #define COMMIT_TYPE_OFFSET	offsetof(struct jbd_commit_header, h_chksum_type)
 #define COMMIT_SIZE_OFFSET	offsetof(struct jbd_commit_header, h_chksum_size)
@@ -49,6 +51,8 @@ struct diag {
 	struct diag_report	*d;
 	unsigned		cap;
 	unsigned char		*buf;		/* one block */
+	unsigned char		*chunk;		/* chunk_blocks blocks of a message (msg_crc) */
+	unsigned		chunk_blocks;
 	struct fs_decode	*dec;
 	struct diag_crc_cache	*cache;		/* syndrome tables: every tag has the same shape */
 	uint32_t		seq_syn[32];	/* tag checksums: syndrome of each bit of the sequence */
@@ -80,18 +84,21 @@ static errcode_t msg_crc(struct diag *dg, const struct msg *m, const uint64_t *b
 		pre[bits[k] / 8] ^= (unsigned char)(1U << (bits[k] & 7));
 	if (m->prefix)
 		c = m->alg == CRC_ALG_CRC32C ? util_crc32c(c, pre, m->prefix) : util_crc32_be(c, pre, m->prefix);
-	for (unsigned b = 0; b < m->nblocks; b++) {
+	/* A v1 message is a whole transaction (tens of MiB): read it in chunks, each a few reads. */
+	for (unsigned b = 0; b < m->nblocks; b += dg->chunk_blocks) {
+		unsigned nb = m->nblocks - b < dg->chunk_blocks ? m->nblocks - b : dg->chunk_blocks;
 		uint64_t base = m->prefix + (uint64_t)b * j->blocksize;
+		size_t bytes = (size_t)nb * j->blocksize;
 
-		err = jbd_journal_read(j, m->jblks[b], 1, dg->buf);
+		err = jbd_journal_read_list(j, m->jblks + b, nb, dg->chunk);
 		if (err)
 			return err;
-		for (; k < n && bits[k] / 8 < base + j->blocksize; k++)
-			dg->buf[bits[k] / 8 - base] ^= (unsigned char)(1U << (bits[k] & 7));
+		for (; k < n && bits[k] / 8 < base + bytes; k++)
+			dg->chunk[bits[k] / 8 - base] ^= (unsigned char)(1U << (bits[k] & 7));
 		if (b == 0 && m->hole_len)
-			memset(dg->buf + m->hole_off, 0, m->hole_len);
-		c = m->alg == CRC_ALG_CRC32C ? util_crc32c(c, dg->buf, j->blocksize) :
-					       util_crc32_be(c, dg->buf, j->blocksize);
+			memset(dg->chunk + m->hole_off, 0, m->hole_len);
+		c = m->alg == CRC_ALG_CRC32C ? util_crc32c(c, dg->chunk, bytes) :
+					       util_crc32_be(c, dg->chunk, bytes);
 	}
 	*out = c;
 	return 0;
@@ -1023,7 +1030,9 @@ errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct d
 	dg.s = s;
 	dg.d = calloc(1, sizeof(*dg.d));
 	dg.buf = malloc(j->blocksize);
-	if (!dg.d || !dg.buf) {
+	dg.chunk_blocks = MSG_CHUNK_BYTES / j->blocksize ? MSG_CHUNK_BYTES / j->blocksize : 1;
+	dg.chunk = malloc((size_t)dg.chunk_blocks * j->blocksize);
+	if (!dg.d || !dg.buf || !dg.chunk) {
 		err = EXT2_ET_NO_MEMORY;
 		goto out;
 	}
@@ -1054,6 +1063,7 @@ out:
 	diag_crc_cache_free(dg.cache);
 	fs_decode_free(dg.dec);
 	free(dg.buf);
+	free(dg.chunk);
 	if (err) {
 		diag_free(dg.d);
 		return err;

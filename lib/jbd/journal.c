@@ -443,6 +443,24 @@ errcode_t jbd_journal_read(struct jbd_journal *j, uint32_t jblk, unsigned count,
 	return 0;
 }
 
+errcode_t jbd_journal_read_list(struct jbd_journal *j, const uint32_t *jblks, unsigned n, void *buf)
+{
+	unsigned char *p = buf;
+	errcode_t err;
+
+	for (unsigned i = 0; i < n;) {
+		unsigned run = 1;
+
+		while (i + run < n && jblks[i + run] == jblks[i] + run)
+			run++;
+		err = jbd_journal_read(j, jblks[i], run, p + (size_t)i * j->blocksize);
+		if (err)
+			return err;
+		i += run;
+	}
+	return 0;
+}
+
 errcode_t jbd_journal_write_super(struct jbd_journal *j)
 {
 	struct jbd_superblock *sb = (void *)j->raw_sb;

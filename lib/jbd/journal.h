@@ -75,6 +75,13 @@ void jbd_journal_close(struct jbd_journal *j);
 /* Read COUNT journal blocks starting at JBLK (no wrapping) into BUF; coalesces contiguous runs. */
 errcode_t jbd_journal_read(struct jbd_journal *j, uint32_t jblk, unsigned count, void *buf);
 
+/*
+ * Read the journal blocks JBLKS[0..N) into BUF, block i at i * blocksize:
+ * one read per run of entries that follow each other in the log (a message
+ * or a transaction is mostly one run), not one per block.
+ */
+errcode_t jbd_journal_read_list(struct jbd_journal *j, const uint32_t *jblks, unsigned n, void *buf);
+
 /* Write the journal superblock back from raw_sb, recomputing its checksum (v2/v3). */
 errcode_t jbd_journal_write_super(struct jbd_journal *j);
 

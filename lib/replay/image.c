@@ -10,6 +10,7 @@
 #include "replay/image.h"
 #include "fs/image.h"
 #include "fs/open.h"
+#include "fs/writeback.h"
 #include "util/e4r_err.h"
 
 /*
@@ -216,7 +217,7 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 	const struct replay_hooks *hooks = o->hooks;
 	io_manager io;
 	errcode_t err;
-	int writing = !o->dry_run && o->policy != JBD_POLICY_NONE;
+	int writing = !o->dry_run && o->policy != JBD_POLICY_NONE, wb_fd;
 
 	*out = r = calloc(1, sizeof(*r));
 	if (!r)
@@ -276,8 +277,14 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 		err = E4R_REPLAY_JSB_CSUM;
 		goto out;
 	}
-	/* Step 1; when recovery fails as a whole the plan writes nothing. */
-	err = replay_write_blocks(r->j, r->p, fs->io, &r->blocks_written);
+	/*
+	 * Step 1; when recovery fails as a whole the plan writes nothing. Not
+	 * with an undo file: its records should not trail the blocks they
+	 * guard onto the disk by more than the kernel's own write-back does.
+	 */
+	wb_fd = o->undo_file ? -1 : fs_writeback_open(image);
+	err = replay_write_blocks(r->j, r->p, fs->io, wb_fd, &r->blocks_written);
+	fs_writeback_close(wb_fd);
 	if (!err && r->autop && !r->p->as_stop) {
 		err = replay_auto_repair_journal(r->autop, r->j);
 		if (!err)

@@ -157,10 +157,11 @@ errcode_t replay_write_content(struct jbd_journal *j, const struct replay_write 
 
 /*
  * Write the plan's blocks home through FS_IO, in runs of consecutive
- * filesystem blocks, unescaping as needed; then flush. *written counts
- * the blocks written.
+ * filesystem blocks, unescaping as needed; then flush. WB_FD (from
+ * fs_writeback_open, or -1) is told to start writing back each batch.
+ * *written counts the blocks written.
  */
 errcode_t replay_write_blocks(struct jbd_journal *j, const struct replay_plan *p,
-				  io_channel fs_io, uint64_t *written);
+				  io_channel fs_io, int wb_fd, uint64_t *written);
 
 #endif

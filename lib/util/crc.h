@@ -18,5 +18,7 @@ int util_crc32c_hw_available(void);
 
 /* crc32_be as jbd2's v1 checksum uses it: polynomial 0x04C11DB7, MSB first, no final inversion. */
 uint32_t util_crc32_be(uint32_t crc, const void *buf, size_t len);
+/* The same, one byte per table step (the reference the unit test holds the fast one to). */
+uint32_t util_crc32_be_bytewise(uint32_t crc, const void *buf, size_t len);
 
 #endif
