@@ -268,11 +268,33 @@ static int repairing(const struct check_ctx *c)
  * reports the hole. Under bigalloc the new start keeps the extent's offset
  * in its cluster. The rest of the walk sees the extent where it will be.
  */
+/*
+ * The same move offered in an earlier round and declined (asking): the
+ * directory is judged as it stays, as e2fsck goes on after a "no".
+ */
+static int gap_declined(const struct check_ctx *c, ext2_ino_t ino, const struct ext2fs_extent *e)
+{
+	const struct check_result *r = c->res;
+	size_t i;
+
+	for (i = 0; i < r->round_first; i++) {
+		const struct check_finding *f = &r->findings[i];
+
+		if (f->code == E4R_PR_DIR_EXTENT_GAP && f->declined && f->ino == ino &&
+		    f->blk == e->e_pblk && f->found == e->e_lblk)
+			return 1;
+	}
+	return 0;
+}
+
 static uint32_t collapse_gap(struct check_inode_walk *w, const struct ext2fs_extent *e,
 			     uint64_t next)
 {
 	ext2_filsys fs = w->c->fs;
 	uint64_t to = next;
+
+	if (gap_declined(w->c, w->ino, e))
+		return e->e_lblk;
 
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1)
 		to = ((to + EXT2FS_CLUSTER_RATIO(fs) - 1) & ~(uint64_t)EXT2FS_CLUSTER_MASK(fs)) |

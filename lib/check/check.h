@@ -74,7 +74,7 @@ struct check_result {
 	size_t			round_first;	/* index of the running round's first finding */
 	unsigned		errors;		/* findings that leave the filesystem not clean */
 	enum check_reason	reason;
-	int			journal_skipped; /* needs_recovery: the unreplayed filesystem was checked */
+	int			journal_skipped; /* needs_recovery, read-only: the unreplayed filesystem was checked */
 	int			aborted;	/* a pass could not go on; the check is incomplete */
 	errcode_t		abort_err;
 	/* Totals for the summary line, like e2fsck's "N/M files, B/C blocks". */

@@ -57,6 +57,12 @@ struct check_ctx {
 	 * uncovered a problem, so the filesystem is checked again (E4R_PF_CLOSED).
 	 */
 	int			recheck;
+	/*
+	 * Set by repair/: the round's findings rest on a fix the user declined
+	 * (a directory seen with its extent moved), so none was made and a new
+	 * check runs although nothing was fixed.
+	 */
+	int			again;
 	/* repair/ changed the usage charged to quota after pass 5 compared it */
 	int			quota_changed;
 	/*

@@ -138,6 +138,12 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 		if (ext2fs_bmap2(fs, w->ino, in, NULL, 0, 0, NULL, &blk) || !blk)
 			return 0;
 	} else {
+		int i;
+
+		/* one block, in i_block[0]: any other pointer (a damaged one among them) is e2fsck's "invalid" */
+		for (i = 1; i < EXT2_N_BLOCKS; i++)
+			if (in->i_block[i])
+				return 0;
 		blk = in->i_block[0];
 	}
 	if (check_out_of_fs(fs, blk, 1) || io_channel_read_blk64(fs->io, blk, 1, buf))

@@ -660,7 +660,14 @@ errcode_t check_super(struct check_ctx *c)
 	struct ext2_super_block *sb = c->fs->super;
 
 	check_progress(c, E4R_PASS_SUPER, 0, 1);
-	if (ext2fs_has_feature_journal_needs_recovery(sb)) {
+	/*
+	 * Only a read-only check skips the replay. A repairing one still
+	 * needing recovery here has a journal the replay could not load (a bad
+	 * journal superblock, judged below), as e2fsck -y, which says nothing
+	 * of a read-only check then.
+	 */
+	if (ext2fs_has_feature_journal_needs_recovery(sb) &&
+	    !(c->opts && c->opts->repair != E4R_REPAIR_NONE)) {
 		c->res->journal_skipped = 1;
 		check_report_group(c, E4R_PR_JOURNAL_SKIPPED, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 	}

@@ -221,7 +221,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 * this check computed) the filesystem is what the check said it
 		 * should be.
 		 */
-		settled = !fixed || !(c.recheck || overflow);
+		settled = !c.again && (!fixed || !(c.recheck || overflow));
 		ctx_free(&c);
 		if (err)
 			goto fail;

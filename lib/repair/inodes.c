@@ -591,8 +591,14 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		/* the index above must start where its node now starts */
 		if (!err)
 			err = ext2fs_extent_fix_parents(h);
-		if (err == EXT2_ET_NO_CURRENT_NODE)
-			err = 0;	/* the node went with its last entry */
+		/*
+		 * The node went with its last entry; or the handle could not be
+		 * put back at the extent after the one deleted, which an index
+		 * range that the damage left wrong does not lead to. The index
+		 * entries are mended either way, and the walk starts again.
+		 */
+		if (err == EXT2_ET_NO_CURRENT_NODE || err == EXT2_ET_EXTENT_NOT_FOUND)
+			err = 0;
 		if (err)
 			break;
 		/* the handle's place after a delete is awkward to follow: walk again from the root */

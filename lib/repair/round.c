@@ -344,6 +344,42 @@ static void gd_csum_unhide(struct check_ctx *c, size_t first)
 	}
 }
 
+/*
+ * A directory's extent moved down over a gap (dir_extent_gap) is how pass 1
+ * saw the directory when repairing: its size and blocks, and what pass 2
+ * read, assume the move. Asking, those moves are asked first (-y makes them,
+ * -p stops before them). One answered no: the round's other findings were
+ * made on a move that will not happen, so none is asked or made, and the
+ * next check, which knows the answer, judges the directory as it stays
+ * (e2fsck sizes it so after a "no"). Returns 1 then; the moves answered yes
+ * are made.
+ */
+static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
+{
+	struct check_result *r = c->res;
+	int declined = 0;
+	size_t i;
+
+	if (c->opts->repair != E4R_REPAIR_ASK)
+		return 0;
+	for (i = first; i < r->count; i++) {
+		struct check_finding *f = &r->findings[i];
+
+		if (f->code != E4R_PR_DIR_EXTENT_GAP)
+			continue;
+		if (!decide(c, f))
+			declined = 1;
+		else if (fix_one(c, first, i) == 0)
+			count_fixed(c, f, fixed);
+	}
+	if (declined && *fixed) {
+		r->fixed += *fixed;
+		r->written = 1;
+		ext2fs_mark_super_dirty(c->fs);
+	}
+	return declined;
+}
+
 errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 {
 	struct check_result *r = c->res;
@@ -373,6 +409,10 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 	}
 	/* Repairs write inodes and blocks whose checksums are wrong now: read them anyway. */
 	c->fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	if (moves_declined(c, first, fixed)) {
+		c->again = 1;
+		return 0;
+	}
 	/*
 	 * A finding that makes the rest of this round's findings unreliable
 	 * (a bad blocks inode that misled the inode scan) is fixed alone, and
@@ -415,7 +455,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		struct check_finding *f = &r->findings[i];
 		enum check_phase phase = phase_of(f);
 
-		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST)
+		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST ||
+		    (f->code == E4R_PR_DIR_EXTENT_GAP && c->opts->repair == E4R_REPAIR_ASK))
 			continue;	/* answered above */
 		/*
 		 * Pass 4 counted the links this round's entries give; a pass 2 or 3

@@ -40,6 +40,24 @@ echo "$YOUT" | grep -q "the journal, removed by the repairs, has been made anew"
 	fail "check -y -f does not say that it made the journal anew"
 dumpe2fs -h badj.img 2>/dev/null | grep -q 'has_journal' || fail "check -y -f left no journal"
 
+# The same with needs_recovery set: the replay cannot load the journal, and a repairing
+# check is not a read-only one (e2fsck -fy does not say it skips the replay).
+cp base.img badjr.img
+flip badjr.img "$jsb" 0
+debugfs -w -R "feature needs_recovery" badjr.img >/dev/null 2>&1
+dumpe2fs -h badjr.img 2>/dev/null | grep -q needs_recovery || fail "the image does not need recovery"
+cp badjr.img badjr-ref.img
+run e2fsck -fy badjr-ref.img
+expect_out "Superblock has an invalid journal \(inode 8\)" "oracle: e2fsck -fy names the journal"
+expect_no_out "skipping journal recovery" "oracle: e2fsck -fy does not skip a replay"
+run e2fsck -fn badjr.img
+[ "$RC" -ne 0 ] || fail "oracle: e2fsck -fn accepts a journal superblock without magic"
+run "$E4R" check -y -f badjr.img
+expect_rc 1 "check -y -f with a broken journal superblock and needs_recovery"
+expect_out "the journal \(inode 8\) is invalid" "check -y -f names the journal"
+expect_no_out "skipping journal recovery" "check -y -f does not say it skips the replay"
+both_clean badjr.img "a broken journal superblock with needs_recovery, after check -y -f"
+
 # jsb_set IMAGE FIELD-OFFSET HEX: write big-endian bytes into the journal superblock and
 # seal it again (crc32c over the 1024 bytes, the checksum field zeroed, as JBD2 v3 does).
 jsb_set() {

@@ -80,6 +80,30 @@ if command -v script >/dev/null 2>&1; then
 	expect_out "Inode $i1, i_size is 10" "oracle: f1's size is still 10"
 	OUT=$(printf '%s\n' "$OUT" | grep -v "Inode $i1,")
 	expect_no_out "i_size is 10" "oracle: f2's size was fixed (the answer all)"
+
+	# A directory's extent moved down over a gap (asked only when repairing) answered
+	# no: the directory is judged as it stays, as e2fsck goes on after "no" (sized to
+	# reach the extent where it is, the hole before it filled), not as if moved.
+	mkimg gap.img 8M -b 1024
+	{ echo "mkdir d"; i=0; while [ $i -lt 60 ]; do echo "write /dev/null d/a_rather_long_name_$i"; i=$((i + 1)); done
+	  echo "sif d block[3] 5"; } | debugfs -w -f - gap.img >/dev/null 2>&1 || fail "debugfs gap.img"
+	gi=$(debugfs -R "stat d" gap.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+	run e2fsck -fn gap.img
+	expect_rc 4 "oracle: e2fsck -fn sees the gap"
+	expect_out "Directory inode $gi block 5 should be at block 0" "oracle: the move is asked"
+	size=$(printf '%s\n' "$OUT" | sed -n "s/^Inode $gi, i_size is \([0-9]*\), should be \([0-9]*\).*/\1 \2/p")
+	[ -n "$size" ] || fail "oracle: no size for the directory as it stays: $OUT"
+	b5=$(debugfs -R "bmap d 5" gap.img 2>/dev/null)
+	printf 'n\nall\n' | script -qec "$E4R check -f gap.img" /dev/null > tty.out 2>&1
+	[ "$(grep -c "directory inode $gi: its block 5 should be at block 0" tty.out)" -eq 1 ] ||
+		fail "the move was not asked once: $(cat tty.out)"
+	grep -q "inode $gi i_size is ${size% *}, should be ${size#* }" tty.out ||
+		fail "the declined move's directory was not sized as it stays: $(cat tty.out)"
+	run e2fsck -fn gap.img
+	expect_rc 0 "oracle: clean after the move declined and the rest answered all"
+	[ "$(debugfs -R "bmap d 5" gap.img 2>/dev/null)" = "$b5" ] || fail "the declined move was made"
+	[ "$(debugfs -R "ls d" gap.img 2>/dev/null | grep -o 'a_rather_long_name_[0-9]*' | sort -u | wc -l)" -eq 60 ] ||
+		fail "entries lost after the declined move"
 else
 	note "no script(1): the terminal questions are not tested"
 fi
