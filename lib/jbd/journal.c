@@ -119,7 +119,7 @@ static errcode_t map_inode(struct jbd_journal *j, struct ext2_inode *inode)
 {
 	ext2_filsys fs = j->fs;
 	uint64_t size = EXT2_I_SIZE(inode);
-	uint64_t nblocks = size / fs->blocksize, used;
+	uint64_t nblocks = size / fs->blocksize, used, mapped;
 	errcode_t err;
 
 	if (!inode->i_links_count || !LINUX_S_ISREG(inode->i_mode))
@@ -134,17 +134,27 @@ static errcode_t map_inode(struct jbd_journal *j, struct ext2_inode *inode)
 		nblocks = ext2fs_blocks_count(fs->super);
 	if (nblocks > JBD_MAXLEN_LIMIT)
 		return E4R_JOURNAL_TOO_LONG;
+	/*
+	 * e2fsck wants every byte of i_size mapped: a size that ends inside a
+	 * block past the last full one needs that block too, although the log
+	 * (whole blocks) never uses it; unmapped, the inode is no journal.
+	 */
+	mapped = nblocks;
+	if (size % fs->blocksize && nblocks < ext2fs_blocks_count(fs->super))
+		mapped++;
 	free(j->map);
-	j->map = calloc(nblocks, sizeof(*j->map));
+	j->map = calloc(mapped, sizeof(*j->map));
 	if (!j->map)
 		return ENOMEM;
 	j->total_len = (uint32_t)nblocks;
 	if (inode->i_flags & EXT4_EXTENTS_FL)
-		err = map_extents(j, inode, nblocks);
+		err = map_extents(j, inode, (uint32_t)mapped);
 	else
-		err = map_indirect(j, inode, nblocks);
+		err = map_indirect(j, inode, (uint32_t)mapped);
 	if (err)
 		return err;
+	if (mapped > nblocks && !j->map[nblocks])
+		return E4R_JOURNAL_INODE_BAD;
 	used = used_blocks(j, nblocks);
 	for (uint64_t l = 0; l < used; l++)
 		if (j->map[l] < fs->super->s_first_data_block ||
