@@ -82,6 +82,49 @@ static errcode_t rebuild_inode_group(struct check_ctx *c, dgrp_t g, unsigned cha
  * the handle the next round checks; a whole write sets those bits, so the
  * note goes too.
  */
+/*
+ * With inodes per group not a multiple of 8, libext2fs writes a group's
+ * inode bitmap up to the byte holding its last inode, that byte's bits past
+ * the group's end included, and takes the checksum over those bytes; but it
+ * reads (and so does the kernel) only the whole bytes, wants every bit after
+ * them set and the checksum over them alone. A second check (ours, or
+ * e2fsck -fn) would find the padding unset and the checksum wrong. Each
+ * written block is mended to what the reader expects: the partial byte
+ * becomes padding, as the reader never loads it, and the checksum is taken
+ * again over the whole bytes.
+ */
+static errcode_t mend_inode_bitmap_tails(ext2_filsys fs)
+{
+	uint32_t ipg = fs->super->s_inodes_per_group;
+	size_t whole = ipg / 8;
+	unsigned char *buf;
+	errcode_t err = 0;
+	dgrp_t g;
+
+	if (ipg % 8 == 0 || whole >= fs->blocksize)
+		return 0;
+	if (!(buf = malloc(fs->blocksize)))
+		return ENOMEM;
+	for (g = 0; g < fs->group_desc_count && !err; g++) {
+		blk64_t blk = ext2fs_inode_bitmap_loc(fs, g);
+
+		/* the groups libext2fs left unwritten */
+		if (!blk || (ext2fs_has_group_desc_csum(fs) &&
+			     ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)))
+			continue;
+		if ((err = io_channel_read_blk64(fs->io, blk, 1, buf)))
+			break;
+		memset(buf + whole, 0xff, fs->blocksize - whole);
+		if ((err = ext2fs_inode_bitmap_csum_set(fs, g, (char *)buf, (int)whole)) ||
+		    (err = io_channel_write_blk64(fs->io, blk, 1, buf)))
+			break;
+		ext2fs_group_desc_csum_set(fs, g);
+	}
+	free(buf);
+	ext2fs_mark_super_dirty(fs);
+	return err;
+}
+
 errcode_t repair_write_bitmaps(ext2_filsys fs)
 {
 	errcode_t err;
@@ -91,6 +134,8 @@ errcode_t repair_write_bitmaps(ext2_filsys fs)
 	/* the write guard lets bitmap blocks be written now, and only now */
 	fs_guard_bitmaps(1);
 	err = ext2fs_write_bitmaps(fs);
+	if (!err)
+		err = mend_inode_bitmap_tails(fs);
 	fs_guard_bitmaps(0);
 	if (!err)
 		fs->flags &= ~(EXT2_FLAG_IBITMAP_TAIL_PROBLEM | EXT2_FLAG_BBITMAP_TAIL_PROBLEM);
