@@ -6,8 +6,9 @@
  * And differentially: when -y or -p says it fixed everything (exit 0 or 1),
  * a second check -n of what it left must find nothing (exit 0), as e2fsck's
  * own second run must. A repair that leaves something behind, or a check
- * that complains about its own repair, aborts. Off unless
- * E4R_FUZZ_SECOND_CHECK=1 while an input that breaks it is open (fuzz/open/README).
+ * that complains about its own repair, aborts. On unless
+ * E4R_FUZZ_SECOND_CHECK=0 (to look for other findings while one that breaks
+ * it is open: fuzz/open/README).
  */
 #include "config.h"
 
@@ -29,7 +30,7 @@ static int second_check_wanted(void)
 	if (wanted < 0) {
 		const char *e = getenv("E4R_FUZZ_SECOND_CHECK");
 
-		wanted = e && *e == '1';
+		wanted = !(e && *e == '0');
 	}
 	return wanted;
 }
