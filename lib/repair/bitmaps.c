@@ -76,13 +76,6 @@ static errcode_t rebuild_inode_group(struct check_ctx *c, dgrp_t g, unsigned cha
 }
 
 /*
- * Write both bitmaps whole: padding bits, bitmap checksums and descriptor
- * checksums come with them. libext2fs notes, when it loads the bitmaps, a
- * block whose bits past the group's end are not set, and keeps the note on
- * the handle the next round checks; a whole write sets those bits, so the
- * note goes too.
- */
-/*
  * With inodes per group not a multiple of 8, libext2fs writes a group's
  * inode bitmap up to the byte holding its last inode, that byte's bits past
  * the group's end included, and takes the checksum over those bytes; but it
@@ -125,6 +118,13 @@ static errcode_t mend_inode_bitmap_tails(ext2_filsys fs)
 	return err;
 }
 
+/*
+ * Write both bitmaps whole: padding bits, bitmap checksums and descriptor
+ * checksums come with them. libext2fs notes, when it loads the bitmaps, a
+ * block whose bits past the group's end are not set, and keeps the note on
+ * the handle the next round checks; a whole write sets those bits, so the
+ * note goes too.
+ */
 errcode_t repair_write_bitmaps(ext2_filsys fs)
 {
 	errcode_t err;
