@@ -125,3 +125,8 @@ int fuzz_rerun(fuzz_command cmd, int argc, const char **argv, enum fuzz_expect e
 		abort();
 	return run_registered(cmd, argc, argv, expect);
 }
+
+const struct sparse_image *fuzz_last_image(void)
+{
+	return last.buf ? &last : NULL;
+}

@@ -31,4 +31,7 @@ int fuzz_run(const uint8_t *data, size_t size, fuzz_command cmd, int argc, const
 /* Run CMD as fuzz_run does, on the image the last fuzz_run left (not decoded again). */
 int fuzz_rerun(fuzz_command cmd, int argc, const char **argv, enum fuzz_expect expect);
 
+/* The image the last fuzz_run decoded, as the commands since left it (NULL before any). */
+const struct sparse_image *fuzz_last_image(void);
+
 #endif

@@ -133,7 +133,7 @@ static void backup_descriptors(ext2_filsys fs, dgrp_t g, struct candidates *k)
 	for (i = 0; i < n; i++) {
 		blk64_t super = 0, old_desc = 0, new_desc = 0, blk;
 		blk_t used = 0;
-		struct ext4_group_desc *d;
+		struct ext4_group_desc d;
 		blk64_t at;
 
 		if (ext2fs_super_and_bgd_loc2(fs, groups[i], &super, &old_desc, &new_desc, &used))
@@ -146,10 +146,16 @@ static void backup_descriptors(ext2_filsys fs, dgrp_t g, struct candidates *k)
 			continue;
 		if (check_out_of_fs(fs, blk, 1) || io_channel_read_blk64(fs->io, blk, 1, buf))
 			continue;
-		d = (struct ext4_group_desc *)(buf + (g % per) * dsize);
-		at = ext2fs_le32_to_cpu(d->bg_inode_table);
+		/*
+		 * Copied out: a damaged descriptor size (any value, when the
+		 * superblock's errors are let through) puts the entry at any
+		 * byte, and may make it shorter than the fields read.
+		 */
+		memset(&d, 0, sizeof(d));
+		memcpy(&d, buf + (g % per) * dsize, dsize < sizeof(d) ? dsize : sizeof(d));
+		at = ext2fs_le32_to_cpu(d.bg_inode_table);
 		if (dsize >= EXT2_MIN_DESC_SIZE_64BIT && ext2fs_has_feature_64bit(fs->super))
-			at |= (blk64_t)ext2fs_le32_to_cpu(d->bg_inode_table_hi) << 32;
+			at |= (blk64_t)ext2fs_le32_to_cpu(d.bg_inode_table_hi) << 32;
 		add(k, at);
 	}
 	free(buf);

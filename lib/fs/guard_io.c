@@ -1,6 +1,7 @@
 /* The repairs' write guard (see guard_io.h for the rules and why). */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,10 +229,33 @@ static errcode_t guard_write_byte(io_channel ch, unsigned long offset, int size,
 	return fs_wrap_write_byte(ch, offset, size, data);
 }
 
-/* no zeroout: libext2fs then zeroes with plain writes, which the guard judges */
+/*
+ * Zeroing goes to the inner channel only over blocks no guarded range holds
+ * (a new journal's); over any other it is refused as unimplemented, and
+ * libext2fs then zeroes with plain writes, which the guard judges.
+ */
+static errcode_t guard_zeroout(io_channel ch, unsigned long long block, unsigned long long count)
+{
+	ext2_filsys fs = guard.fs;
+	unsigned long long bs = (unsigned long long)ch->block_size, off, end, b;
+
+	if (guard.tripped)
+		return E4R_WRITE_GUARD;
+	if (fs) {
+		if (block > ULLONG_MAX / bs || count > (ULLONG_MAX - block * bs) / bs)
+			return EXT2_ET_UNIMPLEMENTED;
+		off = block * bs;
+		end = off + count * bs;
+		for (b = off / fs->blocksize; b * fs->blocksize < end; b++)
+			if (range_of(b))
+				return EXT2_ET_UNIMPLEMENTED;
+	}
+	return fs_wrap_zeroout(ch, block, count);
+}
+
 static struct struct_io_manager guard_manager =
 	FS_WRAP_MANAGER("e4recover write guard", guard_open, fs_wrap_read_blk64, guard_write_blk64,
-			guard_write_byte, NULL);
+			guard_write_byte, guard_zeroout);
 
 io_manager fs_guard_io(io_manager in)
 {

@@ -16,6 +16,13 @@
  */
 #define SCAN_WINDOW_FIRST	16
 #define SCAN_WINDOW_BLOCKS	1024
+/*
+ * And at most this many bytes: a bigger buffer is mapped afresh by malloc
+ * on every scan (glibc's mmap threshold, and the sanitizers' allocator past
+ * its pools), and its pages fault in one by one; a check that reads the whole
+ * log (JBD_SCAN_OLD) paid that on every run. Reads of 128 KiB still stream.
+ */
+#define SCAN_WINDOW_BYTES	(128u << 10)
 
 struct window {
 	struct jbd_journal *j;
@@ -40,6 +47,8 @@ static errcode_t window_get(struct window *w, uint32_t jblk, const unsigned char
 	else if (w->count && jblk == w->start + w->count && w->next < SCAN_WINDOW_BLOCKS)
 		w->next *= 2;	/* read on where the last window ended: the scan goes on */
 	n = w->next;
+	if (n > SCAN_WINDOW_BYTES / w->j->blocksize)
+		n = SCAN_WINDOW_BYTES > w->j->blocksize ? SCAN_WINDOW_BYTES / w->j->blocksize : 1;
 	if (jblk + n > w->j->maxlen)
 		n = w->j->maxlen - jblk;
 	if (n > w->cap || !w->buf) {

@@ -76,6 +76,54 @@ static errcode_t rebuild_inode_group(struct check_ctx *c, dgrp_t g, unsigned cha
 }
 
 /*
+ * With inodes per group not a multiple of 8, libext2fs's writer takes each
+ * group's inode bitmap from its own reckoning of where the group starts (a
+ * whole number of bytes per group) and reads past the end of the in-memory
+ * bitmap for the last groups (AddressSanitizer: a heap over-read, found by
+ * fuzz_check); it writes the partial last byte and checksums it, while its
+ * reader (and e2fsck's) loads whole bytes only, wants every bit after them
+ * set and the checksum over them alone. Such bitmaps are written here
+ * instead: each group's whole bytes from its first inode, the rest padding
+ * (the partial byte's inodes are never loaded), the checksum over the whole
+ * bytes.
+ */
+static errcode_t write_inode_bitmaps_by_bytes(ext2_filsys fs)
+{
+	uint32_t ipg = fs->super->s_inodes_per_group;
+	size_t whole = ipg / 8;
+	unsigned char *buf;
+	errcode_t err = 0;
+	dgrp_t g;
+
+	if (whole > fs->blocksize)
+		return EXT2_ET_CORRUPT_SUPERBLOCK;
+	if (!(buf = malloc(fs->blocksize)))
+		return ENOMEM;
+	for (g = 0; g < fs->group_desc_count && !err; g++) {
+		blk64_t blk = ext2fs_inode_bitmap_loc(fs, g);
+
+		/* as libext2fs: an uninit group's bitmap is implied */
+		if (!blk || (ext2fs_has_group_desc_csum(fs) &&
+			     ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)))
+			continue;
+		memset(buf, 0xff, fs->blocksize);
+		if (whole &&
+		    (err = ext2fs_get_inode_bitmap_range2(fs->inode_map, (ext2_ino_t)g * ipg + 1,
+							  (unsigned)whole * 8, buf)))
+			break;
+		if ((err = ext2fs_inode_bitmap_csum_set(fs, g, (char *)buf, (int)whole)) ||
+		    (err = io_channel_write_blk64(fs->io, blk, 1, buf)))
+			break;
+		ext2fs_group_desc_csum_set(fs, g);
+	}
+	free(buf);
+	if (!err)
+		fs->flags &= ~EXT2_FLAG_IB_DIRTY;
+	ext2fs_mark_super_dirty(fs);
+	return err;
+}
+
+/*
  * Write both bitmaps whole: padding bits, bitmap checksums and descriptor
  * checksums come with them. libext2fs notes, when it loads the bitmaps, a
  * block whose bits past the group's end are not set, and keeps the note on
@@ -86,11 +134,19 @@ errcode_t repair_write_bitmaps(ext2_filsys fs)
 {
 	errcode_t err;
 
+	int by_bytes = fs->super->s_inodes_per_group % 8 != 0;
+
 	ext2fs_mark_bb_dirty(fs);
-	ext2fs_mark_ib_dirty(fs);
+	/* libext2fs writes the block bitmaps; the inode bitmaps too, unless by bytes here */
+	if (by_bytes)
+		fs->flags &= ~EXT2_FLAG_IB_DIRTY;
+	else
+		ext2fs_mark_ib_dirty(fs);
 	/* the write guard lets bitmap blocks be written now, and only now */
 	fs_guard_bitmaps(1);
 	err = ext2fs_write_bitmaps(fs);
+	if (!err && by_bytes)
+		err = write_inode_bitmaps_by_bytes(fs);
 	fs_guard_bitmaps(0);
 	if (!err)
 		fs->flags &= ~(EXT2_FLAG_IBITMAP_TAIL_PROBLEM | EXT2_FLAG_BBITMAP_TAIL_PROBLEM);
