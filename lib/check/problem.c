@@ -130,8 +130,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_SB_CSUM, "sb_csum", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(SUMMARIES), PH(SUMMARY),
 	    PM_("superblock checksum does not match (stored %f, computed %e)")),
+	/* alone, before anything sized from the count is checked (the passes wait for it) */
 	ROW(E4R_PR_SB_INODES_COUNT, "sb_inodes_count", P0, ERR, E4R_ANS_FIX, 0,
-	    FIX(SB_INODES_COUNT), PH(NOW_REBUILD),
+	    FIX(SB_INODES_COUNT), PH(ALONE),
 	    PM_("superblock inode count is %f, should be %e (inodes per group times groups)")),
 	ROW(E4R_PR_SB_FIRST_DATA_BLOCK, "sb_first_data_block", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),

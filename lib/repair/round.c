@@ -399,6 +399,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			r->fixed += *fixed;
 			r->written = 1;
 			ext2fs_mark_super_dirty(c->fs);
+			/* the next round reads the superblock in memory: its checksum as written */
+			ext2fs_superblock_csum_set(c->fs, c->fs->super);
 			return 0;
 		}
 	}
