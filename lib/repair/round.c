@@ -149,7 +149,9 @@ static int changes_map(const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
-	return p && p->pass == E4R_PASS_INODES && p->fix == E4R_FIX_BLOCK_MAP;
+	/* an xattr block taken from the inode is charged to it too (i_blocks, quota) */
+	return p && p->pass == E4R_PASS_INODES &&
+	       (p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_EA_CLEAR);
 }
 
 /*
