@@ -234,7 +234,12 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 			goto bad;
 		in->i_blocks = (uint32_t)f->expected;
 		b.in->osd2.linux2.l_i_blocks_hi = (uint16_t)(f->expected >> 32);
-		in->i_flags &= ~EXT4_HUGE_FILE_FL;
+		/*
+		 * the count wanted is in the units the flag gives under huge_file
+		 * (blocks, not sectors): the flag stays with it, as e2fsck keeps it
+		 */
+		if (!ext2fs_has_feature_huge_file(c->fs->super))
+			in->i_flags &= ~EXT4_HUGE_FILE_FL;
 		break;
 	case E4R_PR_I_SIZE:
 		if (f->expected == E4R_NONE)
