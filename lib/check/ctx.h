@@ -53,6 +53,12 @@ struct check_ctx {
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
 	/*
+	 * Set by check_super when repairing: the superblock's inode count is not
+	 * the groups', so nothing this round may be sized or bounded by it; the
+	 * passes wait for the round after its fix (e2fsck fixes it before pass 1)
+	 */
+	int			super_only;
+	/*
 	 * Set by repair/: a repair of this round (or one it deferred) may have
 	 * uncovered a problem, so the filesystem is checked again (E4R_PF_CLOSED).
 	 */

@@ -100,8 +100,9 @@ static int ino_in_range(const struct check_ctx *c, ext2_ino_t ino)
 {
 	struct ext2_super_block *sb = c->fs->super;
 
-	/* nor one the superblock names for a quota file, feature or not (e2fsck's rule) */
-	if (ino && (ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum || ino == sb->s_prj_quota_inum))
+	/* nor one the superblock names for a quota or the orphan file, feature or not (e2fsck's rule) */
+	if (ino && (ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum || ino == sb->s_prj_quota_inum ||
+		    ino == sb->s_orphan_file_inum))
 		return 0;
 	return (ino >= c->first_ino || ino == EXT2_ROOT_INO) && ino <= c->inodes;
 }

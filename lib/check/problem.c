@@ -130,8 +130,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_SB_CSUM, "sb_csum", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(SUMMARIES), PH(SUMMARY),
 	    PM_("superblock checksum does not match (stored %f, computed %e)")),
+	/* alone, before anything sized from the count is checked (the passes wait for it) */
 	ROW(E4R_PR_SB_INODES_COUNT, "sb_inodes_count", P0, ERR, E4R_ANS_FIX, 0,
-	    FIX(SB_INODES_COUNT), PH(NOW_REBUILD),
+	    FIX(SB_INODES_COUNT), PH(ALONE),
 	    PM_("superblock inode count is %f, should be %e (inodes per group times groups)")),
 	ROW(E4R_PR_SB_FIRST_DATA_BLOCK, "sb_first_data_block", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
@@ -624,8 +625,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(NONE), PH(NONE),
 	    PM_("too many problems: %f more were found but not listed")),
 
+	/* alone: pass 2 took every entry naming that inode (the root's too) as bad; e2fsck fixes it first */
 	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, ERR, E4R_ANS_CLEAR, 0,
-	    FIX(QUOTA_INODE_OFF), PH(NOW),
+	    FIX(QUOTA_INODE_OFF), PH(ALONE),
 	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
 	ROW(E4R_PR_QUOTA_INODE_NOT_CLEAR, "quota_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE), PH(NOW),

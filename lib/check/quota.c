@@ -31,6 +31,8 @@
 #define QT_ENTRY_INODES		24u	/* offsets in a record */
 #define QT_ENTRY_SPACE		48u
 #define QT_INFO_BLOCKS		(8u + 12u)	/* dqi_blocks: after the 8-byte header and three fields */
+#define QT_INFO_FREE_BLK	(QT_INFO_BLOCKS + 4u)	/* the free lists' first blocks follow it */
+#define QT_INFO_FREE_ENTRY	(QT_INFO_BLOCKS + 8u)
 #define QT_MAX_VERSION		1u
 
 static const uint32_t qt_magic[E4R_QUOTA_TYPES] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
@@ -345,9 +347,16 @@ static errcode_t qt_compare(struct qt_reader *r)
 	err = qt_read(r, 0, hdr);
 	if (err)
 		return err;
+	/*
+	 * Free lists pointing past the blocks the file claims (a header read
+	 * as zeroes claims none) keep e2fsck from opening the file whatever its
+	 * magic: it writes the file anew, as the repair of a bad file does
+	 */
+	r->nblocks = le32(hdr + QT_INFO_BLOCKS);
+	if (le32(hdr + QT_INFO_FREE_BLK) >= r->nblocks || le32(hdr + QT_INFO_FREE_ENTRY) >= r->nblocks)
+		return E4R_QUOTA_BAD_REF;
 	if (le32(hdr) != qt_magic[r->type] || le32(hdr + 4) > QT_MAX_VERSION)
 		return E4R_QUOTA_BAD_HEADER;
-	r->nblocks = le32(hdr + QT_INFO_BLOCKS);
 	return qt_walk(r, QT_ROOT, 0);
 }
 

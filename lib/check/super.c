@@ -102,6 +102,8 @@ static void check_sb_fields(struct check_ctx *c)
 		if (!c->opts || c->opts->repair == E4R_REPAIR_NONE) {
 			c->res->aborted = 1;
 			c->res->abort_err = EXT2_ET_CORRUPT_SUPERBLOCK;
+		} else {
+			c->super_only = 1;
 		}
 	}
 	if (sb->s_first_data_block != want_first)
@@ -676,7 +678,7 @@ errcode_t check_super(struct check_ctx *c)
 	check_fs_size(c);
 	check_sb_values(c);
 	check_sb_fields(c);
-	if (c->res->aborted) {
+	if (c->res->aborted || c->super_only) {
 		check_progress(c, E4R_PASS_SUPER, 1, 1);
 		return 0;
 	}

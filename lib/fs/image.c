@@ -106,11 +106,11 @@ static errcode_t precheck_size(const char *image, io_manager io, uint64_t bytes,
 		isize = EXT2_GOOD_OLD_INODE_SIZE;
 	inodes = (uint64_t)sb.s_inodes_per_group * groups;
 	/*
-	 * A read-only check that ignores superblock errors stops at an inode
-	 * count that is not the groups' (as e2fsck does): nothing is sized from it
+	 * A check that ignores superblock errors sizes nothing from an inode
+	 * count that is not the groups': read-only it stops at it, repairing it
+	 * sets it to the groups' first (as e2fsck does both)
 	 */
-	if (inodes < sb.s_inodes_count &&
-	    (flags & (E4R_OPEN_IGNORE_SB_ERRORS | E4R_OPEN_RW)) != E4R_OPEN_IGNORE_SB_ERRORS)
+	if (inodes < sb.s_inodes_count && !(flags & E4R_OPEN_IGNORE_SB_ERRORS))
 		inodes = sb.s_inodes_count;
 	if (sb.s_inodes_per_group > (8u << (EXT2_MIN_BLOCK_LOG_SIZE + log)) ||
 	    inodes > (blocks << (EXT2_MIN_BLOCK_LOG_SIZE + log)) / isize)

@@ -136,9 +136,11 @@ static errcode_t release_one(ext2_filsys fs, ext2_ino_t ino, struct fsck_orphans
 	return ext2fs_write_inode_full(fs, ino, in, sizeof(big));
 }
 
+/* Within the count and the groups' inode tables (a forged count is the check's to mend). */
 static int ino_in_range(ext2_filsys fs, ext2_ino_t ino)
 {
-	return ino >= EXT2_FIRST_INODE(fs->super) && ino <= fs->super->s_inodes_count;
+	return ino >= EXT2_FIRST_INODE(fs->super) && ino <= fs->super->s_inodes_count &&
+	       ino <= (uint64_t)fs->super->s_inodes_per_group * fs->group_desc_count;
 }
 
 /* The inodes to release, gathered and checked before anything is written. */
@@ -193,7 +195,9 @@ static errcode_t gather_file(ext2_filsys fs, struct gather *g, blk64_t **blocks,
 	char *buf = NULL;
 	errcode_t err;
 
-	if (!file || file > fs->super->s_inodes_count || ext2fs_read_inode(fs, file, &in) ||
+	if (!file || file > fs->super->s_inodes_count ||
+	    file > (uint64_t)fs->super->s_inodes_per_group * fs->group_desc_count ||
+	    ext2fs_read_inode(fs, file, &in) ||
 	    !LINUX_S_ISREG(in.i_mode)) {
 		g->bad = 1;
 		return 0;

@@ -24,7 +24,7 @@
 static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 {
 	errcode_t err;
-	size_t n = (size_t)fs->super->s_inodes_count + 1;
+	size_t n;
 	uint64_t bytes;
 	int type;
 
@@ -37,9 +37,11 @@ static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 	 */
 	if ((uint64_t)fs->super->s_inodes_per_group * fs->group_desc_count < c->inodes)
 		c->inodes = fs->super->s_inodes_per_group * fs->group_desc_count;
-	/* read-only, such a count stops the check after the superblock (check_super) */
-	if (!(fs->flags & EXT2_FLAG_RW))
-		n = (size_t)c->inodes + 1;
+	/*
+	 * such a count stops the check after the superblock (check_super), or
+	 * when repairing, holds the passes until it is fixed
+	 */
+	n = (size_t)c->inodes + 1;
 	c->first_ino = EXT2_FIRST_INODE(fs->super);
 	c->dir_nlink = ext2fs_has_feature_dir_nlink(fs->super);
 	/*
@@ -134,11 +136,11 @@ static errcode_t check_round(struct check_ctx *c, const struct check_opts *o)
 	r->dirs = r->regular = r->symlinks = r->other_files = 0;
 	err = check_super(c);
 	/* a superblock that stopped the check: nothing sized from it is walked */
-	if (!err && !r->aborted)
+	if (!err && !r->aborted && !c->super_only)
 		err = check_quota_setup(c);
-	if (!err && !r->aborted)
+	if (!err && !r->aborted && !c->super_only)
 		err = check_orphan_list(c);
-	if (err)
+	if (err || c->super_only)
 		return err;
 	/* After repairs the filesystem is checked fully, whatever its state says. */
 	if (c->round == 0 && !(o && o->force) && check_clean_skip(c) == 0 &&

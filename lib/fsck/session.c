@@ -192,11 +192,12 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	/*
 	 * Like e2fsck: a superblock libext2fs rejects may still be checkable; the
 	 * passes report it. A descriptor size it rejects too (e2fsck reads the
-	 * descriptors with it and goes on); read-only, an inode count past what
-	 * the blocks hold (the check stops at it, as e2fsck does)
+	 * descriptors with it and goes on); an inode count past what the blocks
+	 * hold (read-only the check stops at it, repairing it sets it from the
+	 * groups first, as e2fsck does)
 	 */
 	if (err == EXT2_ET_CORRUPT_SUPERBLOCK || err == EXT2_ET_BAD_DESC_SIZE ||
-	    (err == E4R_IMAGE_TOO_MANY_INODES && !repair))
+	    err == E4R_IMAGE_TOO_MANY_INODES)
 		err = fs_image_open(o->image, flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
 	if (err)
 		return stop(s, FSCK_STAGE_OPEN, err);

@@ -703,6 +703,7 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
 	errcode_t err;
+	int umask;
 
 	/* the one this round already links into (no lookup in the root per entry) */
 	if (c->lpf_dir && !ext2fs_read_inode(fs, c->lpf_dir, &in) && LINUX_S_ISDIR(in.i_mode) &&
@@ -731,6 +732,9 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	}
 	/* a new directory: its inode, block and the root's count are checked again */
 	c->recheck = 1;
+	/* mode 0700, as e2fsck and mke2fs make it: what is lost stays the owner's */
+	umask = fs->umask;
+	fs->umask = 077;
 	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
 	/*
 	 * A full root: libext2fs has written the new inode but not linked or
@@ -741,6 +745,7 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 		if (!err)
 			err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
 	}
+	fs->umask = umask;
 	if (err == EXT2_ET_BLOCK_ALLOC_FAIL || err == EXT2_ET_INODE_ALLOC_FAIL ||
 	    err == EXT2_ET_DIR_NO_SPACE) {
 		*lpf = EXT2_ROOT_INO;

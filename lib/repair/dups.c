@@ -21,7 +21,52 @@ struct dup_clone {
 	errcode_t		err;
 	unsigned		cloned;
 	int			extents;	/* the inode walked maps by extents */
+	/*
+	 * bigalloc: the inode walked keeps or copies whole clusters. Its last
+	 * logical cluster that met a shared one: the physical cluster it kept
+	 * (kept_pc) or the new one its blocks go to (new_pc), E4R_NONE if none
+	 */
+	blk64_t			lcluster, kept_pc, new_pc;
 };
+
+/*
+ * bigalloc: a block of a shared cluster. A cluster holds one logical
+ * cluster of one file, each block at its own offset: the first claimant
+ * keeps the cluster where its blocks sit at their offsets; any other use
+ * (another file's, or the same file's misaligned one) gets a new cluster,
+ * each block at its logical offset in it, as e2fsck's pass 1D clones.
+ */
+static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blocknr, e2_blkcnt_t blockcnt)
+{
+	blk64_t blk = *blocknr, mask = EXT2FS_CLUSTER_MASK(fs), nb = 0;
+	blk64_t lc = (blk64_t)blockcnt >> fs->cluster_ratio_bits, pc = EXT2FS_B2C(fs, blk);
+	int aligned = (blk & mask) == ((blk64_t)blockcnt & mask);
+
+	if (lc != d->lcluster) {
+		d->lcluster = lc;
+		d->kept_pc = d->new_pc = E4R_NONE;
+		if (aligned && !ext2fs_test_block_bitmap2(d->kept, blk)) {
+			ext2fs_mark_block_bitmap2(d->kept, blk);
+			d->kept_pc = pc;
+			return 0;
+		}
+	} else if (d->kept_pc == pc && aligned) {
+		return 0;
+	}
+	if (d->new_pc == E4R_NONE) {
+		if ((d->err = ext2fs_new_block2(fs, blk, NULL, &nb)))
+			return BLOCK_ABORT;
+		ext2fs_block_alloc_stats2(fs, nb, +1);
+		d->new_pc = EXT2FS_B2C(fs, nb);
+	}
+	nb = EXT2FS_C2B(fs, d->new_pc) + ((blk64_t)blockcnt & mask);
+	if ((d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
+	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
+		return BLOCK_ABORT;
+	*blocknr = nb;
+	d->cloned++;
+	return BLOCK_CHANGED;
+}
 
 static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		    blk64_t ref_blk, int ref_offset, void *priv)
@@ -32,6 +77,8 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	(void)ref_blk; (void)ref_offset;
 	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(d->c->dup, blk))
 		return 0;
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && blockcnt >= 0)
+		return clone_in_cluster(fs, d, blocknr, blockcnt);
 	if (!ext2fs_test_block_bitmap2(d->kept, blk)) {
 		ext2fs_mark_block_bitmap2(d->kept, blk);
 		return 0;
@@ -63,8 +110,6 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 	size_t i;
 
 	*cloned = 0;
-	if (EXT2FS_CLUSTER_RATIO(fs) > 1)
-		return EXT2_ET_UNIMPLEMENTED;
 	err = ext2fs_allocate_block_bitmap(fs, "kept shared blocks", &d.kept);
 	if (err)
 		return err;
@@ -80,6 +125,7 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 			continue;
 		d.err = 0;
 		d.extents = 0;
+		d.lcluster = d.kept_pc = d.new_pc = E4R_NONE;
 		if (!(err = ext2fs_read_inode(fs, ino, &in)))
 			d.extents = !!(in.i_flags & EXT4_EXTENTS_FL);
 		if (!err)

@@ -235,7 +235,12 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 			goto bad;
 		in->i_blocks = (uint32_t)f->expected;
 		b.in->osd2.linux2.l_i_blocks_hi = (uint16_t)(f->expected >> 32);
-		in->i_flags &= ~EXT4_HUGE_FILE_FL;
+		/*
+		 * the count wanted is in the units the flag gives under huge_file
+		 * (blocks, not sectors): the flag stays with it, as e2fsck keeps it
+		 */
+		if (!ext2fs_has_feature_huge_file(c->fs->super))
+			in->i_flags &= ~EXT4_HUGE_FILE_FL;
 		break;
 	case E4R_PR_I_SIZE:
 		if (f->expected == E4R_NONE)
@@ -611,6 +616,85 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	return err;
 }
 
+/* A data block the inode shares with metadata: a copy of its own, as e2fsck's pass 1D clones. */
+struct meta_clone {
+	struct check_ctx	*c;
+	char			*buf;
+	errcode_t		err;
+};
+
+/*
+ * A block no one claims and that is no metadata: free in the bitmap on disk
+ * (which may lag this check) and in what this check found claimed.
+ */
+static errcode_t new_unclaimed_block(struct check_ctx *c, blk64_t goal, blk64_t *out)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t tries = ext2fs_blocks_count(fs->super);
+	errcode_t err;
+
+	while (tries--) {
+		if ((err = ext2fs_new_block2(fs, goal, NULL, out)))
+			return err;
+		if (!ext2fs_test_block_bitmap2(c->used, *out) && !ext2fs_test_block_bitmap2(c->meta, *out))
+			return 0;
+		goal = *out + 1 < ext2fs_blocks_count(fs->super) ? *out + 1 : fs->super->s_first_data_block;
+	}
+	return EXT2_ET_BLOCK_ALLOC_FAIL;
+}
+
+static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			 blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct meta_clone *m = priv;
+	blk64_t blk = *blocknr, nb;
+
+	(void)ref_blk; (void)ref_offset;
+	/* a map block (an extent node, an indirect block) in metadata is trimmed as before */
+	if (!blk || blockcnt < 0 || check_out_of_fs(fs, blk, 1) ||
+	    !ext2fs_test_block_bitmap2(m->c->meta, blk))
+		return 0;
+	if ((m->err = new_unclaimed_block(m->c, blk, &nb)) ||
+	    (m->err = io_channel_read_blk64(fs->io, blk, 1, m->buf)) ||
+	    (m->err = io_channel_write_blk64(fs->io, nb, 1, m->buf)))
+		return BLOCK_ABORT;
+	ext2fs_block_alloc_stats2(fs, nb, +1);
+	*blocknr = nb;
+	return BLOCK_CHANGED;
+}
+
+/* A block the map holds now, counted in use by the bitmaps' rebuild of this round. */
+static int mark_used_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct check_ctx *c = priv;
+
+	(void)blockcnt; (void)ref_blk; (void)ref_offset;
+	if (*blocknr && !check_out_of_fs(fs, *blocknr, 1))
+		ext2fs_mark_block_bitmap2(c->used, *blocknr);
+	return 0;
+}
+
+static errcode_t clone_meta_blocks(struct check_ctx *c, ext2_ino_t ino)
+{
+	struct meta_clone m = { .c = c };
+	errcode_t err;
+
+	if (!c->fs->block_map && (err = ext2fs_read_block_bitmap(c->fs)))
+		return err;
+	m.buf = malloc(c->fs->blocksize);
+	if (!m.buf)
+		return ENOMEM;
+	err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
+	free(m.buf);
+	if (!err)
+		err = m.err;
+	/* a copy in the middle of an extent splits it: the new tree blocks are claimed too */
+	if (!err)
+		err = ext2fs_block_iterate3(c->fs, ino, BLOCK_FLAG_READ_ONLY, NULL, mark_used_cb, c);
+	return err;
+}
+
 errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
@@ -619,6 +703,14 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 
 	if (!ino || ino > c->inodes)
 		return EINVAL;
+	/*
+	 * Data blocks shared with metadata keep their content in new blocks
+	 * (whole clusters on bigalloc are left to the trim); what cannot be
+	 * copied is trimmed below
+	 */
+	if (f->code == E4R_PR_BLOCK_METADATA && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
+	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 && (err = clone_meta_blocks(c, ino)) == ENOMEM)
+		return err;
 	err = ext2fs_read_inode(c->fs, ino, &in);
 	if (err)
 		return err;

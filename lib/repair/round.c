@@ -149,7 +149,9 @@ static int changes_map(const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
-	return p && p->pass == E4R_PASS_INODES && p->fix == E4R_FIX_BLOCK_MAP;
+	/* an xattr block taken from the inode is charged to it too (i_blocks, quota) */
+	return p && p->pass == E4R_PASS_INODES &&
+	       (p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_EA_CLEAR);
 }
 
 /*
@@ -439,6 +441,8 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			r->fixed += *fixed;
 			r->written = 1;
 			ext2fs_mark_super_dirty(c->fs);
+			/* the next round reads the superblock in memory: its checksum as written */
+			ext2fs_superblock_csum_set(c->fs, c->fs->super);
 			return 0;
 		}
 	}

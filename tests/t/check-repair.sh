@@ -92,6 +92,14 @@ expect_out "#[0-9]+" "the directory is in lost+found"
 repaired "rmdir lost+found;unlink f2"
 run debugfs -R "ls -l /lost+found" t.img
 expect_out "#[0-9]+" "lost+found was made and holds the file"
+# with the mode e2fsck gives the lost+found it makes (the oracle: e2fsck -fy on the same damage)
+ours_mode=$(debugfs -R "stat /lost+found" t.img 2>/dev/null | sed -n 's/.*Mode: *\([0-7]*\).*/\1/p')
+cp base.img ref.img
+printf '%s\n' "rmdir lost+found" "unlink f2" | debugfs -w -f - ref.img >/dev/null 2>&1
+e2fsck -fy ref.img >/dev/null 2>&1
+their_mode=$(debugfs -R "stat /lost+found" ref.img 2>/dev/null | sed -n 's/.*Mode: *\([0-7]*\).*/\1/p')
+[ -n "$their_mode" ] && [ "$ours_mode" = "$their_mode" ] ||
+	fail "lost+found made with mode '$ours_mode', e2fsck makes '$their_mode'"
 # Unattached special files and an empty file: e2fsck clears only the empty regular file
 # (and empty directories) and reconnects the rest to lost+found; so must we.
 cp base.img sp-base.img
