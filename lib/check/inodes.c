@@ -819,9 +819,12 @@ static void check_bad_blocks_inode(struct check_ctx *c)
 	bad = in.i_mode || in.i_uid || in.i_gid || in.i_links_count ||
 	      (in.i_flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL)) ||
 	      ext2fs_file_acl_block(fs, &in);
-	if (!bad && in.i_block[0] && !ext2fs_read_bb_inode(fs, &bb)) {
-		bad = ext2fs_badblocks_list_test(bb, (blk_t)ext2fs_inode_table_loc(fs, 0));
-		ext2fs_badblocks_list_free(bb);
+	if (!bad && in.i_block[0]) {
+		/* libext2fs 1.47 keeps the list it made when the walk fails: ours to free */
+		if (!ext2fs_read_bb_inode(fs, &bb))
+			bad = ext2fs_badblocks_list_test(bb, (blk_t)ext2fs_inode_table_loc(fs, 0));
+		if (bb)
+			ext2fs_badblocks_list_free(bb);
 	}
 	if (bad)
 		check_report_ino(c, E4R_PR_BAD_BLOCKS_INODE, EXT2_BAD_INO, E4R_NONE, E4R_NONE, E4R_NONE);
