@@ -102,9 +102,13 @@ static errcode_t write_inode_bitmaps_by_bytes(ext2_filsys fs)
 	for (g = 0; g < fs->group_desc_count && !err; g++) {
 		blk64_t blk = ext2fs_inode_bitmap_loc(fs, g);
 
-		/* as libext2fs: an uninit group's bitmap is implied */
-		if (!blk || (ext2fs_has_group_desc_csum(fs) &&
-			     ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)))
+		/*
+		 * as libext2fs: an uninit group's bitmap is implied; and a bitmap
+		 * placed outside the filesystem has nowhere to go until the check
+		 * moves it (a write there would land past the image's end)
+		 */
+		if (!blk || blk < fs->super->s_first_data_block || blk >= ext2fs_blocks_count(fs->super) ||
+		    (ext2fs_has_group_desc_csum(fs) && ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)))
 			continue;
 		memset(buf, 0xff, fs->blocksize);
 		if (whole &&
