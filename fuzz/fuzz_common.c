@@ -8,6 +8,7 @@
 #include <ext2fs/ext2fs.h>
 
 #include "fuzz_common.h"
+#include "fs/guard_io.h"
 #include "fs/mem_io.h"
 #include "util/e4r_err.h"
 #include "cli.h"
@@ -73,6 +74,7 @@ static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fu
 {
 	struct fs_mem_io_stats st;
 	const char *args[16];
+	unsigned long trips = fs_guard_trips();
 	int rc;
 
 	if (argc < 1 || argc > 14)
@@ -95,6 +97,11 @@ static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fu
 	}
 	if (st.refused) {
 		fprintf(stderr, "fuzz: %s tried %lu writes outside the image\n", argv[0], st.refused);
+		abort();
+	}
+	/* the write guard refused a repair's write: an internal error, whatever the exit code says */
+	if (fs_guard_trips() != trips) {
+		fprintf(stderr, "fuzz: %s tripped the write guard\n", argv[0]);
 		abort();
 	}
 	if (expect == FUZZ_READ_ONLY && st.writes) {

@@ -38,6 +38,7 @@ static struct {
 	int			tripped;
 	blk64_t			trip_blk;
 	enum guard_kind		trip_kind;
+	unsigned long		trips;		/* never reset */
 } guard;
 
 static errcode_t add_range(blk64_t start, blk64_t len, enum guard_kind kind, blk64_t index)
@@ -116,6 +117,11 @@ void fs_guard_disarm(void)
 void fs_guard_bitmaps(int open)
 {
 	guard.bitmaps_open = open;
+}
+
+unsigned long fs_guard_trips(void)
+{
+	return guard.trips;
 }
 
 int fs_guard_tripped(blk64_t *blk, const char **what)
@@ -198,6 +204,7 @@ static int write_allowed(io_channel ch, unsigned long long block, int count, con
 		}
 		if (!ok) {
 			guard.tripped = 1;
+			guard.trips++;
 			guard.trip_blk = b;
 			guard.trip_kind = r->kind;
 			return 0;

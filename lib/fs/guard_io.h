@@ -42,4 +42,7 @@ int fs_guard_tripped(blk64_t *blk, const char **what);
 /* Forget the filesystem (after it is closed). */
 void fs_guard_disarm(void);
 
+/* Writes refused in this process, every session together (disarming keeps it): for the fuzz targets. */
+unsigned long fs_guard_trips(void);
+
 #endif
