@@ -128,6 +128,9 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 		d.lcluster = d.kept_pc = d.new_pc = E4R_NONE;
 		if (!(err = ext2fs_read_inode(fs, ino, &in)))
 			d.extents = !!(in.i_flags & EXT4_EXTENTS_FL);
+		/* inline data holds no blocks to clone (libext2fs refuses to walk it) */
+		if (!err && (in.i_flags & EXT4_INLINE_DATA_FL))
+			continue;
 		if (!err)
 			err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, &d);
 		if (!err)
