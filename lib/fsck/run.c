@@ -266,9 +266,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 	if (mode != E4R_REPAIR_NONE && r->reason == E4R_REASON_CLEAN_SKIPPED && !r->errors &&
 	    (fs->flags & EXT2_FLAG_RW))
 		r->totals_set = sum_counts(fs);
-	/* The summary line's numbers, from the superblock like e2fsck's (a repair may have set its counts). */
+	/* The summary line's numbers, from the superblock like e2fsck's (a repair may have set the inode count). */
 	r->inodes_count = fs->super->s_inodes_count;
-	r->blocks_count = ext2fs_blocks_count(fs->super);
 	r->inodes_used = fs->super->s_inodes_count - fs->super->s_free_inodes_count;
 	r->blocks_used = ext2fs_blocks_count(fs->super) - ext2fs_free_blocks_count(fs->super);
 	*out = r;

@@ -107,7 +107,7 @@ static errcode_t write_inode_bitmaps_by_bytes(ext2_filsys fs)
 		 * placed outside the filesystem has nowhere to go until the check
 		 * moves it (a write there would land past the image's end)
 		 */
-		if (!blk || blk < fs->super->s_first_data_block || blk >= ext2fs_blocks_count(fs->super) ||
+		if (!blk || check_out_of_fs(fs, blk, 1) ||
 		    (ext2fs_has_group_desc_csum(fs) && ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)))
 			continue;
 		memset(buf, 0xff, fs->blocksize);
