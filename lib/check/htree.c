@@ -17,6 +17,7 @@
 
 #include "check/ctx.h"
 #include "fs/dirent.h"
+#include "util/dirhash.h"
 
 #define DX_ROOT_INFO_OFFSET	24	/* after '.' (12) and the header of '..' (12) */
 #define DX_ROOT_INFO_LEN	8
@@ -246,10 +247,12 @@ void check_htree_entry(struct check_ctx *c, struct check_htree_map *m, uint32_t 
 			return;
 		memcpy(&stored, name + ((len + 3) & ~3u), sizeof(stored));
 		h = ext2fs_le32_to_cpu(stored);
-	} else if (ext2fs_dirhash2(m->hash_version, name, (int)len,
-				   m->casefold ? c->fs->encoding : NULL,
-				   m->casefold ? EXT4_CASEFOLD_FL : 0, c->fs->super->s_hash_seed,
-				   &h, NULL)) {
+	} else if (m->casefold && c->fs->encoding) {
+		/* the name is folded first: the library's */
+		if (ext2fs_dirhash2(m->hash_version, name, (int)len, c->fs->encoding,
+				    EXT4_CASEFOLD_FL, c->fs->super->s_hash_seed, &h, NULL))
+			return;
+	} else if (util_dirhash(m->hash_version, name, len, c->fs->super->s_hash_seed, &h, NULL)) {
 		return;
 	}
 	if (h < b->lo) {
