@@ -25,30 +25,38 @@ static const uint32_t default_start[4] = { 0x67452301u, 0xefcdab89u, 0x98badcfeu
  * byte shifts in at the bottom, four per word, the first byte ending up
  * highest; words not filled start from (and are) the pad, which repeats the
  * byte count LEFT (before it is cut to the chunk) in every byte.
+ *
+ * With signed bytes a byte above 127 is added as a negative number: it
+ * borrows 1 from the byte above it, so a word is its unsigned value less
+ * the high bits of its bytes shifted up one (the borrow out of the top
+ * byte of a full word falls off the 32 bits, as a byte at a time it does).
  */
 static void pack_chunk(const unsigned char *p, unsigned left, uint32_t *w, unsigned nwords,
 		       int is_unsigned)
 {
 	uint32_t pad = left;
 	unsigned take = left < nwords * 4 ? left : nwords * 4;
-	uint32_t val;
-	unsigned i, k = 0;
+	unsigned i = 0, k = 0, r;
 
 	pad |= pad << 8;
 	pad |= pad << 16;
-	/* a signed byte above 127 is added as a negative number, so it borrows from the bits above */
-	val = pad;
-	for (i = 0; i < take; i++) {
-		uint32_t ch = is_unsigned ? (uint32_t)p[i] : (uint32_t)(int32_t)(signed char)p[i];
+	for (; i + 4 <= take; i += 4) {
+		uint32_t v = (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 | (uint32_t)p[i + 2] << 8 | p[i + 3];
 
-		val = (val << 8) + ch;
-		if ((i & 3) == 3) {
-			w[k++] = val;
-			val = pad;
-		}
+		w[k++] = is_unsigned ? v : v - ((v & 0x00808080u) << 1);
 	}
-	if (k < nwords)
-		w[k++] = val;
+	r = take - i;
+	if (k < nwords) {
+		uint32_t v = 0, word;
+
+		for (unsigned j = 0; j < r; j++)
+			v = v << 8 | p[i + j];
+		/* r is 0..3 here: the pad's bytes stay above the last bytes of the name */
+		word = pad << (8 * r) | v;
+		if (!is_unsigned && r)
+			word -= (v & (0x80808080u >> (8 * (4 - r)))) << 1;
+		w[k++] = word;
+	}
 	while (k < nwords)
 		w[k++] = pad;
 }
