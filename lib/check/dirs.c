@@ -23,8 +23,23 @@ struct seen_name {
 };
 
 /* What pass 2 knows about the directory whose blocks it is reading. */
+/*
+ * What pass 2 keeps from one directory block to the next: the duplicate
+ * search's tables (a block's worth, allocated once, not per block) and, per
+ * group, the index in its inode table from which inodes were never
+ * initialized (0 for an INODE_UNINIT group), read once from the descriptors.
+ */
+struct dir_scratch {
+	struct seen_name	*seen;
+	size_t			seen_cap;
+	uint32_t		*slots;
+	uint32_t		slots_cap;
+	uint32_t		*unused_from;	/* NULL: asked of the descriptors each time */
+};
+
 struct dir_walk {
 	struct check_ctx	*c;
+	struct dir_scratch	*scr;
 	ext2_ino_t		ino;
 	struct check_dir	*dir;
 	uint32_t		flags;		/* the directory's i_flags */
@@ -85,14 +100,22 @@ static int is_dotdot(const char *name, int len) { return len == 2 && name[0] == 
  * watermark. Judged without group checksums too, as e2fsck's pass 2 does:
  * there the scan reads every inode, and the descriptor still lies.
  */
-static int in_unused_area(ext2_filsys fs, ext2_ino_t ino)
+static uint32_t unused_from(ext2_filsys fs, dgrp_t g)
 {
+	if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
+		return 0;
+	/* a count past the group's inodes wraps, and then no inode is past the mark */
+	return fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
+}
+
+static int in_unused_area(const struct dir_walk *d, ext2_ino_t ino)
+{
+	ext2_filsys fs = d->c->fs;
 	dgrp_t g = ext2fs_group_of_ino(fs, ino);
 	ext2_ino_t idx = (ino - 1) % fs->super->s_inodes_per_group;
 
-	if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
-		return 1;
-	return idx >= fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
+	return idx >= (d->scr->unused_from && g < fs->group_desc_count ? d->scr->unused_from[g] :
+		       unused_from(fs, g));
 }
 
 /* An inode number an entry may hold: the root's or one past the reserved ones. */
@@ -157,12 +180,12 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 		return;
 	}
 	if (!ext2fs_test_inode_bitmap2(c->inode_used, ino)) {
-		entry_problem(d, in_unused_area(c->fs, ino) ? E4R_PR_ENTRY_UNINIT_INODE :
+		entry_problem(d, in_unused_area(d, ino) ? E4R_PR_ENTRY_UNINIT_INODE :
 			      E4R_PR_ENTRY_UNUSED_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 		return;
 	}
 	/* an inode in use behind the mark (the scan read it: no group checksums) */
-	if (in_unused_area(c->fs, ino))
+	if (in_unused_area(d, ino))
 		entry_problem(d, E4R_PR_ENTRY_UNINIT_INODE, ino, name, len, E4R_NONE, E4R_NONE);
 	kind = c->kind[ino];
 	if (kind == KIND_BAD) {
@@ -306,6 +329,29 @@ static void check_duplicate(struct dir_walk *d, struct ext2_dir_entry *de, const
 }
 
 /*
+ * Room in SCR for the names of a region of N entries at most. Without
+ * memory the duplicates go unchecked (no SEEN) or are searched linearly
+ * (no SLOTS); the rest is not affected.
+ */
+static void grow_scratch(struct dir_scratch *scr, size_t n)
+{
+	uint32_t want = 16;
+
+	if (n > scr->seen_cap) {
+		free(scr->seen);
+		scr->seen = malloc(n * sizeof(*scr->seen));
+		scr->seen_cap = scr->seen ? n : 0;
+	}
+	while (want < 2 * n)
+		want *= 2;
+	if (want > scr->slots_cap) {
+		free(scr->slots);
+		scr->slots = malloc(want * sizeof(*scr->slots));
+		scr->slots_cap = scr->slots ? want : 0;
+	}
+}
+
+/*
  * Parse the entries in BUF[0..LEN) (a block without its tail, or an inline
  * area). DOTS: 2 when the region must start with '.' and '..', else 0.
  * BASE: where the region starts in what a finding's offset counts from (an
@@ -319,12 +365,13 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots,
 	unsigned off = 0, prev = FS_SALVAGE_NO_PREV, budget = len / 4 + 2;
 	int n = 0;
 
-	/* without memory the duplicates go unchecked; the rest is not affected */
-	d->seen = malloc((len / DIRENT_MIN + 1) * sizeof(*d->seen));
+	grow_scratch(d->scr, len / DIRENT_MIN + 1);
+	d->seen = d->scr->seen;
 	d->nseen = 0;
-	for (d->nslots = 16; d->nslots < 2 * (len / DIRENT_MIN + 1); d->nslots *= 2)
-		;
-	d->slots = calloc(d->nslots, sizeof(*d->slots));	/* none: the linear search */
+	d->slots = d->scr->slots;
+	d->nslots = d->scr->slots_cap;
+	if (d->slots)
+		memset(d->slots, 0, d->nslots * sizeof(*d->slots));
 	while (off < len) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 		unsigned rec_len;
@@ -356,23 +403,23 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots,
 					      ENCRYPTED_NAME_MIN, name_len);
 			else if (bad_encoding(d, name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_ENCODING, ino, name, name_len, E4R_NONE, E4R_NONE);
+			int in_range = ino_in_range(c, ino);
+
 			if (is_dot(name, name_len) || is_dotdot(name, name_len))
 				entry_problem(d, E4R_PR_ENTRY_DOT_NAME, ino, name, name_len, E4R_NONE, E4R_NONE);
 			else
 				check_entry_target(d, de, name, name_len, 0);
 			/* as in e2fsck, a name without a valid inode number is no part of the leaf's hashes */
-			if (d->ht && ino_in_range(c, ino))
+			if (d->ht && in_range)
 				check_htree_entry(c, d->ht, d->lblk, de, off, rec_len);
-			if (ino_in_range(c, ino))
+			if (in_range)
 				check_duplicate(d, de, name, (unsigned)name_len);
 		}
 		n++;
 		prev = off;
 		off += rec_len;
 	}
-	free(d->seen);
 	d->seen = NULL;
-	free(d->slots);
 	d->slots = NULL;
 }
 
@@ -482,6 +529,7 @@ errcode_t check_dirs(struct check_ctx *c)
 	int isize = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode_large *in = calloc(1, isize < (int)sizeof(*in) ? sizeof(*in) : (size_t)isize);
 	char *buf = malloc(fs->blocksize);
+	struct dir_scratch scr = { 0 };
 	size_t di, bi = 0;
 	errcode_t err = 0;
 
@@ -489,9 +537,13 @@ errcode_t check_dirs(struct check_ctx *c)
 		err = ENOMEM;
 		goto out;
 	}
+	/* the descriptors do not change while pass 2 reads */
+	scr.unused_from = malloc(fs->group_desc_count * sizeof(*scr.unused_from));
+	for (dgrp_t g = 0; scr.unused_from && g < fs->group_desc_count; g++)
+		scr.unused_from[g] = unused_from(fs, g);
 	check_progress(c, E4R_PASS_DIRS, 0, c->ndblocks);
 	for (di = 0; di < c->ndirs; di++) {
-		struct dir_walk d = { .c = c, .ino = c->dirs[di].ino, .dir = &c->dirs[di],
+		struct dir_walk d = { .c = c, .scr = &scr, .ino = c->dirs[di].ino, .dir = &c->dirs[di],
 				      .csum = ext2fs_has_feature_metadata_csum(fs->super) };
 		struct check_htree_map ht;
 		size_t end;
@@ -534,6 +586,9 @@ errcode_t check_dirs(struct check_ctx *c)
 	check_progress(c, E4R_PASS_DIRS, c->ndblocks, c->ndblocks);
 	err = check_nlink_error(c);
 out:
+	free(scr.seen);
+	free(scr.slots);
+	free(scr.unused_from);
 	free(in);
 	free(buf);
 	return err;
