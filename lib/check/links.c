@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/bitcursor.h"
 #include "check/ctx.h"
 
 #define LPF_NAME	"lost+found"
@@ -183,7 +184,10 @@ errcode_t check_links(struct check_ctx *c)
 	ext2_ino_t ino;
 	uint32_t ipg = c->fs->super->s_inodes_per_group;
 	dgrp_t groups = c->fs->group_desc_count;
+	struct check_bit_cursor bad, ea;
 
+	check_cursor_init(&bad, c->inode_bad, c->inodes);
+	check_cursor_init(&ea, c->inode_ea, c->inodes);
 	check_progress(c, E4R_PASS_LINKS, 0, groups);
 	for (ino = EXT2_ROOT_INO; ino <= c->inodes; ino++) {
 		uint64_t found;
@@ -201,8 +205,7 @@ errcode_t check_links(struct check_ctx *c)
 		if (check_is_quota_ino(c, ino) || ino == c->fs->super->s_orphan_file_inum)
 			continue;
 		if (!c->kind[ino] || c->kind[ino] == KIND_BAD ||
-		    ext2fs_test_inode_bitmap2(c->inode_bad, ino) ||
-		    ext2fs_test_inode_bitmap2(c->inode_ea, ino))
+		    check_cursor_test(&bad, ino) || check_cursor_test(&ea, ino))
 			continue;
 		found = check_nlink_found(c, ino);
 		if (found == 0) {

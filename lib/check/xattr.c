@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/bitcursor.h"
 #include "check/ctx.h"
 
 #define HEADER_SIZE	32u
@@ -141,12 +142,14 @@ static void check_ea_inodes(struct check_ctx *c)
 	struct ext2_inode in;
 	ext2_ino_t ino;
 	errcode_t err;
+	struct check_bit_cursor ea, bad;
 
+	check_cursor_init(&ea, c->inode_ea, c->inodes);
+	check_cursor_init(&bad, c->inode_bad, c->inodes);
 	for (ino = c->first_ino; ino <= c->inodes; ino++) {
 		uint64_t refs, stored;
 
-		if (!ext2fs_test_inode_bitmap2(c->inode_ea, ino) ||
-		    ext2fs_test_inode_bitmap2(c->inode_bad, ino))
+		if (!check_cursor_test(&ea, ino) || check_cursor_test(&bad, ino))
 			continue;
 		refs = t && t->ea_refs ? t->ea_refs[ino] : 0;
 		if (!refs) {
