@@ -47,6 +47,7 @@ struct qt_usage {
 struct qt_table {
 	struct qt_usage	*slot;
 	size_t		n, cap;		/* cap: a power of two, or 0 */
+	struct qt_usage	*last;		/* the slot found last: inodes in a row mostly share their ids */
 };
 
 struct check_quota {
@@ -75,6 +76,8 @@ static struct qt_usage *qt_lookup(struct qt_table *t, uint32_t id, int create)
 {
 	size_t i;
 
+	if (t->last && t->last->id == id)
+		return t->last;
 	if (create && (t->n + 1) * 2 > t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64, j;
 		struct qt_usage *n = calloc(cap, sizeof(*n));
@@ -91,18 +94,19 @@ static struct qt_usage *qt_lookup(struct qt_table *t, uint32_t id, int create)
 		free(t->slot);
 		t->slot = n;
 		t->cap = cap;
+		t->last = NULL;
 	}
 	if (!t->cap)
 		return NULL;
 	for (i = qt_hash(id, t->cap); t->slot[i].used; i = (i + 1) & (t->cap - 1))
 		if (t->slot[i].id == id)
-			return &t->slot[i];
+			return t->last = &t->slot[i];
 	if (!create)
 		return NULL;
 	t->slot[i].used = 1;
 	t->slot[i].id = id;
 	t->n++;
-	return &t->slot[i];
+	return t->last = &t->slot[i];
 }
 
 uint32_t *check_quota_inump(struct ext2_super_block *sb, int type)
