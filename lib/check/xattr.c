@@ -442,7 +442,9 @@ static void check_ibody_entries(struct check_inode_walk *w, char *header, unsign
 	enum check_problem problem = 0;
 	ext2_ino_t bad_ino = w->ino;
 	unsigned off = 4, remain = storage - 4;
-	uint8_t *used = calloc(storage, 1);
+	/* a map of the bytes taken; inodes of up to 1 KiB (mke2fs's range) need no allocation */
+	uint8_t on_stack[1024];
+	uint8_t *used = storage <= sizeof(on_stack) ? memset(on_stack, 0, storage) : calloc(storage, 1);
 
 	if (!used)
 		return;
@@ -493,7 +495,8 @@ static void check_ibody_entries(struct check_inode_walk *w, char *header, unsign
 	}
 	if (!problem && !take(used, storage, off, 4))
 		problem = E4R_PR_INODE_EA_BOUNDS;
-	free(used);
+	if (used != on_stack)
+		free(used);
 	if (problem == E4R_PR_EA_INODE_FLAG)
 		check_report_ino(c, problem, bad_ino, E4R_NONE, E4R_NONE, E4R_NONE);
 	else if (problem)
