@@ -609,7 +609,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 {
 	struct check_inode_walk w = { .c = c, .ino = ino, .inode = in, .last_lblk = -1,
 				.last_init_lblk = -1, .last_cluster = E4R_NONE };
-	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO, keep;
+	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO, keep, hidden;
 
 	if (ext2fs_has_feature_metadata_csum(c->fs->super) &&
 	    !check_inode_csum_ok(c->fs, ino, in))
@@ -696,10 +696,11 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	if ((in->i_flags & EXT2_IMAGIC_FL) && !ext2fs_has_feature_imagic_inodes(c->fs->super))
 		check_report_ino(c, E4R_PR_IMAGIC_FLAG, ino, E4R_NONE, E4R_NONE, in->i_flags);
 	/* a quota file or the orphan file: e2fsck checks its mode and blocks only */
-	if (!check_hidden_ino(c, ino))
+	hidden = check_hidden_ino(c, ino);
+	if (!hidden)
 		check_unused_fields(c, ino, in);
 	check_xattr_needed(&w);
-	if (!check_hidden_ino(c, ino))
+	if (!hidden)
 		check_xattr_ibody(&w);
 	if (!check_flags(&w)) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
