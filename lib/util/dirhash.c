@@ -31,8 +31,8 @@ static const uint32_t default_start[4] = { 0x67452301u, 0xefcdab89u, 0x98badcfeu
  * the high bits of its bytes shifted up one (the borrow out of the top
  * byte of a full word falls off the 32 bits, as a byte at a time it does).
  */
-static void pack_chunk(const unsigned char *p, unsigned left, uint32_t *w, unsigned nwords,
-		       int is_unsigned)
+static inline __attribute__((always_inline)) void
+pack_chunk(const unsigned char *p, unsigned left, uint32_t *w, unsigned nwords, int is_unsigned)
 {
 	uint32_t pad = left;
 	unsigned take = left < nwords * 4 ? left : nwords * 4;
@@ -40,6 +40,9 @@ static void pack_chunk(const unsigned char *p, unsigned left, uint32_t *w, unsig
 
 	pad |= pad << 8;
 	pad |= pad << 16;
+	/* the pad first, in every word (NWORDS is a constant where this is inlined) */
+	for (unsigned j = 0; j < nwords; j++)
+		w[j] = pad;
 	for (; i + 4 <= take; i += 4) {
 		uint32_t v = (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 | (uint32_t)p[i + 2] << 8 | p[i + 3];
 
@@ -55,10 +58,8 @@ static void pack_chunk(const unsigned char *p, unsigned left, uint32_t *w, unsig
 		word = pad << (8 * r) | v;
 		if (!is_unsigned && r)
 			word -= (v & (0x80808080u >> (8 * (4 - r)))) << 1;
-		w[k++] = word;
+		w[k] = word;
 	}
-	while (k < nwords)
-		w[k++] = pad;
 }
 
 #define MD4_F(x, y, z)	((z) ^ ((x) & ((y) ^ (z))))
