@@ -58,18 +58,24 @@ static uint32_t inode_crc_pieces(uint32_t crc, const unsigned char *p, size_t si
 }
 
 /*
- * The same over a copy with the fields zeroed: one long run, where
- * util_crc32c is fast (it interleaves runs of 192 bytes and more).
+ * The whole checksum from the filesystem's seed over a copy: the inode
+ * number and generation, then the inode with the fields zeroed. One long
+ * run, where util_crc32c is fast (it interleaves runs of 192 bytes and
+ * more), and one call per inode, not one for the seed and one for the rest.
  */
-static uint32_t inode_crc_copy(uint32_t crc, const unsigned char *p, size_t size, int has_hi)
+static uint32_t inode_crc_copy(ext2_filsys fs, ext2_ino_t ino, uint32_t gen_le,
+			       const unsigned char *p, size_t size, int has_hi)
 {
-	unsigned char copy[INODE_COPY_MAX];
+	unsigned char copy[8 + INODE_COPY_MAX];
+	uint32_t ino_le = ext2fs_cpu_to_le32(ino);
 
-	memcpy(copy, p, size);
-	memset(copy + I_CSUM_LO, 0, 2);
+	memcpy(copy, &ino_le, 4);
+	memcpy(copy + 4, &gen_le, 4);
+	memcpy(copy + 8, p, size);
+	memset(copy + 8 + I_CSUM_LO, 0, 2);
 	if (has_hi)
-		memset(copy + I_CSUM_HI, 0, 2);
-	return util_crc32c(crc, copy, size);
+		memset(copy + 8 + I_CSUM_HI, 0, 2);
+	return util_crc32c(fs->csum_seed, copy, 8 + size);
 }
 
 int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_large *in)
@@ -83,11 +89,10 @@ int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_
 		return 1;
 	memcpy(&gen_le, &in->i_generation, sizeof(gen_le));
 	/* the whole inode, with the checksum's own bytes read as zeros */
-	crc = inode_seed(fs, ino, gen_le);
 	if (size <= INODE_COPY_MAX)
-		crc = inode_crc_copy(crc, p, size, has_hi);
+		crc = inode_crc_copy(fs, ino, gen_le, p, size, has_hi);
 	else
-		crc = inode_crc_pieces(crc, p, size, has_hi);
+		crc = inode_crc_pieces(inode_seed(fs, ino, gen_le), p, size, has_hi);
 	if (has_hi)
 		stored |= (uint32_t)le16_at(p + I_CSUM_HI) << 16;
 	else
