@@ -215,6 +215,14 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 	return;
 }
 
+#define BYTES_OF(b)	(0x0101010101010101ull * (uint8_t)(b))
+
+/* Some byte of V is zero (a byte wrongly flagged lies above a zero one: whether any is, is exact). */
+static int has_zero_byte(uint64_t v)
+{
+	return ((v - BYTES_OF(1)) & ~v & BYTES_OF(0x80)) != 0;
+}
+
 static int bad_name(const struct dir_walk *d, const char *name, int len)
 {
 	int i;
@@ -223,7 +231,15 @@ static int bad_name(const struct dir_walk *d, const char *name, int len)
 		return 1;
 	if (d->flags & EXT4_ENCRYPT_FL)
 		return 0;
-	for (i = 0; i < len; i++)
+	/* eight bytes at a time: a zero byte, or one equal to '/' (zero after the xor) */
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t v;
+
+		memcpy(&v, name + i, sizeof(v));
+		if (has_zero_byte(v) || has_zero_byte(v ^ (BYTES_OF('/'))))
+			return 1;
+	}
+	for (; i < len; i++)
 		if (name[i] == '/' || name[i] == '\0')
 			return 1;
 	return 0;
@@ -275,6 +291,31 @@ static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
 		check_nlink_add_found(c, ino);
 }
 
+/* A hash of a name for the duplicate search: eight bytes per multiply. */
+static uint32_t name_hash(const char *name, unsigned len)
+{
+	uint64_t h = len * 0x9e3779b97f4a7c15ull, v;
+	unsigned i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&v, name + i, sizeof(v));
+		h = (h ^ v) * 0xff51afd7ed558ccdull;
+	}
+	if (i < len) {
+		for (v = 0; i < len; i++)
+			v = v << 8 | (unsigned char)name[i];
+		h = (h ^ v) * 0xff51afd7ed558ccdull;
+	}
+	/*
+	 * A product's low bits see only the factors' low bits (the names' first
+	 * bytes, often alike): fold the high half down, then mix again.
+	 */
+	h ^= h >> 32;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
 /*
  * Two entries of one block with the same name (as e2fsck, which compares
  * within a block: folded in a casefolded directory). SEEN has room for
@@ -294,10 +335,8 @@ static void check_duplicate(struct dir_walk *d, struct ext2_dir_entry *de, const
 	 * hundreds, and comparing each with all before it was pass 2's main cost.
 	 */
 	if (!fold && d->slots) {
-		uint32_t h = 2166136261u, mask = d->nslots - 1;
+		uint32_t h = name_hash(name, len), mask = d->nslots - 1;
 
-		for (i = 0; i < len; i++)
-			h = (h ^ (unsigned char)name[i]) * 16777619u;
 		for (h &= mask; d->slots[h]; h = (h + 1) & mask) {
 			const struct seen_name *o = &d->seen[d->slots[h] - 1];
 
