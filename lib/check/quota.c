@@ -71,13 +71,11 @@ static size_t qt_hash(uint32_t id, size_t cap)
 	return (size_t)((id * 2654435761u) & (cap - 1));
 }
 
-/* The slot for ID, created empty when CREATE (NULL when absent, or out of memory). */
-static struct qt_usage *qt_lookup(struct qt_table *t, uint32_t id, int create)
+/* qt_lookup past the slot found last. */
+static struct qt_usage *qt_search(struct qt_table *t, uint32_t id, int create)
 {
 	size_t i;
 
-	if (t->last && t->last->id == id)
-		return t->last;
 	if (create && (t->n + 1) * 2 > t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64, j;
 		struct qt_usage *n = calloc(cap, sizeof(*n));
@@ -109,6 +107,14 @@ static struct qt_usage *qt_lookup(struct qt_table *t, uint32_t id, int create)
 	return t->last = &t->slot[i];
 }
 
+/* The slot for ID, created empty when CREATE (NULL when absent, or out of memory). */
+static inline struct qt_usage *qt_lookup(struct qt_table *t, uint32_t id, int create)
+{
+	if (t->last && t->last->id == id)
+		return t->last;
+	return qt_search(t, id, create);
+}
+
 uint32_t *check_quota_inump(struct ext2_super_block *sb, int type)
 {
 	return type == 0 ? &sb->s_usr_quota_inum : type == 1 ? &sb->s_grp_quota_inum :
@@ -129,12 +135,11 @@ static int quota_ino_valid(ext2_filsys fs, ext2_ino_t ino)
 
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino)
 {
-	int t;
+	const struct ext2_super_block *sb = c->fs->super;
 
-	for (t = 0; t < E4R_QUOTA_TYPES; t++)
-		if (ino && *check_quota_inump(c->fs->super, t) == ino)
-			return 1;
-	return 0;
+	/* the fields check_quota_inump names, one per quota type */
+	return ino && (ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
+		       ino == sb->s_prj_quota_inum);
 }
 
 /*
