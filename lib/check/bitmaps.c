@@ -103,6 +103,8 @@ static void check_block_bitmap_csum(struct check_ctx *c, dgrp_t g, unsigned char
 	if (!ext2fs_has_feature_metadata_csum(fs->super) ||
 	    ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT))
 		return;
+	/* libext2fs's tree bitmaps leave the buffer untouched when nothing at all is set */
+	memset(disk, 0, nbytes);
 	if (ext2fs_get_block_bitmap_range2(fs->block_map, first, nbytes * 8, disk))
 		return;
 	if (!ext2fs_block_bitmap_csum_verify(fs, g, (char *)disk, nbytes))

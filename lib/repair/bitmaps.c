@@ -111,6 +111,8 @@ static errcode_t write_inode_bitmaps_by_bytes(ext2_filsys fs)
 		    (ext2fs_has_group_desc_csum(fs) && ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT)))
 			continue;
 		memset(buf, 0xff, fs->blocksize);
+		/* a tree bitmap with nothing set leaves the buffer as it was: not in use, not padding */
+		memset(buf, 0, whole);
 		if (whole &&
 		    (err = ext2fs_get_inode_bitmap_range2(fs->inode_map, (ext2_ino_t)g * ipg + 1,
 							  (unsigned)whole * 8, buf)))
