@@ -225,6 +225,7 @@ struct qt_reader {
 	uint64_t		size;		/* i_size */
 	uint32_t		nblocks;	/* dqi_blocks: references must be below */
 	struct qt_table		visited;
+	uint32_t		version;	/* the header's, when it is one we do not know */
 	unsigned char		buf[QT_DEPTH + 1][QT_BLOCK];
 };
 
@@ -355,8 +356,13 @@ static errcode_t qt_compare(struct qt_reader *r)
 	r->nblocks = le32(hdr + QT_INFO_BLOCKS);
 	if (le32(hdr + QT_INFO_FREE_BLK) >= r->nblocks || le32(hdr + QT_INFO_FREE_ENTRY) >= r->nblocks)
 		return E4R_QUOTA_BAD_REF;
-	if (le32(hdr) != qt_magic[r->type] || le32(hdr + 4) > QT_MAX_VERSION)
+	if (le32(hdr) != qt_magic[r->type])
 		return E4R_QUOTA_BAD_HEADER;
+	/* the right magic under a version e2fsck cannot open: it writes the file anew */
+	if (le32(hdr + 4) > QT_MAX_VERSION) {
+		r->version = le32(hdr + 4);
+		return E4R_QUOTA_BAD_HEADER;
+	}
 	return qt_walk(r, QT_ROOT, 0);
 }
 
@@ -372,6 +378,7 @@ errcode_t check_quota(struct check_ctx *c)
 	for (t = 0; t < E4R_QUOTA_TYPES; t++) {
 		struct qt_reader *r;
 		errcode_t err;
+		uint32_t version;
 		size_t i;
 
 		if (!q->active[t])
@@ -386,6 +393,7 @@ errcode_t check_quota(struct check_ctx *c)
 		r->type = t;
 		r->ino = *check_quota_inump(c->fs->super, t);
 		err = qt_compare(r);
+		version = r->version;
 		if (r->file)
 			ext2fs_file_close(r->file);
 		free(r->visited.slot);
@@ -393,11 +401,14 @@ errcode_t check_quota(struct check_ctx *c)
 		if (err == ENOMEM)
 			return err;
 		if (err) {
-			struct check_finding f = check_finding_init(err == E4R_QUOTA_BAD_HEADER ?
-								E4R_PR_QUOTA_HEADER : E4R_PR_QUOTA_FILE_BAD);
+			int code = err != E4R_QUOTA_BAD_HEADER ? E4R_PR_QUOTA_FILE_BAD :
+				   version ? E4R_PR_QUOTA_VERSION : E4R_PR_QUOTA_HEADER;
+			struct check_finding f = check_finding_init(code);
+
 			f.ino = *check_quota_inump(c->fs->super, t);
 			f.name = (char *)check_quota_type_name(t);
-			f.found = (uint64_t)err;
+			f.found = code == E4R_PR_QUOTA_VERSION ? version : (uint64_t)err;
+			f.expected = code == E4R_PR_QUOTA_VERSION ? QT_MAX_VERSION : E4R_NONE;
 			check_report(c, &f);
 			continue;
 		}

@@ -2,8 +2,9 @@
 # compares each id's usage with what the inodes use, like e2fsck -fn. Quota files
 # written by e2fsck -fy and by the kernel read as clean; an inode moved to another
 # owner without its quota (debugfs sif), a record's usage rewritten in place, and a
-# tree reference past the file's end are named (type, id, quota inode) and exit 4; a
-# header e2fsck does not recognize is a warning (e2fsck -n passes it).
+# tree reference past the file's end are named (type, id, quota inode) and exit 4, and
+# so is a version e2fsck does not know (rewritten by -y); a magic e2fsck does not
+# recognize is a warning (e2fsck -n passes it).
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
 rm -f base.img
@@ -90,6 +91,21 @@ run "$E4R" check -n -f h.img
 expect_rc 0 "check -n -f agrees on the verdict"
 expect_out "the user quota file \(inode 3\) has a wrong magic number" "check still says so"
 
+# The right magic under a version e2fsck does not know (2): e2fsck -n cannot open the
+# file and calls it damaged (it asks to update the quota); check says so (exit 4).
+cp base.img v.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 2))' v.img $((phys0 * bs + 4))
+run e2fsck -fn v.img
+expect_rc 4 "oracle: e2fsck -fn on an unknown quota file version"
+expect_out "Update quota info for quota type 0" "oracle names the user quota"
+run "$E4R" check -n -f v.img
+expect_rc 4 "check -n -f on an unknown quota file version"
+expect_out "the user quota file \(inode 3\) has version 2, which is not known \(should be 1\)" \
+	"check names the file and its version"
+
 # Repairs: check -y -f writes the quota file again with the usage it counted, as
 # e2fsck does (limits kept). Both tools then find the image clean, and debugfs reads
 # the new records.
@@ -133,8 +149,14 @@ import struct, sys
 with open(sys.argv[1], "r+b") as f:
     f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 65535))' t.img $((root * bs + 1024 % bs))
 repaired_image t.img "a quota tree reference past the end"
-# A header we do not know is left as it is, as e2fsck -fy leaves it (its version may
-# hold limits a rewrite would lose): -y writes nothing there.
+# An unknown version: written again from the usage counted, as e2fsck -fy does, and
+# debugfs reads the new file.
+cp v.img t.img
+repaired_image t.img "an unknown quota file version"
+run debugfs -R "get_quota user 0" t.img
+expect_out "^ +0 +[1-9][0-9]* +0 +0 +[1-9][0-9]* +0 +0" "debugfs reads user 0's record in the rewritten file"
+# A magic we do not know is left as it is, as e2fsck -fy leaves it (it may be no
+# quota file of ours): -y writes nothing there.
 cp h.img t.img
 e2fsck -fy t.img >/dev/null 2>&1
 [ "$(sha t.img)" = "$(sha h.img)" ] || note "e2fsck -fy changed the image with an unknown quota header"
