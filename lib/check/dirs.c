@@ -258,31 +258,46 @@ static int bad_encoding(const struct dir_walk *d, const char *name, int len)
 	return ext2fs_check_encoded_name(fs->encoding, (char *)name, len, &pos) > 0;
 }
 
-/* '.' and '..' must open block 0; N is the entry's index in the block. */
+/*
+ * '.' and '..' must open block 0; N is the entry's index in the block.
+ * Returns DOT_SLOT_OK for a right name (its target is checked as a dot
+ * entry's), DOT_SLOT_RENAMED for an entry in use under another name, and 0
+ * for an empty slot.
+ */
+enum { DOT_SLOT_EMPTY, DOT_SLOT_OK, DOT_SLOT_RENAMED };
+
 static int check_dot_entries(struct dir_walk *d, struct ext2_dir_entry *de, const char *name,
 			     int len, int n)
 {
+	/*
+	 * A slot in use under another name is, as in e2fsck, the dot entry with
+	 * a damaged name: the repair writes the name back over it (and the
+	 * inode: the directory itself, or the parent), never removes it. So it
+	 * is no ordinary entry (no link to the root or a second parent).
+	 */
+	int renamed = fs_dirent_inode(de) ? DOT_SLOT_RENAMED : DOT_SLOT_EMPTY;
+
 	if (n == 0) {
 		if (!is_dot(name, len)) {
 			dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
-			return 0;	/* then check it as an ordinary entry */
+			return renamed;
 		}
 		/* e2fsck reads the byte after the name (the padding: rec_len is at least 12) */
 		if (name[1] != '\0')
 			dir_problem(d, E4R_PR_DOT_NOT_TERMINATED, 0, (unsigned char)name[1]);
 		if (fs_dirent_inode(de) != d->ino)
 			dir_problem(d, E4R_PR_BAD_DOT, d->ino, fs_dirent_inode(de));
-		return 1;
+		return DOT_SLOT_OK;
 	}
 	if (!is_dotdot(name, len)) {
 		dir_problem(d, E4R_PR_NO_DOTDOT, E4R_NONE, E4R_NONE);
-		return 0;
+		return renamed;
 	}
 	if (name[2] != '\0')
 		dir_problem(d, E4R_PR_DOTDOT_NOT_TERMINATED, 0, (unsigned char)name[2]);
 	if (d->dir)
 		d->dir->dotdot = fs_dirent_inode(de);
-	return 1;
+	return DOT_SLOT_OK;
 }
 
 static void count_dotdot(struct check_ctx *c, ext2_ino_t ino)
@@ -417,6 +432,7 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots,
 		int name_len;
 		const char *name = de->name;
 		ext2_ino_t ino;
+		int slot;
 
 		if (fs_dirent_corrupt(c->fs, buf, len, off) || fs_dirent_rec_len(c->fs, de, &rec_len)) {
 			dir_problem(d, E4R_PR_DIR_CORRUPT, E4R_NONE, base + off);
@@ -427,7 +443,17 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots,
 		}
 		name_len = (int)fs_dirent_name_len(de);
 		ino = fs_dirent_inode(de);
-		if (n < dots && check_dot_entries(d, de, name, name_len, n)) {
+		slot = n < dots ? check_dot_entries(d, de, name, name_len, n) : DOT_SLOT_EMPTY;
+		if (slot == DOT_SLOT_RENAMED) {
+			/*
+			 * e2fsck -n counts a renamed '..' slot's link as it counts
+			 * '..' (and leaves '.' uncounted); pass 3 finds the parent
+			 * unset. Its name and target go unchecked: the repair
+			 * writes over both.
+			 */
+			if (n == 1)
+				count_dotdot(c, ino);
+		} else if (slot == DOT_SLOT_OK) {
 			if (n == 1)
 				count_dotdot(c, ino);
 			/* a wrong '.' is BAD_DOT's alone; '..' 0 is for pass 3 to set */

@@ -486,10 +486,11 @@ static int quota_slot_unused(struct check_ctx *c, ext2_ino_t ino)
 /* Returns 1 when the inode is in use. */
 static int check_use(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in, int low_dtime)
 {
-	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
-		return 1;	/* reserved inodes are always in use */
+	/* e2fsck holds every inode to it, the reserved ones too (the journal's, unused ones) */
 	if (in->i_dtime && low_dtime && in->i_dtime < c->inodes)
 		check_report_ino(c, E4R_PR_ORPHAN_LIST, ino, E4R_NONE, E4R_NONE, in->i_dtime);
+	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
+		return 1;	/* reserved inodes are always in use */
 	/* e2fsck takes a quota file the superblock names as in use, whatever its link count */
 	if (!in->i_links_count && !(ext2fs_has_feature_quota(c->fs->super) && check_is_quota_ino(c, ino))) {
 		if (ino >= c->first_ino && !in->i_dtime && in->i_mode)

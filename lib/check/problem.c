@@ -679,13 +679,14 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(ORPHAN_FILE_REMOVE), PH(NOW),
 	    PM_("orphan file inode %i is not in use (no orphan_file feature), but contains data")),
 	/*
-	 * e2fsck -n skips a quota file it does not recognize without a word: not
-	 * an error of the verdict. e2fsck -y leaves it as it is too (1.47.0): a
-	 * version we do not know may hold limits a rewrite would lose. Not fixable.
+	 * e2fsck -n skips a quota file whose magic it does not recognize without
+	 * a word: not an error of the verdict. e2fsck -y leaves it as it is too
+	 * (1.47.0): it may be no quota file of ours. Not fixable. (An unknown
+	 * version under the right magic is quota_version's.)
 	 */
 	ROW(E4R_PR_QUOTA_HEADER, "quota_header", P5, WARN, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
-	    PM_("the %n quota file (inode %i) has a wrong magic number or an unknown version: its usage was not compared")),
+	    PM_("the %n quota file (inode %i) has a wrong magic number: its usage was not compared")),
 	ROW(E4R_PR_EA_REFCOUNT, "ea_refcount", P1, ERR, E4R_ANS_FIX, PREEN | CLOSED,
 	    FIX(EA_REFCOUNT), PH(NOW),
 	    PM_("extended attribute block %b has reference count %f, should be %e (first used by inode %i)")),
@@ -740,6 +741,16 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_DIR_EXTENT_GAP, "dir_extent_gap", P1, ERR, E4R_ANS_FIX, 0,
 	    FIX(DIR_EXTENT_GAP), PH(NOW),
 	    PM_("directory inode %i: its block %f should be at block %e (a gap before it)")),
+	/*
+	 * e2fsck cannot open a quota file whose version it does not know, and
+	 * rewrites it from the usage it counted (the limits the file may hold
+	 * are not read: a version we do not know, as e2fsck's -y loses them).
+	 * e2fsck -p rewrites it too. A wrong magic is quota_header's: e2fsck -n
+	 * says nothing of it.
+	 */
+	ROW(E4R_PR_QUOTA_VERSION, "quota_version", P5, ERR, E4R_ANS_FIX, PREEN,
+	    FIX(QUOTA_REWRITE), PH(LATE),
+	    PM_("the %n quota file (inode %i) has version %f, which is not known (should be %e): its usage was not compared")),
 };
 
 const struct check_problem_info *check_problem_info(enum check_problem code)

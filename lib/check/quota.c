@@ -27,9 +27,13 @@
 #define QT_DEPTH		4
 #define QT_REFS			(QT_BLOCK / 4)
 #define QT_DATA_HEADER		16u
-#define QT_ENTRY_SIZE		72u	/* version 1 records; version 0 files are read alike, as e2fsck does */
-#define QT_ENTRY_INODES		24u	/* offsets in a record */
+#define QT_ENTRY_SIZE		72u	/* version 1 records */
+#define QT_ENTRY_INODES		24u	/* offsets in a record (64-bit counts) */
 #define QT_ENTRY_SPACE		48u
+/* version 0 records (e2fsck 1.47 reads them so): 32-bit limits and inode count, 64-bit space */
+#define QT_R0_ENTRY_SIZE	48u
+#define QT_R0_ENTRY_INODES	12u
+#define QT_R0_ENTRY_SPACE	24u
 #define QT_INFO_BLOCKS		(8u + 12u)	/* dqi_blocks: after the 8-byte header and three fields */
 #define QT_INFO_FREE_BLK	(QT_INFO_BLOCKS + 4u)	/* the free lists' first blocks follow it */
 #define QT_INFO_FREE_ENTRY	(QT_INFO_BLOCKS + 8u)
@@ -234,6 +238,8 @@ struct qt_reader {
 	uint64_t		size;		/* i_size */
 	uint32_t		nblocks;	/* dqi_blocks: references must be below */
 	struct qt_table		visited;
+	uint32_t		version;	/* the header's, when it is one we do not know */
+	int			r0;		/* a version 0 file: its records are laid out otherwise */
 	unsigned char		buf[QT_DEPTH + 1][QT_BLOCK];
 };
 
@@ -282,18 +288,19 @@ static void report_usage(struct qt_reader *r, enum check_problem code, uint32_t 
 static void qt_data_block(struct qt_reader *r, const unsigned char *b)
 {
 	struct qt_table *t = &r->c->quota->usage[r->type];
-	unsigned off;
+	unsigned off, size = r->r0 ? QT_R0_ENTRY_SIZE : QT_ENTRY_SIZE;
 
-	for (off = QT_DATA_HEADER; off + QT_ENTRY_SIZE <= QT_BLOCK; off += QT_ENTRY_SIZE) {
+	for (off = QT_DATA_HEADER; off + size <= QT_BLOCK; off += size) {
 		const unsigned char *e = b + off;
 		uint32_t id = le32(e);
-		uint64_t space = le64(e + QT_ENTRY_SPACE), inodes = le64(e + QT_ENTRY_INODES);
+		uint64_t space = le64(e + (r->r0 ? QT_R0_ENTRY_SPACE : QT_ENTRY_SPACE));
+		uint64_t inodes = r->r0 ? le32(e + QT_R0_ENTRY_INODES) : le64(e + QT_ENTRY_INODES);
 		struct qt_usage *u;
 		unsigned k;
 
-		for (k = 0; k < QT_ENTRY_SIZE && !e[k]; k++)
+		for (k = 0; k < size && !e[k]; k++)
 			;
-		if (k == QT_ENTRY_SIZE)
+		if (k == size)
 			continue;	/* a free slot */
 		u = qt_lookup(t, id, 0);
 		if (u)
@@ -364,8 +371,14 @@ static errcode_t qt_compare(struct qt_reader *r)
 	r->nblocks = le32(hdr + QT_INFO_BLOCKS);
 	if (le32(hdr + QT_INFO_FREE_BLK) >= r->nblocks || le32(hdr + QT_INFO_FREE_ENTRY) >= r->nblocks)
 		return E4R_QUOTA_BAD_REF;
-	if (le32(hdr) != qt_magic[r->type] || le32(hdr + 4) > QT_MAX_VERSION)
+	if (le32(hdr) != qt_magic[r->type])
 		return E4R_QUOTA_BAD_HEADER;
+	/* the right magic under a version e2fsck cannot open: it writes the file anew */
+	if (le32(hdr + 4) > QT_MAX_VERSION) {
+		r->version = le32(hdr + 4);
+		return E4R_QUOTA_BAD_HEADER;
+	}
+	r->r0 = le32(hdr + 4) == 0;
 	return qt_walk(r, QT_ROOT, 0);
 }
 
@@ -381,6 +394,7 @@ errcode_t check_quota(struct check_ctx *c)
 	for (t = 0; t < E4R_QUOTA_TYPES; t++) {
 		struct qt_reader *r;
 		errcode_t err;
+		uint32_t version;
 		size_t i;
 
 		if (!q->active[t])
@@ -395,6 +409,7 @@ errcode_t check_quota(struct check_ctx *c)
 		r->type = t;
 		r->ino = *check_quota_inump(c->fs->super, t);
 		err = qt_compare(r);
+		version = r->version;
 		if (r->file)
 			ext2fs_file_close(r->file);
 		free(r->visited.slot);
@@ -402,11 +417,14 @@ errcode_t check_quota(struct check_ctx *c)
 		if (err == ENOMEM)
 			return err;
 		if (err) {
-			struct check_finding f = check_finding_init(err == E4R_QUOTA_BAD_HEADER ?
-								E4R_PR_QUOTA_HEADER : E4R_PR_QUOTA_FILE_BAD);
+			int code = err != E4R_QUOTA_BAD_HEADER ? E4R_PR_QUOTA_FILE_BAD :
+				   version ? E4R_PR_QUOTA_VERSION : E4R_PR_QUOTA_HEADER;
+			struct check_finding f = check_finding_init(code);
+
 			f.ino = *check_quota_inump(c->fs->super, t);
 			f.name = (char *)check_quota_type_name(t);
-			f.found = (uint64_t)err;
+			f.found = code == E4R_PR_QUOTA_VERSION ? version : (uint64_t)err;
+			f.expected = code == E4R_PR_QUOTA_VERSION ? QT_MAX_VERSION : E4R_NONE;
 			check_report(c, &f);
 			continue;
 		}

@@ -604,7 +604,8 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 
 	if (!buf)
 		return EXT2_ET_UNIMPLEMENTED;
-	end = leaf_end(fs, buf);
+	/* an htree root's '..' spans the block, as the checker read it */
+	end = entries_end(c, dir, blk, buf);
 	de = (struct ext2_dir_entry *)buf;
 	err = fs_dirent_rec_len(fs, de, &rec_len);
 	if (err || rec_len < DIRENT_MIN || rec_len > end) {

@@ -33,6 +33,8 @@
 #define QT_ENTRY_SPACE		48u
 #define QT_ENTRY_BTIME		56u
 #define QT_ENTRY_ITIME		64u
+/* a version 0 file's records: 32-bit limits and inode count (read, never written) */
+#define QT_R0_ENTRY_SIZE	48u
 #define QT_DATA_COUNT		8u	/* dqdh_entries: after the two free-list links */
 #define QT_VERSION		1u
 #define QT_INFO			8u	/* after magic and version: grace times, flags, blocks... */
@@ -226,13 +228,29 @@ struct qt_old {
 	size_t		n, cap;
 	uint8_t		*seen;		/* [old nblocks] tree blocks visited */
 	uint8_t		*used;		/* [n] charged in pass 1 (written with its usage) */
+	int		r0;		/* the old file is version 0: its records are converted */
 };
+
+/* A version 0 record R0 as a version 1 record REC (the grace times and limits kept). */
+static void r0_to_r1(const unsigned char *r0, unsigned char *rec)
+{
+	memset(rec, 0, QT_ENTRY_SIZE);
+	memcpy(rec, r0, 4);					/* the id */
+	put64(rec + QT_ENTRY_IHARD, get32(r0 + 4));
+	put64(rec + QT_ENTRY_ISOFT, get32(r0 + 8));
+	put64(rec + QT_ENTRY_INODES, get32(r0 + 12));
+	put64(rec + QT_ENTRY_BHARD, get32(r0 + 16));
+	put64(rec + QT_ENTRY_BSOFT, get32(r0 + 20));
+	put64(rec + QT_ENTRY_SPACE, get64(r0 + 24));
+	put64(rec + QT_ENTRY_BTIME, get64(r0 + 32));
+	put64(rec + QT_ENTRY_ITIME, get64(r0 + 40));
+}
 
 static errcode_t old_walk(struct qt_file *q, struct qt_old *o, uint32_t blk, int depth)
 {
 	unsigned char buf[QT_BLOCK];
 	errcode_t err;
-	unsigned i;
+	unsigned i, size = o->r0 ? QT_R0_ENTRY_SIZE : QT_ENTRY_SIZE;
 
 	if (blk >= q->nblocks || o->seen[blk])
 		return 0;	/* a bad or repeated reference adds nothing */
@@ -245,9 +263,13 @@ static errcode_t old_walk(struct qt_file *q, struct qt_old *o, uint32_t blk, int
 				return err;
 		return 0;
 	}
-	for (i = QT_DATA_HEADER; i + QT_ENTRY_SIZE <= QT_BLOCK; i += QT_ENTRY_SIZE) {
-		if (entry_free(buf + i))
-			continue;
+	for (i = QT_DATA_HEADER; i + size <= QT_BLOCK; i += size) {
+		unsigned k;
+
+		for (k = 0; k < size && !buf[i + k]; k++)
+			;
+		if (k == size)
+			continue;	/* a free slot */
 		if (o->n == o->cap) {
 			size_t cap = o->cap ? o->cap * 2 : 64;
 			unsigned char *r = realloc(o->rec, cap * QT_ENTRY_SIZE);
@@ -257,7 +279,10 @@ static errcode_t old_walk(struct qt_file *q, struct qt_old *o, uint32_t blk, int
 			o->rec = r;
 			o->cap = cap;
 		}
-		memcpy(o->rec + o->n++ * QT_ENTRY_SIZE, buf + i, QT_ENTRY_SIZE);
+		if (o->r0)
+			r0_to_r1(buf + i, o->rec + o->n++ * QT_ENTRY_SIZE);
+		else
+			memcpy(o->rec + o->n++ * QT_ENTRY_SIZE, buf + i, QT_ENTRY_SIZE);
 	}
 	return 0;
 }
@@ -287,6 +312,7 @@ static errcode_t old_read(struct check_ctx *c, ext2_ino_t ino, int t, struct qt_
 	q.size = EXT2_I_SIZE(&in);
 	if (qt_io(&q, 0, hdr, 0) || get32(hdr) != qt_magic[t] || get32(hdr + 4) > QT_VERSION)
 		goto out;
+	o->r0 = get32(hdr + 4) == 0;
 	*bgrace = get32(hdr + QT_INFO);
 	*igrace = get32(hdr + QT_INFO + 4);
 	q.nblocks = get32(hdr + QT_INFO_BLOCKS);

@@ -2,8 +2,9 @@
 # compares each id's usage with what the inodes use, like e2fsck -fn. Quota files
 # written by e2fsck -fy and by the kernel read as clean; an inode moved to another
 # owner without its quota (debugfs sif), a record's usage rewritten in place, and a
-# tree reference past the file's end are named (type, id, quota inode) and exit 4; a
-# header e2fsck does not recognize is a warning (e2fsck -n passes it).
+# tree reference past the file's end are named (type, id, quota inode) and exit 4, and
+# so is a version e2fsck does not know (rewritten by -y); a magic e2fsck does not
+# recognize is a warning (e2fsck -n passes it).
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
 rm -f base.img
@@ -90,6 +91,77 @@ run "$E4R" check -n -f h.img
 expect_rc 0 "check -n -f agrees on the verdict"
 expect_out "the user quota file \(inode 3\) has a wrong magic number" "check still says so"
 
+# The right magic under a version e2fsck does not know (2): e2fsck -n cannot open the
+# file and calls it damaged (it asks to update the quota); check says so (exit 4).
+cp base.img v.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 2))' v.img $((phys0 * bs + 4))
+run e2fsck -fn v.img
+expect_rc 4 "oracle: e2fsck -fn on an unknown quota file version"
+expect_out "Update quota info for quota type 0" "oracle names the user quota"
+run "$E4R" check -n -f v.img
+expect_rc 4 "check -n -f on an unknown quota file version"
+expect_out "the user quota file \(inode 3\) has version 2, which is not known \(should be 1\)" \
+	"check names the file and its version"
+
+# Version 0 under the right magic: e2fsck reads the records in version 0's layout
+# (48 bytes, 32-bit inode counts), which on this version 1 file gives other usage.
+cp base.img v0.img
+python3 -c '
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 0))' v0.img $((phys0 * bs + 4))
+run e2fsck -fn v0.img
+expect_rc 4 "oracle: e2fsck -fn on version 0 over version 1 records"
+expect_out "Usage inconsistent for ID 0" "oracle reads other usage for user 0"
+run "$E4R" check -n -f v0.img
+expect_rc 4 "check -n -f on version 0 over version 1 records"
+expect_out "user quota id 0: the quota file \(inode 3\) records" "check reads the records as version 0's too"
+
+# A real version 0 file: user quota's records rewritten in version 0's layout, with
+# limits for id 0. e2fsck reads it clean, and so must check; a repair (a new owner
+# for f1) writes version 1 and keeps id 0's limits, as e2fsck converts them.
+nfsb=$(( ($(stat -c %s usr.q) + bs - 1) / bs ))
+maps=""
+for k in $(seq 0 $((nfsb - 1))); do maps="$maps $(debugfs -R "bmap <3> $k" base.img 2>/dev/null)"; done
+cp base.img r0.img
+python3 - r0.img usr.q "$bs" $maps <<'EOF2'
+import struct, sys
+img, q, bs, maps = sys.argv[1], open(sys.argv[2], "rb").read(), int(sys.argv[3]), sys.argv[4:]
+d = bytearray(q)
+d[4:8] = struct.pack("<I", 0)
+for blk in range(5, len(d) // 1024):
+    b = d[blk * 1024:(blk + 1) * 1024]
+    recs = [b[o:o + 72] for o in range(16, 1024 - 71, 72)]
+    if not any(any(r) for r in recs) or struct.unpack_from("<I", b, 8)[0] == 0:
+        continue  # a tree block or a free one: no records
+    out = bytearray(b[:16]) + bytearray(1024 - 16)
+    for i, r in enumerate(recs):
+        if not any(r):
+            continue
+        qid, _, ih, isf, ci, bh, bsf, cs, bt, it = struct.unpack("<IIQQQQQQQQ", r)
+        if qid == 0:
+            ih, bh = 40, 5000
+        struct.pack_into("<IIIIIIQQQ", out, 16 + 48 * i, qid, ih, isf, ci, bh, bsf, cs, bt, it)
+    d[blk * 1024:(blk + 1) * 1024] = out
+with open(img, "r+b") as f:
+    for k, p in enumerate(maps):
+        f.seek(int(p) * bs)
+        f.write(d[k * bs:(k + 1) * bs])
+EOF2
+run e2fsck -fn r0.img
+expect_rc 0 "oracle: e2fsck -fn reads the version 0 file clean"
+run "$E4R" check -n -f r0.img
+expect_rc 0 "check -n -f reads the version 0 file clean"
+cp base.img nolimits.img
+cp r0.img base.img
+repaired_by "sif f1 uid 4242"
+run debugfs -R "get_quota user 0" t.img
+expect_out "^ +0 +[0-9]+ +0 +5000 +[0-9]+ +0 +40" "id 0 keeps the version 0 file's limits"
+cp nolimits.img base.img
+
 # Repairs: check -y -f writes the quota file again with the usage it counted, as
 # e2fsck does (limits kept). Both tools then find the image clean, and debugfs reads
 # the new records.
@@ -133,8 +205,16 @@ import struct, sys
 with open(sys.argv[1], "r+b") as f:
     f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 65535))' t.img $((root * bs + 1024 % bs))
 repaired_image t.img "a quota tree reference past the end"
-# A header we do not know is left as it is, as e2fsck -fy leaves it (its version may
-# hold limits a rewrite would lose): -y writes nothing there.
+# An unknown version: written again from the usage counted, as e2fsck -fy does, and
+# debugfs reads the new file.
+cp v.img t.img
+repaired_image t.img "an unknown quota file version"
+run debugfs -R "get_quota user 0" t.img
+expect_out "^ +0 +[1-9][0-9]* +0 +0 +[1-9][0-9]* +0 +0" "debugfs reads user 0's record in the rewritten file"
+cp v0.img t.img
+repaired_image t.img "version 0 over version 1 records"
+# A magic we do not know is left as it is, as e2fsck -fy leaves it (it may be no
+# quota file of ours): -y writes nothing there.
 cp h.img t.img
 e2fsck -fy t.img >/dev/null 2>&1
 [ "$(sha t.img)" = "$(sha h.img)" ] || note "e2fsck -fy changed the image with an unknown quota header"
