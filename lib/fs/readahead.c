@@ -35,6 +35,7 @@ struct fs_readahead {
 	pthread_cond_t	room;		/* the reader waits for a slot */
 	pthread_cond_t	ready;		/* the caller waits for a chunk */
 	uint64_t	filled, given;
+	int		waiting;	/* the reader waits for room */
 	int		finished;	/* the reader read its last chunk, or one failed */
 	int		stop;		/* the caller wants the reader gone */
 	uint64_t	taken;
@@ -100,8 +101,16 @@ static void *reader(void *arg)
 			continue;
 		}
 		pthread_mutex_lock(&r->lock);
-		while (!r->stop && r->filled - r->given >= r->nslots)
-			pthread_cond_wait(&r->room, &r->lock);
+		/*
+		 * With the ring full, the reader sleeps until half of it is
+		 * free again: one wake-up per half ring, not per chunk given back
+		 */
+		if (r->filled - r->given >= r->nslots) {
+			r->waiting = 1;
+			while (!r->stop && r->filled - r->given > r->nslots / 2)
+				pthread_cond_wait(&r->room, &r->lock);
+			r->waiting = 0;
+		}
 		if (r->stop) {
 			pthread_mutex_unlock(&r->lock);
 			break;
@@ -110,8 +119,9 @@ static void *reader(void *arg)
 		s = &r->slots[seq % r->nslots];
 		s->run = run;
 		s->offset = off;
+		s->blk = r->runs[run].start + off;
 		s->count = left < r->chunk ? (unsigned)left : r->chunk;
-		err = s->err = read_blocks(r, r->runs[run].start + off, s->count, s->data);
+		err = s->err = read_blocks(r, s->blk, s->count, s->data);
 		if (!err && r->work.fn)
 			r->work.fn(r->work.arg, s);
 		off += s->count;
@@ -224,7 +234,8 @@ void fs_readahead_give_back(struct fs_readahead *r)
 	pthread_mutex_lock(&r->lock);
 	if (r->given < r->taken)
 		r->given++;
-	pthread_cond_signal(&r->room);
+	if (r->waiting && r->filled - r->given <= r->nslots / 2)
+		pthread_cond_signal(&r->room);
 	pthread_mutex_unlock(&r->lock);
 }
 

@@ -26,6 +26,7 @@ struct fs_run {
 struct fs_chunk {
 	size_t		run;		/* index of its run */
 	blk64_t		offset;		/* its first block, counted from the run's start */
+	blk64_t		blk;		/* its first block */
 	unsigned	count;		/* blocks */
 	errcode_t	err;		/* 0, or the read failed (DATA holds nothing) */
 	char		*data;		/* COUNT blocks; the caller's until fs_readahead_give_back */
