@@ -49,8 +49,10 @@ struct check_opts {
 	unsigned		max_rounds;	/* checks after repairs; 0: the default */
 	const char		*journal_path;	/* the external journal device; NULL: found by its UUID */
 	/*
-	 * Pass 1 reads the inode tables through libext2fs's scan alone, never
-	 * ahead in a second thread (check/iscan.h): for tests that compare both
+	 * Pass 1 reads the inode tables through libext2fs's scan alone and
+	 * pass 2 each directory block through the channel, never ahead in a
+	 * second thread (check/iscan.h, check/dirread.h): for tests that
+	 * compare both
 	 */
 	int			slow_scan;
 	/*

@@ -1,12 +1,14 @@
 # Pass 1 reads the inode tables ahead in a second thread and checks the inodes
-# in place (lib/check/iscan.c); E4RECOVER_SLOW_SCAN=1 makes it use libext2fs's
-# inode scan alone, as before. Both must give the same check -n -f: the same
+# in place (lib/check/iscan.c), pass 2 the directory blocks (check/dirread.c);
+# E4RECOVER_SLOW_SCAN=1 makes them use libext2fs's inode scan alone and read
+# each block through the channel, as before. Both must give the same check -n -f: the same
 # text, JSON, exit code and progress (one step per group), on images with
 # several groups, groups never used (INODE_UNINIT) and one used in part
 # (bg_itable_unused), damaged inodes and directories, an inode table that
 # cannot be read (past the end of the image) and an image cut short inside an
 # inode table (the walk goes back to libext2fs's scan in the middle of a
-# group). e2fsck -fn is the oracle that each damaged image is damaged.
+# group; every directory block past the cut fails in the reader and again
+# through the channel). e2fsck -fn is the oracle that each damaged image is damaged.
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
 # same IMAGE WHAT: check -n -f with and without the read-ahead agree.
