@@ -10,6 +10,12 @@
 
 /* Blocks read ahead at most: 256 KiB of 4 KiB blocks. */
 #define SLOTS	64
+/*
+ * The reader gets its own copy of the list (16 bytes a block): past this
+ * many blocks (4 MiB of copy) pass 2 reads through the channel instead of
+ * growing the check's memory by that much.
+ */
+#define MAX_BLOCKS	(256u * 1024)
 
 struct check_dirread {
 	struct fs_readahead	*ra;
@@ -23,7 +29,7 @@ struct check_dirread *check_dirread_start(struct check_ctx *c)
 	struct fs_run *runs;
 	size_t i;
 
-	if ((c->opts && c->opts->slow_scan) || !c->ndblocks)
+	if ((c->opts && c->opts->slow_scan) || !c->ndblocks || c->ndblocks > MAX_BLOCKS)
 		return NULL;
 	r = calloc(1, sizeof(*r));
 	/* one run per block: chunk I is dblocks[I], whatever their order */
