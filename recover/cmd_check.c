@@ -533,6 +533,8 @@ int cmd_check(int argc, const char **argv)
 			  (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !json) ? E4R_REPAIR_ASK :
 			  E4R_REPAIR_NONE;
 	so.check.force = force;
+	/* tests compare pass 1's read-ahead walk with libext2fs's scan alone */
+	so.check.slow_scan = getenv("E4RECOVER_SLOW_SCAN") != NULL;
 	so.check.ask = ask_cb;
 	so.check.ask_arg = &asker;
 	/* -C 0: a bar, only on a terminal; never with --json (stdout is the document) */

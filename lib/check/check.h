@@ -49,6 +49,13 @@ struct check_opts {
 	unsigned		max_rounds;	/* checks after repairs; 0: the default */
 	const char		*journal_path;	/* the external journal device; NULL: found by its UUID */
 	/*
+	 * Pass 1 reads the inode tables through libext2fs's scan alone and
+	 * pass 2 each directory block through the channel, never ahead in a
+	 * second thread (check/iscan.h, check/dirread.h): for tests that
+	 * compare both
+	 */
+	int			slow_scan;
+	/*
 	 * Called when a check's passes are done, before its repairs (and their
 	 * questions): R's findings from FIRST on are this check's. May be NULL.
 	 */

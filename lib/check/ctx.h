@@ -49,6 +49,11 @@ struct check_ctx {
 	struct check_xattr_refs	*xattr_refs;	/* xattr blocks: refcount against references (check/xattr.c) */
 	struct check_quota	*quota;		/* usage charged per quota id (check/quota.c), or NULL */
 	int			have_dups;
+	/*
+	 * Pass 1: check_inode_csum_ok's answer for the inode being checked,
+	 * computed ahead by the inode scan's reader (check/iscan.h), or -1
+	 */
+	int			scan_csum;
 	uint64_t		large_files;	/* regular files of 2 GiB or more (pass 1) */
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */

@@ -7,6 +7,7 @@
 
 #include "check/ctx.h"
 #include "check/csum.h"
+#include "check/dirread.h"
 #include "fs/dirent.h"
 #include "fs/salvage.h"
 
@@ -561,7 +562,8 @@ size_t check_inline_dir_size(size_t size)
 }
 
 /* The directory's blocks are C->dblocks[first..end), in logical order from pass 1. */
-static void check_one_dir(struct dir_walk *d, size_t first, size_t end, char *buf)
+static void check_one_dir(struct dir_walk *d, size_t first, size_t end, char *buf,
+			  struct check_dirread *ahead)
 {
 	struct check_ctx *c = d->c;
 	uint32_t expect = 0;
@@ -579,7 +581,7 @@ static void check_one_dir(struct dir_walk *d, size_t first, size_t end, char *bu
 				dir_problem(d, E4R_PR_NO_DOT, E4R_NONE, E4R_NONE);
 		}
 		expect = d->lblk + 1;
-		if (io_channel_read_blk64(c->fs->io, d->blk, 1, buf))
+		if (check_dirread_block(ahead, c->fs, i, d->blk, buf))
 			dir_problem(d, E4R_PR_DIR_READ, E4R_NONE, E4R_NONE);
 		else
 			check_dir_block(d, buf);
@@ -595,6 +597,7 @@ errcode_t check_dirs(struct check_ctx *c)
 	struct ext2_inode_large *in = calloc(1, isize < (int)sizeof(*in) ? sizeof(*in) : (size_t)isize);
 	char *buf = malloc(fs->blocksize);
 	struct dir_scratch scr = { 0 };
+	struct check_dirread *ahead = NULL;
 	size_t di, bi = 0;
 	errcode_t err = 0;
 
@@ -606,6 +609,7 @@ errcode_t check_dirs(struct check_ctx *c)
 	scr.unused_from = malloc(fs->group_desc_count * sizeof(*scr.unused_from));
 	for (dgrp_t g = 0; scr.unused_from && g < fs->group_desc_count; g++)
 		scr.unused_from[g] = unused_from(fs, g);
+	ahead = check_dirread_start(c);
 	check_progress(c, E4R_PASS_DIRS, 0, c->ndblocks);
 	for (di = 0; di < c->ndirs; di++) {
 		struct dir_walk d = { .c = c, .scr = &scr, .ino = c->dirs[di].ino, .dir = &c->dirs[di],
@@ -633,11 +637,11 @@ errcode_t check_dirs(struct check_ctx *c)
 			if (err)
 				goto out;
 			d.ht = &ht;
-			check_one_dir(&d, bi, end, buf);
+			check_one_dir(&d, bi, end, buf, ahead);
 			check_htree_finish(c, &ht);
 			check_htree_free(&ht);
 		} else {
-			check_one_dir(&d, bi, end, buf);
+			check_one_dir(&d, bi, end, buf, ahead);
 		}
 		bi = end;
 	}
@@ -654,6 +658,7 @@ out:
 	free(scr.seen);
 	free(scr.slots);
 	free(scr.unused_from);
+	check_dirread_stop(ahead);
 	free(in);
 	free(buf);
 	return err;

@@ -7,6 +7,7 @@
 
 #include "check/ctx.h"
 #include "check/csum.h"
+#include "check/iscan.h"
 
 
 /* i_blocks as the inode counts it, in the units of its flags. */
@@ -613,7 +614,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO, keep, hidden;
 
 	if (ext2fs_has_feature_metadata_csum(c->fs->super) &&
-	    !check_inode_csum_ok(c->fs, ino, in))
+	    !(c->scan_csum >= 0 ? c->scan_csum : check_inode_csum_ok(c->fs, ino, in)))
 		check_report_ino(c, E4R_PR_INODE_CSUM, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 	if (ino == EXT2_ROOT_INO && in->i_mode && !LINUX_S_ISDIR(in->i_mode) && in->i_links_count)
 		check_report_ino(c, E4R_PR_ROOT_NOT_DIR, ino, E4R_NONE, E4R_NONE, in->i_mode);
@@ -754,26 +755,24 @@ static errcode_t scan_inodes(struct check_ctx *c, int report,
 					char *, int))
 {
 	ext2_filsys fs = c->fs;
-	int isize = EXT2_INODE_SIZE(fs->super), low_dtime = orphan_dtime_usable(fs);
-	struct ext2_inode_large *in = NULL;
-	ext2_inode_scan scan = NULL;
+	int low_dtime = orphan_dtime_usable(fs);
+	struct ext2_inode_large *in;
+	struct check_iscan *scan = NULL;
 	ext2_ino_t ino = 0;
 	char *buf = NULL;
 	errcode_t err;
 
-	in = calloc(1, isize < (int)sizeof(*in) ? sizeof(*in) : (size_t)isize);
 	buf = malloc(fs->blocksize * 4);
-	if (!in || !buf) {
+	if (!buf) {
 		err = ENOMEM;
 		goto out;
 	}
-	err = ext2fs_open_inode_scan(fs, 0, &scan);
+	err = check_iscan_open(fs, c->opts && c->opts->slow_scan, report ? group_done : NULL, c,
+			       &scan);
 	if (err)
 		goto out;
-	if (report)
-		ext2fs_set_inode_callback(scan, group_done, c);
 	for (;;) {
-		err = ext2fs_get_next_inode_full(scan, &ino, (struct ext2_inode *)in, isize);
+		err = check_iscan_next(scan, &ino, &in, &c->scan_csum);
 		/*
 		 * An inode in a block of the bad blocks list: unread, and held in
 		 * use as e2fsck holds it (no new file may go there); pass 2 calls
@@ -797,9 +796,8 @@ static errcode_t scan_inodes(struct check_ctx *c, int report,
 		fn(c, ino, in, buf, low_dtime);
 	}
 out:
-	if (scan)
-		ext2fs_close_inode_scan(scan);
-	free(in);
+	c->scan_csum = -1;
+	check_iscan_close(scan);
 	free(buf);
 	return err;
 }
