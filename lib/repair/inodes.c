@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check/ctx.h"
+#include "fs/guard_io.h"
 #include "fs/open.h"
 #include "repair/repair.h"
 #include "util/crc.h"
@@ -524,8 +525,14 @@ static errcode_t trim_bad_blocks_list(struct check_ctx *c)
 static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			  blk64_t ref_blk, int ref_offset, void *priv)
 {
-	(void)blockcnt; (void)ref_blk; (void)ref_offset; (void)priv;
-	if (*blocknr && check_out_of_fs(fs, *blocknr, 1)) {
+	(void)ref_blk; (void)ref_offset; (void)priv;
+	/*
+	 * A map block on a descriptor, bitmap or table is no map: a trim below
+	 * it would rewrite that metadata. It is cut with what it lists (the
+	 * reserved descriptor blocks, its own, are no such place).
+	 */
+	if (*blocknr && (check_out_of_fs(fs, *blocknr, 1) ||
+			 (blockcnt < 0 && fs_guard_holds(*blocknr, 1)))) {
 		*blocknr = 0;
 		return BLOCK_CHANGED;
 	}
