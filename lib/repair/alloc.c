@@ -12,29 +12,35 @@
 #include "fs/guard_io.h"
 #include "repair/repair.h"
 
-static errcode_t alloc_unclaimed(ext2_filsys fs, blk64_t goal, blk64_t *ret)
+errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out)
 {
-	struct repair_alloc *a = fs->priv_data;
-	struct check_ctx *c = a->c;
+	ext2_filsys fs = c->fs;
 	blk64_t count = ext2fs_blocks_count(fs->super), first = fs->super->s_first_data_block;
 	blk64_t tries = count, b;
 	errcode_t err;
 
-	if (!fs->block_map && (err = ext2fs_read_block_bitmap(fs)))
+	if (!map && !fs->block_map && (err = ext2fs_read_block_bitmap(fs)))
 		return err;
 	if (goal < first || goal >= count)
 		goal = first;
 	while (tries--) {
-		if ((err = ext2fs_new_block2(fs, goal, NULL, &b)))
+		if ((err = ext2fs_new_block2(fs, goal, map, &b)))
 			return err;
 		if (!ext2fs_test_block_bitmap2(c->used, b) && !ext2fs_test_block_bitmap2(c->meta, b) &&
 		    !fs_guard_holds(b, 1)) {
-			*ret = b;
+			*out = b;
 			return 0;
 		}
 		goal = b + 1 < count ? b + 1 : first;
 	}
 	return EXT2_ET_BLOCK_ALLOC_FAIL;
+}
+
+static errcode_t alloc_unclaimed(ext2_filsys fs, blk64_t goal, blk64_t *ret)
+{
+	struct repair_alloc *a = fs->priv_data;
+
+	return repair_new_block(a->c, goal, NULL, ret);
 }
 
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a)

@@ -45,27 +45,6 @@ static errcode_t fix_uninit_entry(struct check_ctx *c, const struct check_findin
 }
 
 /*
- * A block free in the computed usage that no descriptor names either: the
- * write guard keeps every place the descriptors give, even one the check
- * found wrong (a bitmap over a table, a table at block 0) until it moves.
- */
-static errcode_t new_block_off_metadata(struct check_ctx *c, blk64_t goal, blk64_t *out)
-{
-	ext2_filsys fs = c->fs;
-	blk64_t tries = ext2fs_blocks_count(fs->super);
-	errcode_t err;
-
-	while (tries--) {
-		if ((err = ext2fs_new_block2(fs, goal, c->used, out)))
-			return err;
-		if (!fs_guard_holds(*out, 1))
-			return 0;
-		goal = *out + 1 < ext2fs_blocks_count(fs->super) ? *out + 1 : fs->super->s_first_data_block;
-	}
-	return EXT2_ET_BLOCK_ALLOC_FAIL;
-}
-
-/*
  * A bitmap whose descriptor points outside the filesystem or its group gets
  * a new block, free in the computed usage, in its group (as e2fsck
  * relocates it); the summaries rebuild then writes its content.
@@ -87,7 +66,7 @@ static errcode_t relocate_bitmap(struct check_ctx *c, const struct check_finding
 		else if (f->blk != ext2fs_inode_bitmap_loc(fs, g))
 			return EXT2_ET_UNIMPLEMENTED;
 	}
-	if ((err = new_block_off_metadata(c, ext2fs_group_first_block2(fs, g), &nb)))
+	if ((err = repair_new_block(c, ext2fs_group_first_block2(fs, g), c->used, &nb)))
 		return err;
 	ext2fs_mark_block_bitmap2(c->used, nb);
 	ext2fs_mark_block_bitmap2(c->meta, nb);

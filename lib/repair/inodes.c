@@ -630,26 +630,6 @@ struct meta_clone {
 	errcode_t		err;
 };
 
-/*
- * A block no one claims and that is no metadata: free in the bitmap on disk
- * (which may lag this check) and in what this check found claimed.
- */
-static errcode_t new_unclaimed_block(struct check_ctx *c, blk64_t goal, blk64_t *out)
-{
-	ext2_filsys fs = c->fs;
-	blk64_t tries = ext2fs_blocks_count(fs->super);
-	errcode_t err;
-
-	while (tries--) {
-		if ((err = ext2fs_new_block2(fs, goal, NULL, out)))
-			return err;
-		if (!ext2fs_test_block_bitmap2(c->used, *out) && !ext2fs_test_block_bitmap2(c->meta, *out))
-			return 0;
-		goal = *out + 1 < ext2fs_blocks_count(fs->super) ? *out + 1 : fs->super->s_first_data_block;
-	}
-	return EXT2_ET_BLOCK_ALLOC_FAIL;
-}
-
 static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			 blk64_t ref_blk, int ref_offset, void *priv)
 {
@@ -661,7 +641,7 @@ static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	if (!blk || blockcnt < 0 || check_out_of_fs(fs, blk, 1) ||
 	    !ext2fs_test_block_bitmap2(m->c->meta, blk))
 		return 0;
-	if ((m->err = new_unclaimed_block(m->c, blk, &nb)) ||
+	if ((m->err = repair_new_block(m->c, blk, NULL, &nb)) ||
 	    (m->err = io_channel_read_blk64(fs->io, blk, 1, m->buf)) ||
 	    (m->err = io_channel_write_blk64(fs->io, nb, 1, m->buf)))
 		return BLOCK_ABORT;

@@ -24,6 +24,12 @@ struct repair_alloc {
 	errcode_t		(*old_alloc)(ext2_filsys, blk64_t, blk64_t *);
 };
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a);
+/*
+ * A block free in MAP (NULL: the bitmap on disk, which may lag the damage),
+ * unclaimed in C's usage and outside the guard's map: what every repair
+ * that picks a new block takes.
+ */
+errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out);
 void repair_alloc_end(struct repair_alloc *a);
 
 /* One repair each; 0 when done, else why not (the finding stays unfixed). */
