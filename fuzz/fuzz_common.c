@@ -76,7 +76,7 @@ static int guard_trip_wanted(void)
 	if (wanted < 0) {
 		const char *e = getenv("E4R_FUZZ_GUARD");
 
-		wanted = e && *e == '1';
+		wanted = !(e && *e == '0');
 	}
 	return wanted;
 }
@@ -120,8 +120,8 @@ static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fu
 	}
 	/*
 	 * The write guard refused a repair's write: an internal error, whatever
-	 * the exit code says. Off unless E4R_FUZZ_GUARD=1 while the inputs that
-	 * trip it are open (fuzz/open/README).
+	 * the exit code says. On unless E4R_FUZZ_GUARD=0 (to look past one
+	 * while it is open: fuzz/open/README).
 	 */
 	if (fs_guard_trips() != trips && guard_trip_wanted()) {
 		fprintf(stderr, "fuzz: %s tripped the write guard\n", argv[0]);

@@ -34,6 +34,7 @@ static struct {
 	ext2_filsys		fs;		/* armed: the filesystem whose metadata is mapped */
 	struct guard_range	*ranges;	/* sorted by start */
 	size_t			count, cap;
+	blk64_t			longest;	/* the longest range's length */
 	int			bitmaps_open;
 	int			tripped;
 	blk64_t			trip_blk;
@@ -55,6 +56,8 @@ static errcode_t add_range(blk64_t start, blk64_t len, enum guard_kind kind, blk
 		guard.cap = cap;
 	}
 	guard.ranges[guard.count++] = (struct guard_range){ start, len, kind, index };
+	if (len > guard.longest)
+		guard.longest = len;
 	return 0;
 }
 
@@ -77,6 +80,7 @@ errcode_t fs_guard_arm(ext2_filsys fs)
 	if (fs->io->manager != &guard_manager)
 		return 0;	/* not opened through the guard: nothing to watch */
 	guard.count = 0;
+	guard.longest = 0;
 	guard.fs = fs;
 	if (first_meta > fs->desc_blocks)
 		first_meta = fs->desc_blocks;
@@ -133,19 +137,50 @@ int fs_guard_tripped(blk64_t *blk, const char **what)
 	return guard.tripped;
 }
 
-/* The metadata range holding BLK, or NULL. */
+/*
+ * The metadata range holding BLK, or NULL. Where a damaged layout puts two
+ * there (a bitmap on a descriptor block), the one whose place the
+ * superblock fixes wins over one a descriptor names: superblock, then
+ * descriptors, then bitmaps, then tables (the order of enum guard_kind).
+ * The one a descriptor names is the wrong one, and the check moves it.
+ */
 static const struct guard_range *range_of(blk64_t blk)
 {
-	size_t lo = util_upper_bound(UTIL_SORTED(guard.ranges, guard.count, start), blk);
+	const struct guard_range *best = NULL;
+	size_t i = util_upper_bound(UTIL_SORTED(guard.ranges, guard.count, start), blk);
 
-	/* the last range starting at or before blk */
-	if (lo > 0 && blk - guard.ranges[lo - 1].start < guard.ranges[lo - 1].len)
-		return &guard.ranges[lo - 1];
-	/* ranges may nest when metadata overlaps (a damaged layout): search near */
-	for (lo = 0; lo < guard.count && guard.ranges[lo].start <= blk; lo++)
-		if (blk < guard.ranges[lo].start + guard.ranges[lo].len)
-			return &guard.ranges[lo];
-	return NULL;
+	/* the ranges starting at or before BLK, back to where none could reach it */
+	while (i-- > 0) {
+		const struct guard_range *r = &guard.ranges[i];
+
+		if (blk - r->start < r->len && (!best || r->kind < best->kind))
+			best = r;
+		if (blk - r->start >= guard.longest)
+			break;
+	}
+	return best;
+}
+
+int fs_guard_holds(blk64_t start, blk64_t len)
+{
+	size_t i;
+
+	if (!guard.fs || !len || start + len < start)
+		return 0;
+	/*
+	 * The ranges starting before the end, back to where none could reach
+	 * START (ranges may nest or overlap in a damaged layout)
+	 */
+	i = util_upper_bound(UTIL_SORTED(guard.ranges, guard.count, start), start + len - 1);
+	while (i-- > 0) {
+		const struct guard_range *r = &guard.ranges[i];
+
+		if (r->start > start || start - r->start < r->len)
+			return 1;
+		if (start - r->start >= guard.longest)
+			break;
+	}
+	return 0;
 }
 
 /* Does DATA, written over inode table block BLK, change at most one inode there? */

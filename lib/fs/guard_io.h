@@ -39,6 +39,14 @@ void fs_guard_bitmaps(int open);
 /* 1 once a write was refused: BLK is its block, *WHAT the metadata it would have hit. */
 int fs_guard_tripped(blk64_t *blk, const char **what);
 
+/*
+ * 1 when a block of START..START+LEN-1 lies in the armed map (the layout the
+ * descriptors gave when last armed), whatever kind: a repair that picks new
+ * blocks for its own writes (a table, a bitmap, a copy) keeps out of them.
+ * 0 when unarmed.
+ */
+int fs_guard_holds(blk64_t start, blk64_t len);
+
 /* Forget the filesystem (after it is closed). */
 void fs_guard_disarm(void);
 

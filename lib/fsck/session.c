@@ -218,6 +218,9 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		/* after an I/O error nothing more is written: not the superblock, not the bitmaps */
 		if (fs_ioerr_last(NULL))
 			fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_IB_DIRTY | EXT2_FLAG_BB_DIRTY);
+		/* what the repairs made so far is written as at a normal end, bitmaps included */
+		else if (!s->guard_tripped)
+			fs_guard_bitmaps(1);
 		ext2fs_close_free(&fs);
 		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CHECK, s->guard_tripped ? E4R_WRITE_GUARD : err);

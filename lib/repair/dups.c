@@ -91,7 +91,7 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	 */
 	if (blockcnt < 0 && d->extents)
 		return 0;
-	if ((d->err = ext2fs_new_block2(fs, blk, NULL, &nb)) ||
+	if ((d->err = repair_new_block(d->c, blk, NULL, &nb)) ||
 	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
 	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
 		return BLOCK_ABORT;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/guard_io.h"
 #include "repair/repair.h"
 
 /* A group's uninit flags without descriptor checksums mean nothing: drop them. */
@@ -65,8 +66,7 @@ static errcode_t relocate_bitmap(struct check_ctx *c, const struct check_finding
 		else if (f->blk != ext2fs_inode_bitmap_loc(fs, g))
 			return EXT2_ET_UNIMPLEMENTED;
 	}
-	err = ext2fs_new_block2(fs, ext2fs_group_first_block2(fs, g), c->used, &nb);
-	if (err)
+	if ((err = repair_new_block(c, ext2fs_group_first_block2(fs, g), c->used, &nb)))
 		return err;
 	ext2fs_mark_block_bitmap2(c->used, nb);
 	ext2fs_mark_block_bitmap2(c->meta, nb);
@@ -106,8 +106,9 @@ static errcode_t itable_origin(struct check_ctx *c, const struct check_finding *
 
 /*
  * LEN free blocks in START..END for a new inode table: free in the computed
- * usage, outside the old table's place OLD (the guard keeps it: nothing is
- * written there), and where it can, also free in the bitmap on disk: with the
+ * usage, outside the old table's place OLD and every other place the
+ * descriptors name (the guard keeps them: nothing is written there, even
+ * where the check found a table or bitmap cannot be), and where it can, also free in the bitmap on disk: with the
  * table unreadable, the computed usage misses every file's blocks.
  */
 static errcode_t new_table_place(struct check_ctx *c, blk64_t start, blk64_t end, blk64_t old,
@@ -127,7 +128,7 @@ static errcode_t new_table_place(struct check_ctx *c, blk64_t start, blk64_t end
 				b = old + len - 1;
 				continue;
 			}
-			if (ext2fs_test_block_bitmap_range2(c->used, b, len) &&
+			if (ext2fs_test_block_bitmap_range2(c->used, b, len) && !fs_guard_holds(b, len) &&
 			    (!disk || ext2fs_test_block_bitmap_range2(disk, b, len))) {
 				*out = b;
 				return 0;

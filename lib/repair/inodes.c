@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check/ctx.h"
+#include "fs/guard_io.h"
 #include "fs/open.h"
 #include "repair/repair.h"
 #include "util/crc.h"
@@ -524,8 +525,14 @@ static errcode_t trim_bad_blocks_list(struct check_ctx *c)
 static int trim_resize_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			  blk64_t ref_blk, int ref_offset, void *priv)
 {
-	(void)blockcnt; (void)ref_blk; (void)ref_offset; (void)priv;
-	if (*blocknr && check_out_of_fs(fs, *blocknr, 1)) {
+	(void)ref_blk; (void)ref_offset; (void)priv;
+	/*
+	 * A map block on a descriptor, bitmap or table is no map: a trim below
+	 * it would rewrite that metadata. It is cut with what it lists (the
+	 * reserved descriptor blocks, its own, are no such place).
+	 */
+	if (*blocknr && (check_out_of_fs(fs, *blocknr, 1) ||
+			 (blockcnt < 0 && fs_guard_holds(*blocknr, 1)))) {
 		*blocknr = 0;
 		return BLOCK_CHANGED;
 	}
@@ -623,26 +630,6 @@ struct meta_clone {
 	errcode_t		err;
 };
 
-/*
- * A block no one claims and that is no metadata: free in the bitmap on disk
- * (which may lag this check) and in what this check found claimed.
- */
-static errcode_t new_unclaimed_block(struct check_ctx *c, blk64_t goal, blk64_t *out)
-{
-	ext2_filsys fs = c->fs;
-	blk64_t tries = ext2fs_blocks_count(fs->super);
-	errcode_t err;
-
-	while (tries--) {
-		if ((err = ext2fs_new_block2(fs, goal, NULL, out)))
-			return err;
-		if (!ext2fs_test_block_bitmap2(c->used, *out) && !ext2fs_test_block_bitmap2(c->meta, *out))
-			return 0;
-		goal = *out + 1 < ext2fs_blocks_count(fs->super) ? *out + 1 : fs->super->s_first_data_block;
-	}
-	return EXT2_ET_BLOCK_ALLOC_FAIL;
-}
-
 static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			 blk64_t ref_blk, int ref_offset, void *priv)
 {
@@ -654,7 +641,7 @@ static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	if (!blk || blockcnt < 0 || check_out_of_fs(fs, blk, 1) ||
 	    !ext2fs_test_block_bitmap2(m->c->meta, blk))
 		return 0;
-	if ((m->err = new_unclaimed_block(m->c, blk, &nb)) ||
+	if ((m->err = repair_new_block(m->c, blk, NULL, &nb)) ||
 	    (m->err = io_channel_read_blk64(fs->io, blk, 1, m->buf)) ||
 	    (m->err = io_channel_write_blk64(fs->io, nb, 1, m->buf)))
 		return BLOCK_ABORT;

@@ -13,6 +13,25 @@
 errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed);
 void repair_finish(ext2_filsys fs, struct check_result *r);
 
+/*
+ * Between begin and end, libext2fs's own allocations (ext2fs_alloc_block)
+ * take only blocks that are free on disk, unclaimed in C's usage and no
+ * metadata the write guard keeps (repair/alloc.c). Uses fs->priv_data.
+ */
+struct repair_alloc {
+	struct check_ctx	*c;
+	void			*old_priv;
+	errcode_t		(*old_alloc)(ext2_filsys, blk64_t, blk64_t *);
+};
+void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a);
+/*
+ * A block free in MAP (NULL: the bitmap on disk, which may lag the damage),
+ * unclaimed in C's usage and outside the guard's map: what every repair
+ * that picks a new block takes.
+ */
+errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out);
+void repair_alloc_end(struct repair_alloc *a);
+
 /* One repair each; 0 when done, else why not (the finding stays unfixed). */
 errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_inode_clear(struct check_ctx *c, ext2_ino_t ino);

@@ -28,6 +28,22 @@ static enum check_phase phase_of(const struct check_finding *f)
 	return p ? p->phase : E4R_PHASE_NONE;
 }
 
+/* A finding whose repair gives a bitmap a new block (made before the round's other repairs). */
+static int moves_bitmap(const struct check_finding *f)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+
+	return p && p->fix == E4R_FIX_RELOCATE_BITMAP;
+}
+
+/* A finding whose repair gives an inode table new blocks. */
+static int moves_table(const struct check_finding *f)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+
+	return p && p->fix == E4R_FIX_ITABLE_NEW;
+}
+
 /* Make finding I's repair, as the table names it; 0 when made. */
 static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i)
 {
@@ -382,7 +398,7 @@ static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
 	return declined;
 }
 
-errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
+static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixed)
 {
 	struct check_result *r = c->res;
 	struct repair_plan plan = { 0 };
@@ -445,7 +461,31 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 			ext2fs_superblock_csum_set(c->fs, c->fs->super);
 			return 0;
 		}
+		/*
+		 * A table that stays where it cannot be (no room for new blocks,
+		 * or declined): an inode the round writes there would land on the
+		 * metadata beneath it. Nothing more is made; the findings stay.
+		 */
+		if (moves_table(f))
+			return 0;
 	}
+	/*
+	 * A bitmap over other metadata or outside its group moves before any
+	 * other repair writes: the write guard knows the layout it was armed
+	 * with, and an inode written into a table block that a misplaced
+	 * bitmap still claims would be refused. Armed again after the moves.
+	 */
+	for (i = first; i < r->count; i++) {
+		struct check_finding *f = &r->findings[i];
+
+		if (!moves_bitmap(f) || !decide(c, f))
+			continue;
+		plan.summaries = 1;
+		if (fix_one(c, first, i) == 0)
+			count_fixed(c, f, fixed);
+	}
+	if (plan.summaries && (err = fs_guard_arm(c->fs)))
+		return err;
 	/* What the others need sound first (a corrupt directory block is cut before its entries). */
 	for (i = first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
@@ -459,7 +499,7 @@ errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
 		struct check_finding *f = &r->findings[i];
 		enum check_phase phase = phase_of(f);
 
-		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST ||
+		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST || moves_bitmap(f) ||
 		    (f->code == E4R_PR_DIR_EXTENT_GAP && c->opts->repair == E4R_REPAIR_ASK))
 			continue;	/* answered above */
 		/*
@@ -601,6 +641,17 @@ out:
 	free(maps);
 	free(plan.late);
 	free(plan.dups);
+	return err;
+}
+
+errcode_t repair_round(struct check_ctx *c, size_t first, unsigned *fixed)
+{
+	struct repair_alloc a;
+	errcode_t err;
+
+	repair_alloc_begin(c, &a);
+	err = round_repairs(c, first, fixed);
+	repair_alloc_end(&a);
 	return err;
 }
 
