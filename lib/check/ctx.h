@@ -15,6 +15,12 @@ struct check_dir {
 	ext2_ino_t	ino;
 	ext2_ino_t	dotdot;		/* what its '..' says (0: none found) */
 	ext2_ino_t	parent;		/* the directory with an entry naming it (0: none) */
+	/*
+	 * Its encrypt flag lacks the context and the repair clears it in this
+	 * round: pass 2 reads its names as plain ones, as e2fsck -y does after
+	 * pass 1 dropped the flag (it reads the inode from disk, flag still set).
+	 */
+	int		encrypt_dropped;
 };
 
 /* One block of a directory, in pass 1's order (inode, then logical block). */

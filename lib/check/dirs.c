@@ -624,6 +624,8 @@ errcode_t check_dirs(struct check_ctx *c)
 		if (ext2fs_read_inode_full(fs, d.ino, (struct ext2_inode *)in, isize))
 			continue;
 		d.flags = in->i_flags;
+		if (d.dir->encrypt_dropped)
+			d.flags &= ~EXT4_ENCRYPT_FL;
 		d.inode = (const struct ext2_inode *)in;
 		/* the directory's own '.' counts once toward its links */
 		count_dotdot(c, d.ino);
@@ -632,7 +634,7 @@ errcode_t check_dirs(struct check_ctx *c)
 			check_inline_dir(&d, in);
 		else if ((in->i_flags & EXT2_INDEX_FL) && ext2fs_has_feature_dir_index(fs->super)) {
 			/* no data blocks collected: dblocks may be NULL (no offset on it) */
-			err = check_htree_setup(c, d.ino, in->i_flags, end > bi ? c->dblocks + bi : NULL,
+			err = check_htree_setup(c, d.ino, d.flags, end > bi ? c->dblocks + bi : NULL,
 						end - bi, &ht);
 			if (err)
 				goto out;

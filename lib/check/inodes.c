@@ -166,6 +166,7 @@ static errcode_t add_dir(struct check_ctx *c, ext2_ino_t ino)
 	c->dirs[c->ndirs].ino = ino;
 	c->dirs[c->ndirs].dotdot = 0;
 	c->dirs[c->ndirs].parent = 0;
+	c->dirs[c->ndirs].encrypt_dropped = 0;
 	c->ndirs++;
 	return 0;
 }

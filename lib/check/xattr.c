@@ -598,6 +598,37 @@ int check_xattr_inline_missing(struct check_ctx *c, ext2_ino_t ino)
 #define FSCRYPT_CONTEXT_V1_SIZE	28
 #define FSCRYPT_CONTEXT_V2_SIZE	40
 
+/*
+ * An encrypted inode keeps its encryption context in attribute "c" (index 9).
+ * The root is held to the missing context only: e2fsck would clear a root
+ * whose context is malformed, which this check does not follow.
+ */
+static void check_encrypt_context(struct check_inode_walk *w)
+{
+	struct check_ctx *c = w->c;
+	size_t size = 0;
+	uint8_t version = 0;
+	errcode_t err;
+
+	/* attributes that cannot be read count as no context, as for e2fsck */
+	err = xattr_lookup(c->fs, w->ino, "c", &size, &version);
+	if (err && err != EXT2_ET_NO_MEMORY && err != ENOMEM) {
+		check_report_ino(c, E4R_PR_ENCRYPT_NO_ATTR, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		/* -y clears the flag before pass 2: e2fsck's pass 2 then sees no policy */
+		if (w->kind == KIND_DIR && c->opts && c->opts->repair == E4R_REPAIR_YES) {
+			struct check_dir *dir = check_find_dir(c, w->ino);
+
+			if (dir)
+				dir->encrypt_dropped = 1;
+		}
+	} else if (!err && w->ino != EXT2_ROOT_INO &&
+		   (!size || version == 0 ||
+		    (version == 1 && size != FSCRYPT_CONTEXT_V1_SIZE) ||
+		    (version == 2 && size != FSCRYPT_CONTEXT_V2_SIZE))) {
+		check_report_ino(c, E4R_PR_ENCRYPT_ATTR_BAD, w->ino, E4R_NONE, E4R_NONE, size);
+	}
+}
+
 void check_xattr_needed(struct check_inode_walk *w)
 {
 	struct check_ctx *c = w->c;
@@ -607,6 +638,9 @@ void check_xattr_needed(struct check_inode_walk *w)
 	uint8_t version = 0;
 	errcode_t err;
 
+	/* e2fsck judges the root's encrypt flag like any inode's (its other reserved inodes: none) */
+	if (w->ino == EXT2_ROOT_INO && (flags & EXT4_ENCRYPT_FL))
+		check_encrypt_context(w);
 	if (w->ino < c->first_ino)
 		return;
 	/* inline data lives in i_block and the system.data attribute: the attribute must be there */
@@ -616,15 +650,6 @@ void check_xattr_needed(struct check_inode_walk *w)
 			check_report_ino(c, E4R_PR_INLINE_DATA_NO_ATTR, w->ino, E4R_NONE, E4R_NONE,
 					 E4R_NONE);
 	}
-	/* an encrypted inode keeps its encryption context in attribute "c" (index 9) */
-	if (flags & EXT4_ENCRYPT_FL) {
-		/* attributes that cannot be read count as no context, as for e2fsck */
-		err = xattr_lookup(fs, w->ino, "c", &size, &version);
-		if (err && err != EXT2_ET_NO_MEMORY && err != ENOMEM)
-			check_report_ino(c, E4R_PR_ENCRYPT_NO_ATTR, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
-		else if (!err && (!size || version == 0 ||
-				  (version == 1 && size != FSCRYPT_CONTEXT_V1_SIZE) ||
-				  (version == 2 && size != FSCRYPT_CONTEXT_V2_SIZE)))
-			check_report_ino(c, E4R_PR_ENCRYPT_ATTR_BAD, w->ino, E4R_NONE, E4R_NONE, size);
-	}
+	if (flags & EXT4_ENCRYPT_FL)
+		check_encrypt_context(w);
 }
