@@ -75,6 +75,17 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	blk64_t blk = *blocknr, nb = 0;
 
 	(void)ref_blk; (void)ref_offset;
+	/*
+	 * An indirect block outside the filesystem: libext2fs would stop the
+	 * whole walk with an error (EXT2_ET_BAD_IND_BLOCK) once this returns.
+	 * Zeroed in the walk's copy only, it is passed over; were the map
+	 * around it written for a clone, it goes as e2fsck's pass 1 clears it.
+	 */
+	if (blockcnt < 0 && !d->extents &&
+	    (blk >= ext2fs_blocks_count(fs->super) || (blk && blk < fs->super->s_first_data_block))) {
+		*blocknr = 0;
+		return 0;
+	}
 	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(d->c->dup, blk))
 		return 0;
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && blockcnt >= 0)
