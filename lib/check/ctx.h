@@ -70,6 +70,12 @@ struct check_ctx {
 	 */
 	int			super_only;
 	/*
+	 * Set by check_super when -y makes the resize inode again: e2fsck
+	 * zeroes it before pass 1, so its old map (which may name any block,
+	 * a directory's among them) is not walked, charged or mended.
+	 */
+	int			resize_remade;
+	/*
 	 * Set by repair/: a repair of this round (or one it deferred) may have
 	 * uncovered a problem, so the filesystem is checked again (E4R_PF_CLOSED).
 	 */

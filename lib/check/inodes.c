@@ -510,7 +510,7 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 	struct ext2_super_block *sb = c->fs->super;
 
 	if (ino == EXT2_BAD_INO || ino == EXT2_RESIZE_INO)
-		return 1;
+		return !(ino == EXT2_RESIZE_INO && c->resize_remade);
 	/*
 	 * Inode 8 that is not the journal must be empty; e2fsck judges no mode
 	 * there, and walks what it holds as a file's until it is cleared.
@@ -650,6 +650,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		ext2fs_mark_inode_bitmap2(c->inode_ea, ino);
 	if (reserved) {
 		c->kind[ino] = KIND_REG;
+		if (ino == EXT2_RESIZE_INO && c->resize_remade)
+			return;	/* zeroed first by e2fsck -y: nothing of its old self is judged */
 		if (reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode) &&
 		    EXT2_I_SIZE(in) >= LARGE_FILE_SIZE)
 			c->large_files++;	/* the resize inode's size is past 2 GiB on 4k blocks */

@@ -636,9 +636,12 @@ static void check_resize_inode(struct check_ctx *c)
 	 * after the move judges it.
 	 */
 	if (!ext2fs_has_feature_meta_bg(fs->super) && !reserved_gdt_taken(fs) &&
-	    !resize_inode_sound(fs, &in))
+	    !resize_inode_sound(fs, &in)) {
 		check_report_ino(c, E4R_PR_RESIZE_INODE_INVALID, EXT2_RESIZE_INO, E4R_NONE, E4R_NONE,
 				 E4R_NONE);
+		if (c->opts && c->opts->repair == E4R_REPAIR_YES)
+			c->resize_remade = 1;
+	}
 }
 
 errcode_t check_mark_metadata(struct check_ctx *c)
