@@ -226,4 +226,20 @@ expect_rc 0 "e2fsck -fn after check -y -f on a link to '.'"
 for img in se.img s.img; do debugfs -R "ls b" $img 2>/dev/null | grep -o "$isa  *([0-9]*) a " > $img.kept; done
 [ -s se.img.kept ] || fail "oracle: e2fsck -fy no longer keeps b/a"
 [ -s s.img.kept ] || fail "check -y -f dropped b/a, which e2fsck -fy keeps"
+# lost+found made on an inline_data filesystem whose superblock says revision 0
+# (inodes of 128 bytes, which check leaves): inline, it had no room for its
+# system.data attribute, and each new check took it apart and made it again.
+# Made with a block, the repairs settle, and e2fsck -fn finds the result clean.
+mkimg r.img 4M -b 1024 -O inline_data
+printf '%s\n' "rmdir lost+found" "ssv rev_level 0" > cmds
+debugfs -w -f cmds r.img >/dev/null 2>&1 || fail "debugfs rev 0"
+run "$E4R" check -y -f r.img
+expect_rc 1 "check -y -f makes lost+found on a revision 0 inline_data filesystem"
+expect_no_out "did not settle" "the repairs settle"
+run "$E4R" check -n -f r.img
+expect_rc 0 "check -n -f after it"
+run e2fsck -fn r.img
+expect_rc 0 "e2fsck -fn after it"
+debugfs -R "stat lost+found" r.img 2>/dev/null | grep -q "^Inode: .*Type: directory" ||
+	fail "no lost+found after check -y -f"
 exit 0
