@@ -408,8 +408,12 @@ static void yield_misplaced_bitmaps(struct check_ctx *c, size_t first)
 
 	for (i = first; i < c->res->count; i++) {
 		const struct check_finding *f = &c->res->findings[i];
+		dgrp_t g = (dgrp_t)f->group;
 
-		if (f->code == E4R_PR_GD_META_OVERLAP && f->blk != E4R_NONE)
+		/* the finding names the group's own bitmap (not its table: that one stays) */
+		if (f->code == E4R_PR_GD_META_OVERLAP && f->group < c->fs->group_desc_count &&
+		    (f->blk == ext2fs_block_bitmap_loc(c->fs, g) ||
+		     f->blk == ext2fs_inode_bitmap_loc(c->fs, g)))
 			fs_guard_yield_bitmap(f->blk);
 	}
 }
