@@ -205,6 +205,16 @@ static void check_entry_target(struct dir_walk *d, struct ext2_dir_entry *de, co
 		check_encrypted_target(d, ino, kind, name, len);
 	if (kind == KIND_DIR) {
 		struct check_dir *sub = check_find_dir(c, ino);
+		/*
+		 * A link to the directory itself is one to its '.' (e2fsck's
+		 * "link to '.'"), whichever directory the scan reaches first: read
+		 * before the directory is found elsewhere, it would be taken for
+		 * its parent, and the entry that is its one link judged a second.
+		 */
+		if (ino == d->ino) {
+			entry_problem(d, E4R_PR_DIR_HARDLINK, ino, name, len, d->ino, E4R_NONE);
+			return;
+		}
 		if (sub && sub->parent) {
 			entry_problem(d, E4R_PR_DIR_HARDLINK, ino, name, len, sub->parent, E4R_NONE);
 			return;

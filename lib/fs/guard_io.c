@@ -161,6 +161,23 @@ static const struct guard_range *range_of(blk64_t blk)
 	return best;
 }
 
+void fs_guard_yield_bitmap(blk64_t blk)
+{
+	size_t i, j, other = 0;
+
+	if (!guard.fs)
+		return;
+	for (i = 0; i < guard.count; i++)
+		other += blk - guard.ranges[i].start < guard.ranges[i].len &&
+			 guard.ranges[i].kind != GUARD_BITMAP;
+	if (!other)
+		return;
+	for (i = j = 0; i < guard.count; i++)
+		if (guard.ranges[i].kind != GUARD_BITMAP || guard.ranges[i].start != blk)
+			guard.ranges[j++] = guard.ranges[i];
+	guard.count = j;
+}
+
 int fs_guard_holds(blk64_t start, blk64_t len)
 {
 	size_t i;

@@ -47,6 +47,15 @@ int fs_guard_tripped(blk64_t *blk, const char **what);
  */
 int fs_guard_holds(blk64_t start, blk64_t len);
 
+/*
+ * The bitmap range at BLK is dropped from the armed map where another
+ * range (an inode table, say) holds BLK too: the check found that bitmap
+ * misplaced over the other metadata and moves it, and a repair made before
+ * the move writes to the other (an inode into its table). The other's rule
+ * judges such writes. Armed again, the map has the bitmap back.
+ */
+void fs_guard_yield_bitmap(blk64_t blk);
+
 /* Forget the filesystem (after it is closed). */
 void fs_guard_disarm(void);
 

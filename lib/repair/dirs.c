@@ -704,7 +704,7 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
 	errcode_t err;
-	int umask;
+	int umask, no_inline;
 
 	/* the one this round already links into (no lookup in the root per entry) */
 	if (c->lpf_dir && !ext2fs_read_inode(fs, c->lpf_dir, &in) && LINUX_S_ISDIR(in.i_mode) &&
@@ -736,6 +736,18 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	/* mode 0700, as e2fsck and mke2fs make it: what is lost stays the owner's */
 	umask = fs->umask;
 	fs->umask = 077;
+	/*
+	 * libext2fs makes it inline on an inline_data filesystem; inodes of
+	 * 128 bytes (a revision 0 superblock, which check leaves) have no room
+	 * for the system.data attribute an inline directory needs, and the
+	 * next check would take its size away, clear it, and make it again
+	 * every round. Such a filesystem gets it with a block, as e2fsck
+	 * always makes it.
+	 */
+	no_inline = ext2fs_has_feature_inline_data(fs->super) &&
+		    EXT2_INODE_SIZE(fs->super) <= EXT2_GOOD_OLD_INODE_SIZE;
+	if (no_inline)
+		ext2fs_clear_feature_inline_data(fs->super);
 	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
 	/*
 	 * A full root: libext2fs has written the new inode but not linked or
@@ -746,6 +758,8 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 		if (!err)
 			err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, LPF_NAME);
 	}
+	if (no_inline)
+		ext2fs_set_feature_inline_data(fs->super);
 	fs->umask = umask;
 	if (err == EXT2_ET_BLOCK_ALLOC_FAIL || err == EXT2_ET_INODE_ALLOC_FAIL ||
 	    err == EXT2_ET_DIR_NO_SPACE) {

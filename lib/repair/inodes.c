@@ -636,10 +636,15 @@ static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	struct meta_clone *m = priv;
 	blk64_t blk = *blocknr, nb;
 
-	(void)ref_blk; (void)ref_offset;
-	/* a map block (an extent node, an indirect block) in metadata is trimmed as before */
-	if (!blk || blockcnt < 0 || check_out_of_fs(fs, blk, 1) ||
-	    !ext2fs_test_block_bitmap2(m->c->meta, blk))
+	(void)ref_blk; (void)ref_offset; (void)blockcnt;
+	/*
+	 * A map block (an extent node, an indirect block) in metadata is
+	 * copied too, before libext2fs reads what it maps (as e2fsck's pass 1D
+	 * clones it): a copy of a data block that it maps is written into it,
+	 * and it must not be written where it is. The trim then judges what
+	 * the copy maps.
+	 */
+	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(m->c->meta, blk))
 		return 0;
 	if ((m->err = repair_new_block(m->c, blk, NULL, &nb)) ||
 	    (m->err = io_channel_read_blk64(fs->io, blk, 1, m->buf)) ||

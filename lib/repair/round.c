@@ -398,6 +398,26 @@ static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
 	return declined;
 }
 
+/*
+ * The bitmaps this round's findings say lie over other metadata: the
+ * guard leaves their places to that metadata (fs_guard_yield_bitmap).
+ */
+static void yield_misplaced_bitmaps(struct check_ctx *c, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < c->res->count; i++) {
+		const struct check_finding *f = &c->res->findings[i];
+		dgrp_t g = (dgrp_t)f->group;
+
+		/* the finding names the group's own bitmap (not its table: that one stays) */
+		if (f->code == E4R_PR_GD_META_OVERLAP && f->group < c->fs->group_desc_count &&
+		    (f->blk == ext2fs_block_bitmap_loc(c->fs, g) ||
+		     f->blk == ext2fs_inode_bitmap_loc(c->fs, g)))
+			fs_guard_yield_bitmap(f->blk);
+	}
+}
+
 static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixed)
 {
 	struct check_result *r = c->res;
@@ -452,14 +472,26 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		}
 		if (phase_of(f) != E4R_PHASE_ALONE)
 			continue;
-		if (decide(c, f) && fix_one(c, first, i) == 0) {
-			count_fixed(c, f, fixed);
-			r->fixed += *fixed;
-			r->written = 1;
-			ext2fs_mark_super_dirty(c->fs);
-			/* the next round reads the superblock in memory: its checksum as written */
-			ext2fs_superblock_csum_set(c->fs, c->fs->super);
-			return 0;
+		/*
+		 * The inode it writes (the bad blocks inode, say) may lie in a
+		 * table block that a misplaced bitmap claims. The bitmaps move
+		 * in a later round (allocating on this round's findings is not
+		 * safe): till then the guard leaves such a place to the table.
+		 */
+		if (decide(c, f)) {
+			yield_misplaced_bitmaps(c, first);
+			if (fix_one(c, first, i) == 0) {
+				count_fixed(c, f, fixed);
+				r->fixed += *fixed;
+				r->written = 1;
+				ext2fs_mark_super_dirty(c->fs);
+				/* the next round reads the superblock in memory: its checksum as written */
+				ext2fs_superblock_csum_set(c->fs, c->fs->super);
+				return 0;
+			}
+			/* not made: the bitmaps are the guard's again until they move */
+			if ((err = fs_guard_arm(c->fs)))
+				return err;
 		}
 		/*
 		 * A table that stays where it cannot be (no room for new blocks,

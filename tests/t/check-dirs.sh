@@ -202,4 +202,44 @@ for img in pe.img p.img; do
 done
 [ -s pe.img.twin ] || fail "oracle: e2fsck -fy no longer keeps twin-b's inode in dir"
 cmp -s pe.img.twin p.img.twin || fail "twin-b's inode is named '$(cat p.img.twin)' in dir, e2fsck names it '$(cat pe.img.twin)'"
+# A directory with an entry naming itself, read before the directory that holds
+# it (a lower inode, its blocks first): the entry is a link to '.', as e2fsck
+# says, not the directory's parent; the entry in its real parent is its one
+# link. check -y -f keeps that one, as e2fsck -fy does, and leaves it clean.
+mkimg s.img 4M -b 1024
+printf '%s\n' "mkdir a" "mkdir b" "link a b/a" "unlink a" "link b/a b/a/self" > cmds
+debugfs -w -f cmds s.img >/dev/null 2>&1 || fail "debugfs self link"
+isa=$(debugfs -R "stat b/a" s.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+[ -n "$isa" ] || fail "could not read b/a's inode"
+run e2fsck -fn s.img
+expect_rc 4 "oracle: e2fsck -fn on a link to '.'"
+expect_out "Entry 'self' in .* \($isa\) is a link to '\.'" "oracle names the self link"
+run "$E4R" check -n -f s.img
+expect_rc 4 "check -n -f on a link to '.'"
+expect_out "entry 'self' in directory inode $isa is a link to directory inode $isa" "check names the self link"
+cp s.img se.img
+e2fsck -fy se.img >/dev/null 2>&1
+run "$E4R" check -y -f s.img
+expect_rc 1 "check -y -f on a link to '.'"
+run e2fsck -fn s.img
+expect_rc 0 "e2fsck -fn after check -y -f on a link to '.'"
+for img in se.img s.img; do debugfs -R "ls b" $img 2>/dev/null | grep -o "$isa  *([0-9]*) a " > $img.kept; done
+[ -s se.img.kept ] || fail "oracle: e2fsck -fy no longer keeps b/a"
+[ -s s.img.kept ] || fail "check -y -f dropped b/a, which e2fsck -fy keeps"
+# lost+found made on an inline_data filesystem whose superblock says revision 0
+# (inodes of 128 bytes, which check leaves): inline, it had no room for its
+# system.data attribute, and each new check took it apart and made it again.
+# Made with a block, the repairs settle, and e2fsck -fn finds the result clean.
+mkimg r.img 4M -b 1024 -O inline_data
+printf '%s\n' "rmdir lost+found" "ssv rev_level 0" > cmds
+debugfs -w -f cmds r.img >/dev/null 2>&1 || fail "debugfs rev 0"
+run "$E4R" check -y -f r.img
+expect_rc 1 "check -y -f makes lost+found on a revision 0 inline_data filesystem"
+expect_no_out "did not settle" "the repairs settle"
+run "$E4R" check -n -f r.img
+expect_rc 0 "check -n -f after it"
+run e2fsck -fn r.img
+expect_rc 0 "e2fsck -fn after it"
+debugfs -R "stat lost+found" r.img 2>/dev/null | grep -q "^Inode: .*Type: directory" ||
+	fail "no lost+found after check -y -f"
 exit 0
