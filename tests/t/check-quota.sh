@@ -7,6 +7,14 @@
 # recognize is a warning (e2fsck -n passes it).
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
+# poke FMT IMG OFFSET VALUE: write VALUE packed as FMT (struct's "<I", "<Q") at byte OFFSET.
+poke() {
+	python3 -c '
+import struct, sys
+with open(sys.argv[2], "r+b") as f:
+    f.seek(int(sys.argv[3])); f.write(struct.pack(sys.argv[1], int(sys.argv[4])))' "$@"
+}
+
 rm -f base.img
 mke2fs -q -F -t ext4 -I 256 -O quota,project -U "$FIXED_UUID" \
 	-E "quotatype=usrquota:grpquota:prjquota,hash_seed=$FIXED_HASH_SEED" \
@@ -53,10 +61,7 @@ EOF
 [ -n "$off" ] || fail "no record for user 0 in the user quota file"
 phys=$(debugfs -R "bmap <3> $((off / bs))" base.img 2>/dev/null)
 cp base.img r.img
-python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); f.write(struct.pack("<Q", 123456789))' r.img $((phys * bs + off % bs))
+poke "<Q" r.img $((phys * bs + off % bs)) 123456789
 run e2fsck -fn r.img
 expect_rc 4 "oracle: e2fsck -fn on a rewritten quota record"
 expect_out "Usage inconsistent for ID 0:actual \([0-9]+, [0-9]+\) != expected \(123456789," \
@@ -69,10 +74,7 @@ expect_out "user quota id 0: the quota file \(inode 3\) records 123456789 bytes 
 # The root of the user quota tree refers past the file's end: e2fsck -n rejects the file.
 root=$(debugfs -R "bmap <3> $((1024 / bs))" base.img 2>/dev/null)
 cp base.img t.img
-python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 65535))' t.img $((root * bs + 1024 % bs))
+poke "<I" t.img $((root * bs + 1024 % bs)) 65535
 run e2fsck -fn t.img
 expect_rc 4 "oracle: e2fsck -fn on a quota tree reference past the end"
 expect_out "Update quota info for quota type 0" "oracle names the user quota"
@@ -94,10 +96,7 @@ expect_out "the user quota file \(inode 3\) has a wrong magic number" "check sti
 # The right magic under a version e2fsck does not know (2): e2fsck -n cannot open the
 # file and calls it damaged (it asks to update the quota); check says so (exit 4).
 cp base.img v.img
-python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 2))' v.img $((phys0 * bs + 4))
+poke "<I" v.img $((phys0 * bs + 4)) 2
 run e2fsck -fn v.img
 expect_rc 4 "oracle: e2fsck -fn on an unknown quota file version"
 expect_out "Update quota info for quota type 0" "oracle names the user quota"
@@ -109,10 +108,7 @@ expect_out "the user quota file \(inode 3\) has version 2, which is not known \(
 # Version 0 under the right magic: e2fsck reads the records in version 0's layout
 # (48 bytes, 32-bit inode counts), which on this version 1 file gives other usage.
 cp base.img v0.img
-python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 0))' v0.img $((phys0 * bs + 4))
+poke "<I" v0.img $((phys0 * bs + 4)) 0
 run e2fsck -fn v0.img
 expect_rc 4 "oracle: e2fsck -fn on version 0 over version 1 records"
 expect_out "Usage inconsistent for ID 0" "oracle reads other usage for user 0"
@@ -181,11 +177,7 @@ repaired_image t.img "a rewritten quota record"
 cp base.img l.img
 for field in "$((off - 48 + 32)) 5000" "$((off - 48 + 16)) 40"; do
 	set -- $field
-	python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); f.write(struct.pack("<Q", int(sys.argv[3])))' l.img \
-		$(($(debugfs -R "bmap <3> $(($1 / bs))" base.img 2>/dev/null) * bs + $1 % bs)) "$2"
+	poke "<Q" l.img $(($(debugfs -R "bmap <3> $(($1 / bs))" base.img 2>/dev/null) * bs + $1 % bs)) "$2"
 done
 run debugfs -R "get_quota user 0" l.img
 expect_out "^ +0 +[0-9]+ +0 +5000 +[0-9]+ +40 +0" "debugfs reads the limits written"
@@ -200,10 +192,7 @@ cp nolimits.img base.img
 # a regular file): written again whole from the usage counted, as e2fsck does (e2fsck
 # -n stops at the directory: exit 12).
 cp base.img t.img
-python3 -c '
-import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); f.write(struct.pack("<I", 65535))' t.img $((root * bs + 1024 % bs))
+poke "<I" t.img $((root * bs + 1024 % bs)) 65535
 repaired_image t.img "a quota tree reference past the end"
 # An unknown version: written again from the usage counted, as e2fsck -fy does, and
 # debugfs reads the new file.

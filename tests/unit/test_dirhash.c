@@ -17,10 +17,7 @@ static uint32_t state = 2121;
 
 static uint32_t next(void)
 {
-	state ^= state << 13;
-	state ^= state >> 17;
-	state ^= state << 5;
-	return state;
+	return unit_xorshift(&state);
 }
 
 static void compare(int version, const char *name, unsigned len, const uint32_t seed[4])

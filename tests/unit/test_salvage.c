@@ -24,10 +24,7 @@ static uint32_t rng_state = 0x9e3779b9u;	/* fixed seed */
 
 static uint32_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return rng_state;
+	return unit_xorshift(&rng_state);
 }
 
 struct seen {

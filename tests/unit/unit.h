@@ -2,6 +2,7 @@
 #ifndef E4R_UNIT_H
 #define E4R_UNIT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,6 +26,15 @@ static int unit_checks;
 			__FILE__, __LINE__, #a, #b, _a, _b); \
 	} \
 } while (0)
+
+/* A seeded xorshift step: the tests' random inputs replay from their fixed seed. */
+static inline uint32_t unit_xorshift(uint32_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
+}
 
 /* Call at the end of main: prints a summary, returns the exit status. */
 static inline int unit_done(const char *name)
