@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/csum.h"
 #include "fs/dirent.h"
 #include "util/crc.h"
@@ -117,7 +118,7 @@ static int generation_le(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode
 	struct ext2_inode read;
 
 	if (!in) {
-		if (ext2fs_read_inode(fs, ino, &read))
+		if (fs_read_inode(fs, ino, &read))
 			return -1;
 		in = &read;
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "check/csum.h"
 #include "check/dirread.h"
@@ -151,7 +152,7 @@ static void check_encrypted_target(struct dir_walk *d, ext2_ino_t ino, int kind,
 
 	if (kind != KIND_DIR && kind != KIND_REG && kind != KIND_LNK)
 		return;
-	if (!ext2fs_read_inode(d->c->fs, ino, &in) && !(in.i_flags & EXT4_ENCRYPT_FL))
+	if (!fs_read_inode(d->c->fs, ino, &in) && !(in.i_flags & EXT4_ENCRYPT_FL))
 		entry_problem(d, E4R_PR_ENTRY_UNENCRYPTED, ino, name, len, E4R_NONE, E4R_NONE);
 }
 
@@ -631,7 +632,7 @@ errcode_t check_dirs(struct check_ctx *c)
 			bi++;
 		for (end = bi; end < c->ndblocks && c->dblocks[end].ino == d.ino; end++)
 			;
-		if (ext2fs_read_inode_full(fs, d.ino, (struct ext2_inode *)in, isize))
+		if (fs_read_inode_full(fs, d.ino, (struct ext2_inode *)in, isize))
 			continue;
 		d.flags = in->i_flags;
 		if (d.dir->encrypt_dropped)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "check/csum.h"
 #include "check/iscan.h"
@@ -817,7 +818,7 @@ static void check_bad_blocks_inode(struct check_ctx *c)
 	ext2_badblocks_list bb = NULL;
 	int bad;
 
-	if (ext2fs_read_inode(fs, EXT2_BAD_INO, &in))
+	if (fs_read_inode(fs, EXT2_BAD_INO, &in))
 		return;
 	bad = in.i_mode || in.i_uid || in.i_gid || in.i_links_count ||
 	      (in.i_flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL)) ||

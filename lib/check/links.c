@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/bitcursor.h"
 #include "check/ctx.h"
 
@@ -143,7 +144,7 @@ static int zero_length(struct check_ctx *c, ext2_ino_t ino)
 	struct ext2_inode_large *in = calloc(1, size > sizeof(*in) ? size : sizeof(*in));
 	int zero = 0;
 
-	if (!in || ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)in, size))
+	if (!in || fs_read_inode_full(c->fs, ino, (struct ext2_inode *)in, size))
 		goto out;
 	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISDIR(in->i_mode))
 		goto out;
@@ -174,7 +175,7 @@ static int htree_count_dropped(struct check_ctx *c, ext2_ino_t ino, uint64_t fou
 	struct ext2_inode in;
 
 	if (c->kind[ino] != KIND_DIR || check_nlink_disk(c, ino) != 1 || found <= 1 ||
-	    ext2fs_read_inode(c->fs, ino, &in))
+	    fs_read_inode(c->fs, ino, &in))
 		return 0;
 	return (in.i_flags & EXT2_INDEX_FL) != 0;
 }

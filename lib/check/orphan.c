@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 
 #define ORPHAN_BLOCK_MAGIC	0x0b10ca04
@@ -45,7 +46,7 @@ errcode_t check_orphan_list(struct check_ctx *c)
 			break;
 		}
 		ext2fs_mark_inode_bitmap2(seen, ino);
-		if (ext2fs_read_inode(fs, ino, &in))
+		if (fs_read_inode(fs, ino, &in))
 			break;
 		prev = ino;
 		ino = in.i_dtime;
@@ -145,7 +146,7 @@ errcode_t check_orphan_file(struct check_ctx *c)
 		 * an ordinary inode only while linked.
 		 */
 		if (ino && ino <= c->inodes && !orphan_number_taken(c, ino) &&
-		    !ext2fs_read_inode(fs, ino, &in) &&
+		    !fs_read_inode(fs, ino, &in) &&
 		    (ino < c->first_ino ? (in.i_links_count || in.i_blocks || in.i_block[0]) :
 		     in.i_links_count != 0))
 			check_report_ino(c, E4R_PR_ORPHAN_FILE_NOT_CLEAR, ino, E4R_NONE, E4R_NONE,
@@ -160,7 +161,7 @@ errcode_t check_orphan_file(struct check_ctx *c)
 		check_report_ino(c, E4R_PR_ORPHAN_FILE_NO_JOURNAL, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
-	if (!ino || ino > c->inodes || ext2fs_read_inode(fs, ino, &in)) {
+	if (!ino || ino > c->inodes || fs_read_inode(fs, ino, &in)) {
 		check_report_ino(c, E4R_PR_ORPHAN_FILE_INODE, ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "util/e4r_err.h"
 
@@ -350,7 +351,7 @@ static errcode_t qt_compare(struct qt_reader *r)
 	unsigned char *hdr = r->buf[0];
 	errcode_t err;
 
-	err = ext2fs_read_inode(fs, r->ino, in);
+	err = fs_read_inode(fs, r->ino, in);
 	if (err)
 		return err;
 	if (!LINUX_S_ISREG(in->i_mode))

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "fs/image.h"
 #include "fs/open.h"
@@ -387,7 +388,7 @@ static uint64_t journal_inode_blocks(struct check_ctx *c)
 {
 	struct ext2_inode in;
 
-	if (ext2fs_read_inode(c->fs, c->fs->super->s_journal_inum, &in))
+	if (fs_read_inode(c->fs, c->fs->super->s_journal_inum, &in))
 		return 0;
 	return EXT2_I_SIZE(&in) / c->fs->blocksize;
 }
@@ -410,7 +411,7 @@ static int stray_journal_bad(struct check_ctx *c, ext2_ino_t ino)
 
 	if (fs->super->s_jnl_backup_type == EXT3_JNL_BACKUP_BLOCKS)
 		return 0;
-	if (ext2fs_read_inode(fs, ino, &in) || !in.i_links_count || !LINUX_S_ISREG(in.i_mode) ||
+	if (fs_read_inode(fs, ino, &in) || !in.i_links_count || !LINUX_S_ISREG(in.i_mode) ||
 	    ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &blk) || !blk ||
 	    check_out_of_fs(fs, blk, 1))
 		return 1;
@@ -617,7 +618,7 @@ static void check_resize_inode(struct check_ctx *c)
 	struct ext2_inode in;
 	int i;
 
-	if (ext2fs_read_inode(fs, EXT2_RESIZE_INO, &in))
+	if (fs_read_inode(fs, EXT2_RESIZE_INO, &in))
 		return;
 	if (!ext2fs_has_feature_resize_inode(fs->super)) {
 		for (i = 0; i < EXT2_N_BLOCKS; i++)

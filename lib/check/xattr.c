@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/bitcursor.h"
 #include "check/ctx.h"
 
@@ -157,7 +158,7 @@ static void check_ea_inodes(struct check_ctx *c)
 			ext2fs_unmark_inode_bitmap2(c->inode_ea, ino);
 			continue;
 		}
-		err = ext2fs_read_inode(c->fs, ino, &in);
+		err = fs_read_inode(c->fs, ino, &in);
 		if (err && err != EXT2_ET_INODE_CSUM_INVALID)	/* a bad checksum is pass 1's finding */
 			continue;
 		stored = ext2fs_get_ea_inode_ref(&in);
@@ -278,7 +279,7 @@ static enum check_problem value_inode(struct check_ctx *c, ext2_ino_t owner,
 	*bad_ino = owner;
 	if (h.e.e_value_inum < c->first_ino || h.e.e_value_inum > c->inodes)
 		return E4R_PR_EA_VALUE_INODE;
-	err = ext2fs_read_inode(fs, h.e.e_value_inum, &vin);
+	err = fs_read_inode(fs, h.e.e_value_inum, &vin);
 	if (err && err != EXT2_ET_INODE_CSUM_INVALID)
 		return E4R_PR_EA_VALUE_INODE;
 	if (ext2fs_ext_attr_hash_entry2(fs, &h.e, NULL, &hash))

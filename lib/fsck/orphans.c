@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs/inode.h"
 #include "fs/guard_io.h"
 #include "fsck/orphans.h"
 #include "util/array.h"
@@ -91,7 +92,7 @@ static errcode_t note(struct fsck_orphans *o, ext2_ino_t ino, const struct ext2_
 static errcode_t orphan_sound(ext2_filsys fs, ext2_ino_t ino, int *sound, ext2_ino_t *next)
 {
 	struct ext2_inode in;
-	errcode_t err = ext2fs_read_inode(fs, ino, &in);
+	errcode_t err = fs_read_inode(fs, ino, &in);
 
 	*sound = 0;
 	*next = 0;
@@ -114,7 +115,7 @@ static errcode_t release_one(ext2_filsys fs, ext2_ino_t ino, struct fsck_orphans
 	errcode_t err;
 
 	memset(&big, 0, sizeof(big));
-	err = ext2fs_read_inode_full(fs, ino, in, sizeof(big));
+	err = fs_read_inode_full(fs, ino, in, sizeof(big));
 	if (err)
 		return err;
 	unlinked = in->i_links_count == 0;
@@ -197,7 +198,7 @@ static errcode_t gather_file(ext2_filsys fs, struct gather *g, blk64_t **blocks,
 
 	if (!file || file > fs->super->s_inodes_count ||
 	    file > (uint64_t)fs->super->s_inodes_per_group * fs->group_desc_count ||
-	    ext2fs_read_inode(fs, file, &in) ||
+	    fs_read_inode(fs, file, &in) ||
 	    !LINUX_S_ISREG(in.i_mode)) {
 		g->bad = 1;
 		return 0;
@@ -246,7 +247,7 @@ static errcode_t empty_file_blocks(ext2_filsys fs, const blk64_t *blocks, unsign
 
 	if (!n)
 		return 0;
-	err = ext2fs_read_inode(fs, file, &in);
+	err = fs_read_inode(fs, file, &in);
 	if (!err)
 		err = ext2fs_get_mem(fs->blocksize, &buf);
 	for (unsigned b = 0; b < n && !err; b++) {

@@ -8,6 +8,7 @@
 
 #include <blkid.h>
 
+#include "fs/inode.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
 #include "fs/image.h"
@@ -192,7 +193,7 @@ static errcode_t open_internal(struct jbd_journal *j)
 	errcode_t err;
 
 	j->io = fs->io;
-	err = ext2fs_read_inode(fs, fs->super->s_journal_inum, &inode);
+	err = fs_read_inode(fs, fs->super->s_journal_inum, &inode);
 	if (!err)
 		err = map_inode(j, &inode);
 	if (err && backup_inode(fs, &inode)) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "check/csum.h"
 #include "fs/dirent.h"
@@ -129,7 +130,7 @@ static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, 
 	errcode_t err = 0;
 
 	if (ext2fs_has_feature_metadata_csum(fs->super)) {
-		int indexed = !ext2fs_read_inode(fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL);
+		int indexed = !fs_read_inode(fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL);
 
 		if (!has_tail(fs, buf) && !(indexed && is_sound_dx_node(fs, buf)))
 			err = insert_tail(fs, buf);
@@ -175,7 +176,7 @@ static unsigned entries_end(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, co
 	struct ext2_inode in;
 
 	if (ext2fs_has_feature_dir_index(c->fs->super) && blk == first_block(c, dir) &&
-	    !ext2fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL))
+	    !fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL))
 		return c->fs->blocksize;
 	return leaf_end(c->fs, buf);
 }
@@ -249,7 +250,7 @@ static errcode_t resize_inline_dir(struct check_ctx *c, ext2_ino_t dir)
 	}
 	free(buf);
 	if (!err)
-		err = ext2fs_read_inode(fs, dir, &in);
+		err = fs_read_inode(fs, dir, &in);
 	if (!err && EXT2_I_SIZE(&in) != want) {
 		err = ext2fs_inode_size_set(fs, &in, want);
 		if (!err)
@@ -385,7 +386,7 @@ static struct ext2_dir_entry *earlier_same_name(struct check_ctx *c, ext2_ino_t 
 	struct ext2_inode in;
 	struct ext2_dir_entry *found = NULL;
 
-	if (!ext2fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT4_CASEFOLD_FL) &&
+	if (!fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT4_CASEFOLD_FL) &&
 	    !(in.i_flags & EXT4_ENCRYPT_FL))
 		fold = c->fs->encoding;
 	*same_ino = 0;
@@ -427,7 +428,7 @@ static int rename_duplicate(struct check_ctx *c, const struct check_finding *f, 
 	char name[EXT2_NAME_LEN + 1];
 	int same_ino;
 
-	if (ext2fs_read_inode(c->fs, (ext2_ino_t)f->dir, &in) || (in.i_flags & EXT4_ENCRYPT_FL))
+	if (fs_read_inode(c->fs, (ext2_ino_t)f->dir, &in) || (in.i_flags & EXT4_ENCRYPT_FL))
 		return 0;
 	first = earlier_same_name(c, (ext2_ino_t)f->dir, buf, end, de, &same_ino);
 	/* an earlier entry of the same name and inode: this one is a second link, dropped */
@@ -654,7 +655,7 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 
 	if (!parent || parent > c->inodes)
 		return EINVAL;
-	err = ext2fs_read_inode(fs, dir, &in);
+	err = fs_read_inode(fs, dir, &in);
 	if (err)
 		return err;
 	if (in.i_flags & EXT4_INLINE_DATA_FL) {
@@ -707,7 +708,7 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	int umask, no_inline;
 
 	/* the one this round already links into (no lookup in the root per entry) */
-	if (c->lpf_dir && !ext2fs_read_inode(fs, c->lpf_dir, &in) && LINUX_S_ISDIR(in.i_mode) &&
+	if (c->lpf_dir && !fs_read_inode(fs, c->lpf_dir, &in) && LINUX_S_ISDIR(in.i_mode) &&
 	    in.i_links_count) {
 		*lpf = c->lpf_dir;
 		return 0;
@@ -717,13 +718,13 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	 * next round makes it again first, as e2fsck's pass 3 does, and then
 	 * lost+found in it.
 	 */
-	if (ext2fs_read_inode(fs, EXT2_ROOT_INO, &in) || !LINUX_S_ISDIR(in.i_mode) ||
+	if (fs_read_inode(fs, EXT2_ROOT_INO, &in) || !LINUX_S_ISDIR(in.i_mode) ||
 	    !in.i_links_count || in.i_dtime)
 		return EXT2_ET_NO_DIRECTORY;
 	*lpf = 0;
 	err = ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
 	if (!err && *lpf) {
-		if (*lpf <= c->inodes && !ext2fs_read_inode(fs, *lpf, &in) && LINUX_S_ISDIR(in.i_mode) &&
+		if (*lpf <= c->inodes && !fs_read_inode(fs, *lpf, &in) && LINUX_S_ISDIR(in.i_mode) &&
 		    in.i_links_count)
 			return 0;
 		err = ext2fs_unlink(fs, EXT2_ROOT_INO, LPF_NAME, *lpf, 0);
@@ -846,7 +847,7 @@ static errcode_t lpf_append(struct check_ctx *c, ext2_ino_t lpf, const char *nam
 	int expanded = 0;
 
 	*done = 0;
-	err = ext2fs_read_inode(fs, lpf, &in);
+	err = fs_read_inode(fs, lpf, &in);
 	if (err || !LINUX_S_ISDIR(in.i_mode) ||
 	    (in.i_flags & (EXT2_INDEX_FL | EXT4_INLINE_DATA_FL | EXT4_ENCRYPT_FL)))
 		return 0;
@@ -887,7 +888,7 @@ static errcode_t lpf_append(struct check_ctx *c, ext2_ino_t lpf, const char *nam
 		before = ext2fs_get_stat_i_blocks(fs, (struct ext2_inode *)&in);
 		err = ext2fs_expand_dir(fs, lpf);
 		if (!err)
-			err = ext2fs_read_inode(fs, lpf, &in);
+			err = fs_read_inode(fs, lpf, &in);
 		if (err)
 			return err;
 		lpf_charge(c, lpf, &in, before);
@@ -954,7 +955,7 @@ errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk, ui
 	err = ext2fs_new_dir_block(fs, 0, 0, &buf);
 	for (; !err && lblk < end; lblk++) {
 		blk = 0;
-		err = ext2fs_read_inode(fs, dir, &in);
+		err = fs_read_inode(fs, dir, &in);
 		if (!err)
 			err = ext2fs_bmap2(fs, dir, &in, NULL, BMAP_ALLOC, lblk, NULL, &blk);
 		if (!err && !blk)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "repair/repair.h"
 
@@ -137,7 +138,7 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 		d.err = 0;
 		d.extents = 0;
 		d.lcluster = d.kept_pc = d.new_pc = E4R_NONE;
-		if (!(err = ext2fs_read_inode(fs, ino, &in)))
+		if (!(err = fs_read_inode(fs, ino, &in)))
 			d.extents = !!(in.i_flags & EXT4_EXTENTS_FL);
 		/* inline data holds no blocks to clone (libext2fs refuses to walk it) */
 		if (!err && (in.i_flags & EXT4_INLINE_DATA_FL))

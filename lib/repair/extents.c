@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "repair/repair.h"
 
@@ -63,7 +64,7 @@ errcode_t repair_to_extents(struct check_ctx *c, ext2_ino_t ino)
 
 	if (!ino || ino > c->inodes)
 		return EINVAL;
-	err = ext2fs_read_inode(fs, ino, &in);
+	err = fs_read_inode(fs, ino, &in);
 	if (err || (in.i_flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)))
 		return err;
 	err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, collect_cb, &m);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "fs/guard_io.h"
 #include "fs/open.h"
@@ -29,7 +30,7 @@ static errcode_t inode_read(struct check_ctx *c, ext2_ino_t ino, struct inode_bu
 	b->in = calloc(1, isize < (int)sizeof(*b->in) ? sizeof(*b->in) : (size_t)isize);
 	if (!b->in)
 		return ENOMEM;
-	err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)b->in, isize);
+	err = fs_read_inode_full(fs, ino, (struct ext2_inode *)b->in, isize);
 	if (err == EXT2_ET_INODE_CSUM_INVALID || err == EXT2_ET_INODE_IS_GARBAGE)
 		err = 0;	/* what we repair may be exactly that */
 	if (err) {
@@ -555,7 +556,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	int op = EXT2_EXTENT_ROOT, at_index = 0, past;
 	struct check_extent_bounds bounds;
 	struct ext2_inode in;
-	errcode_t err = ext2fs_read_inode(fs, ino, &in);
+	errcode_t err = fs_read_inode(fs, ino, &in);
 
 	if (!err)
 		err = ext2fs_extent_open(fs, ino, &h);
@@ -703,7 +704,7 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 	if (f->code == E4R_PR_BLOCK_METADATA && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
 	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 && (err = clone_meta_blocks(c, ino)) == ENOMEM)
 		return err;
-	err = ext2fs_read_inode(c->fs, ino, &in);
+	err = fs_read_inode(c->fs, ino, &in);
 	if (err)
 		return err;
 	if (in.i_flags & EXT4_EXTENTS_FL)
@@ -901,7 +902,7 @@ errcode_t repair_journal_reset(struct check_ctx *c)
 
 	if (!ino || ino > c->inodes || fs->blocksize < JSB_SIZE)
 		return EXT2_ET_UNIMPLEMENTED;	/* an external journal is not ours */
-	err = ext2fs_read_inode(fs, ino, &in);
+	err = fs_read_inode(fs, ino, &in);
 	if (!err)
 		err = ext2fs_bmap2(fs, ino, &in, NULL, 0, 0, NULL, &blk);
 	if (err)

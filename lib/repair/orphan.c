@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "repair/repair.h"
 
@@ -41,7 +42,7 @@ errcode_t repair_orphan_block(struct check_ctx *c, const struct check_finding *f
 	 * libext2fs 1.47.0's ext2fs_orphan_file_block_csum_set returns before
 	 * it stores the value.
 	 */
-	err = ext2fs_read_inode(fs, (ext2_ino_t)f->ino, &in);
+	err = fs_read_inode(fs, (ext2_ino_t)f->ino, &in);
 	if (!err && ext2fs_has_feature_metadata_csum(fs->super))
 		tail->ob_checksum = ext2fs_cpu_to_le32(
 			ext2fs_do_orphan_file_block_csum(fs, (ext2_ino_t)f->ino, in.i_generation,
@@ -96,7 +97,7 @@ errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct check_fi
 			return err;
 	}
 	/* An inode number out of range, or a reserved one, is not reused: a new inode is taken. */
-	if (ino && (ino < c->first_ino || ino > c->inodes || ext2fs_read_inode(fs, ino, &in)))
+	if (ino && (ino < c->first_ino || ino > c->inodes || fs_read_inode(fs, ino, &in)))
 		ino = 0;
 	if (ino) {
 		if (in.i_links_count) {

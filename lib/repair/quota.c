@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "repair/repair.h"
 
@@ -305,7 +306,7 @@ static errcode_t old_read(struct check_ctx *c, ext2_ino_t ino, int t, struct qt_
 	errcode_t err = 0;
 	size_t i, j;
 
-	if (ext2fs_read_inode(fs, ino, &in) || !LINUX_S_ISREG(in.i_mode) ||
+	if (fs_read_inode(fs, ino, &in) || !LINUX_S_ISREG(in.i_mode) ||
 	    ext2fs_test_inode_bitmap2(c->inode_bad, ino) ||
 	    ext2fs_file_open2(fs, ino, &in, 0, &q.file))
 		return 0;	/* nothing to keep */
@@ -378,7 +379,7 @@ static errcode_t qt_empty(struct check_ctx *c, ext2_ino_t ino)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
-	errcode_t err = ext2fs_read_inode(fs, ino, &in);
+	errcode_t err = fs_read_inode(fs, ino, &in);
 
 	if (err)
 		return err;
@@ -386,7 +387,7 @@ static errcode_t qt_empty(struct check_ctx *c, ext2_ino_t ino)
 		/* the rebuilt bitmap counts them used: freed here */
 		err = ext2fs_punch(fs, ino, &in, NULL, 0, ~0ULL);
 		if (!err)
-			err = ext2fs_read_inode(fs, ino, &in);
+			err = fs_read_inode(fs, ino, &in);
 		if (err)
 			return err;
 	} else {
@@ -441,7 +442,7 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *
 	if (!err)
 		err = qt_empty(c, ino);
 	if (!err)
-		err = ext2fs_read_inode(fs, ino, &in);
+		err = fs_read_inode(fs, ino, &in);
 	if (!err)
 		err = ext2fs_file_open2(fs, ino, &in, EXT2_FILE_WRITE, &q.file);
 	if (err)

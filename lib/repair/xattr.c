@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "fs/inode.h"
 #include "check/ctx.h"
 #include "repair/repair.h"
 
@@ -61,7 +62,7 @@ errcode_t repair_ea_clear(struct check_ctx *c, const struct check_finding *f)
 		    sizeof(struct ext2_inode_large) : (size_t)isize);
 	if (!in)
 		return ENOMEM;
-	err = ext2fs_read_inode_full(fs, (ext2_ino_t)f->ino, in, isize);
+	err = fs_read_inode_full(fs, (ext2_ino_t)f->ino, in, isize);
 	if (err == EXT2_ET_INODE_CSUM_INVALID)
 		err = 0;
 	/* a block another round already detached is left alone */

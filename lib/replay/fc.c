@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs/inode.h"
 #include "replay/fc.h"
 #include "util/e4r_err.h"
 
@@ -191,7 +192,7 @@ static errcode_t replay_inode(struct fc_ctx *c, const struct jbd_fc_tag *t)
 	buf = calloc(1, isize);
 	if (!buf)
 		return EXT2_ET_NO_MEMORY;
-	err = ext2fs_read_inode_full(c->fs, t->ino, (struct ext2_inode *)buf, isize);
+	err = fs_read_inode_full(c->fs, t->ino, (struct ext2_inode *)buf, isize);
 	if (!err) {
 		memcpy(buf, t->raw_inode, INODE_I_BLOCK_OFF);
 		memcpy(buf + INODE_GENERATION_OFF, t->raw_inode + INODE_GENERATION_OFF, n - INODE_GENERATION_OFF);
@@ -245,7 +246,7 @@ static errcode_t replay_del_range(struct fc_ctx *c, const struct jbd_fc_tag *t)
 
 	if (!t->nblocks)
 		return 0;
-	err = ext2fs_read_inode(c->fs, t->ino, &inode);
+	err = fs_read_inode(c->fs, t->ino, &inode);
 	if (!err)
 		err = ext2fs_punch(c->fs, t->ino, &inode, NULL, t->lblk, (blk64_t)t->lblk + t->nblocks - 1);
 	return err ? err : touch(c, t->ino);
@@ -341,7 +342,7 @@ static errcode_t init_new_dir(struct fc_ctx *c, ext2_ino_t dir, ext2_ino_t paren
 	blk64_t blk = 0;
 	errcode_t err;
 
-	err = ext2fs_read_inode(fs, dir, &inode);
+	err = fs_read_inode(fs, dir, &inode);
 	if (err || (inode.i_flags & EXT4_INLINE_DATA_FL))
 		return err;
 	if (ext2fs_bmap2(fs, dir, &inode, NULL, 0, 0, NULL, &blk) || !blk) {
@@ -349,7 +350,7 @@ static errcode_t init_new_dir(struct fc_ctx *c, ext2_ino_t dir, ext2_ino_t paren
 		if (!err)
 			err = write_dir_block(fs, blk, dir, parent, 1);
 		if (!err)
-			err = ext2fs_read_inode(fs, dir, &inode);
+			err = fs_read_inode(fs, dir, &inode);
 		if (err)
 			return err;
 	}
@@ -374,7 +375,7 @@ static errcode_t add_links(ext2_filsys fs, ext2_ino_t ino, int delta)
 	struct ext2_inode inode;
 	errcode_t err;
 
-	err = ext2fs_read_inode(fs, ino, &inode);
+	err = fs_read_inode(fs, ino, &inode);
 	if (err)
 		return err;
 	if (delta < 0) {
@@ -394,7 +395,7 @@ static errcode_t set_links(ext2_filsys fs, ext2_ino_t ino, unsigned links)
 	struct ext2_inode inode;
 	errcode_t err;
 
-	err = ext2fs_read_inode(fs, ino, &inode);
+	err = fs_read_inode(fs, ino, &inode);
 	if (err)
 		return err;
 	inode.i_links_count = links;
@@ -418,9 +419,9 @@ static errcode_t replay_link(struct fc_ctx *c, const struct jbd_fc_tag *t)
 
 	if (!ext2fs_lookup(c->fs, t->parent, t->name, t->name_len, NULL, &found))
 		return found == t->ino ? 0 : EXT2_ET_DIR_EXISTS;
-	err = ext2fs_read_inode(c->fs, t->ino, &inode);
+	err = fs_read_inode(c->fs, t->ino, &inode);
 	if (!err)
-		err = ext2fs_read_inode(c->fs, t->parent, &pinode);
+		err = fs_read_inode(c->fs, t->parent, &pinode);
 	if (err)
 		return err;
 	if (!LINUX_S_ISDIR(pinode.i_mode))
@@ -471,7 +472,7 @@ static errcode_t replay_unlink(struct fc_ctx *c, const struct jbd_fc_tag *t)
 	if (err == EXT2_ET_DIR_NO_SPACE)	/* libext2fs's "not found" */
 		return 0;
 	if (!err)
-		err = ext2fs_read_inode(c->fs, t->ino, &inode);
+		err = fs_read_inode(c->fs, t->ino, &inode);
 	if (err)
 		return err;
 	if (LINUX_S_ISDIR(inode.i_mode)) {
@@ -482,7 +483,7 @@ static errcode_t replay_unlink(struct fc_ctx *c, const struct jbd_fc_tag *t)
 		err = add_links(c->fs, t->ino, -1);
 	}
 	if (!err)
-		err = ext2fs_read_inode(c->fs, t->ino, &inode);
+		err = fs_read_inode(c->fs, t->ino, &inode);
 	if (!err && !inode.i_links_count)
 		err = free_inode(c, t->ino, &inode);
 	if (!err)
@@ -573,7 +574,7 @@ static errcode_t settle_inode(struct fc_ctx *c, ext2_ino_t ino)
 	struct block_count bc = { 0, -1 };
 	errcode_t err;
 
-	err = ext2fs_read_inode(c->fs, ino, &inode);
+	err = fs_read_inode(c->fs, ino, &inode);
 	if (err)
 		return err;
 	if (!inode.i_links_count)
@@ -625,7 +626,7 @@ static errcode_t recount_used_dirs(struct fc_ctx *c)
 		for (ino = first; !err && ino < first + ipg && ino <= fs->super->s_inodes_count; ino++) {
 			if (!ext2fs_test_inode_bitmap2(fs->inode_map, ino))
 				continue;
-			err = ext2fs_read_inode(fs, ino, &inode);
+			err = fs_read_inode(fs, ino, &inode);
 			if (!err && LINUX_S_ISDIR(inode.i_mode) && inode.i_links_count)
 				dirs++;
 		}
