@@ -54,6 +54,47 @@ static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
 	return sound;
 }
 
+/*
+ * The geometry a refused primary superblock still gives (its magic, block
+ * size, blocks per group and first data block look sane): e2fsck looks
+ * for the backups where those put them before trying mke2fs's defaults,
+ * so a filesystem made with small groups finds its backups too.
+ */
+static int primary_geometry(const char *image, unsigned *bs, uint32_t *bpg, uint32_t *first)
+{
+	io_manager io = fs_image_io(image, NULL);
+	struct ext2_super_block sb;
+	io_channel ch = NULL;
+	int ok = 0;
+
+	if (!io || io->open(image, 0, &ch))
+		return 0;
+	if (!io_channel_set_blksize(ch, SUPERBLOCK_OFFSET) &&
+	    !io_channel_read_blk64(ch, 1, -(int)sizeof(sb), &sb)) {
+#ifdef WORDS_BIGENDIAN
+		ext2fs_swap_super(&sb);
+#endif
+		if (sb.s_magic == EXT2_SUPER_MAGIC && sb.s_log_block_size <= 6) {
+			*bs = 1024u << sb.s_log_block_size;
+			*bpg = sb.s_blocks_per_group;
+			*first = sb.s_first_data_block;
+			ok = *bpg >= 8 && *bpg <= 8 * *bs && *bpg % 8 == 0 && *first == (*bs == 1024);
+		}
+	}
+	io_channel_close(ch);
+	return ok;
+}
+
+/* 1 (and *SUPERBLOCK, *BLOCKSIZE set) when a backup at groups of BPG blocks from FIRST is sound. */
+static int backup_in_groups(const char *image, int flags, unsigned bs, uint32_t bpg, uint32_t first,
+			    dgrp_t groups, blk64_t *superblock, unsigned *blocksize)
+{
+	for (size_t i = 0; i < sizeof(backup_groups) / sizeof(backup_groups[0]) && backup_groups[i] < groups; i++)
+		if (backup_sound(image, flags, (blk64_t)backup_groups[i] * bpg + first, bs, superblock, blocksize))
+			return 1;
+	return 0;
+}
+
 errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize)
 {
 	ext2_filsys fs = NULL;
@@ -61,7 +102,6 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 	uint32_t bpg, first;
 	dgrp_t groups;
 	unsigned bs;
-	size_t i;
 	errcode_t err;
 
 	*superblock = 0;
@@ -70,10 +110,15 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 	err = fs_image_open(image, E4R_OPEN_NO_SIZE_CHECK, NULL, &fs);
 	if (err) {
 		/*
-		 * The primary superblock itself is refused: try where the first
-		 * backup is with the default geometry of each block size (as
-		 * e2fsck does); nothing found leaves the error to the real open.
+		 * The primary superblock itself is refused: try where its own
+		 * geometry puts the backups (the group count unknown, every
+		 * group the list names), then where the first backup is with
+		 * the default geometry of each block size (as e2fsck does);
+		 * nothing found leaves the error to the real open.
 		 */
+		if (primary_geometry(image, &bs, &bpg, &first) &&
+		    backup_in_groups(image, flags, bs, bpg, first, (dgrp_t)-1, superblock, blocksize))
+			return 0;
 		for (bs = 1024; bs <= 65536; bs *= 2)
 			if (backup_sound(image, flags, (blk64_t)bs * 8 + (bs == 1024), bs, superblock, blocksize))
 				break;
@@ -93,9 +138,7 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 	groups = fs->group_desc_count;
 	bs = fs->blocksize;
 	ext2fs_close_free(&fs);
-	for (i = 0; i < sizeof(backup_groups) / sizeof(backup_groups[0]) && backup_groups[i] < groups; i++)
-		if (backup_sound(image, flags, (blk64_t)backup_groups[i] * bpg + first, bs, superblock, blocksize))
-			break;
+	backup_in_groups(image, flags, bs, bpg, first, groups, superblock, blocksize);
 	return 0;
 }
 
