@@ -553,7 +553,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
 	uint64_t next_lblk = 0, steps = 0, max_steps = 1u << 22;
-	int op = EXT2_EXTENT_ROOT, at_index = 0, past;
+	int op = EXT2_EXTENT_ROOT, at_index = 0, past, skip_below = -1;
 	struct check_extent_bounds bounds;
 	struct ext2_inode in;
 	errcode_t err = fs_read_inode(fs, ino, &in);
@@ -564,6 +564,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		return err;
 	check_extent_bounds_init(&bounds, fs, &in);
 	while (steps++ < max_steps) {
+		struct ext2_extent_info info;
 		int drop;
 
 		err = ext2fs_extent_get(h, op, &e);
@@ -571,6 +572,27 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		if (err == EXT2_ET_EXTENT_NO_NEXT) {
 			err = 0;
 			break;
+		}
+		/*
+		 * Under a node that lies on filesystem metadata (an inode table
+		 * the index entry points into) nothing is deleted: the delete
+		 * would rewrite that metadata. The clone of shared blocks gives
+		 * the node a block of its own, and the next round trims there.
+		 */
+		if (!err && !ext2fs_extent_get_info(h, &info)) {
+			if (skip_below >= 0 && info.curr_level <= skip_below)
+				skip_below = -1;
+			if (skip_below >= 0) {
+				if (e.e_flags & EXT2_EXTENT_FLAGS_LEAF)
+					next_lblk = e.e_lblk + e.e_len;
+				continue;
+			}
+			if (!(e.e_flags & (EXT2_EXTENT_FLAGS_LEAF | EXT2_EXTENT_FLAGS_SECOND_VISIT)) &&
+			    !check_out_of_fs(fs, e.e_pblk, 1) && fs_guard_holds(e.e_pblk, 1)) {
+				skip_below = info.curr_level;
+				check_extent_bounds_step(&bounds, h, &e);
+				continue;
+			}
 		}
 		/*
 		 * Going down from an index entry failed: its node is not one.
@@ -619,6 +641,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 		check_extent_bounds_init(&bounds, fs, &in);
 		next_lblk = 0;
 		at_index = 0;
+		skip_below = -1;
 	}
 	ext2fs_extent_free(h);
 	return err;
@@ -908,6 +931,14 @@ errcode_t repair_journal_reset(struct check_ctx *c)
 	if (err)
 		return err;
 	if (!blk || check_out_of_fs(fs, blk, 1) || EXT2_I_SIZE(&in) / fs->blocksize < 2)
+		return EXT2_ET_BAD_BLOCK_NUM;
+	/*
+	 * A journal whose first block is filesystem metadata (a bitmap moved
+	 * there this round, a table the inode claims): the clone of shared
+	 * blocks gives the journal a block of its own first, and a later round
+	 * resets that one. Writing here would overwrite the metadata.
+	 */
+	if (fs_guard_holds(blk, 1))
 		return EXT2_ET_BAD_BLOCK_NUM;
 	buf = malloc(fs->blocksize);
 	if (!buf)
