@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/csum.h"
 #include "fs/dirent.h"
+#include "fs/inode.h"
 #include "util/crc.h"
 
 /* Offsets in the on-disk inode (struct ext2_inode_large). */

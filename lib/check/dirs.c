@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
 #include "check/csum.h"
 #include "check/dirread.h"
 #include "fs/dirent.h"
+#include "fs/inode.h"
 #include "fs/salvage.h"
 
 #define DIRENT_HEADER		8	/* inode, rec_len, name_len, file_type */

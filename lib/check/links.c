@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/bitcursor.h"
 #include "check/ctx.h"
+#include "fs/inode.h"
 
 #define LPF_NAME	"lost+found"
 

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
+#include "fs/inode.h"
 
 #define ORPHAN_BLOCK_MAGIC	0x0b10ca04
 

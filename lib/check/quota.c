@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
+#include "fs/inode.h"
 #include "util/e4r_err.h"
 
 #define QT_BLOCK		1024u	/* quota blocks are 1 KiB whatever the filesystem's */

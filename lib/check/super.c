@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
 #include "fs/image.h"
+#include "fs/inode.h"
 #include "fs/open.h"
 #include "util/e4r_err.h"
 #include "jbd/journal.h"

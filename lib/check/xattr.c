@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/bitcursor.h"
 #include "check/ctx.h"
+#include "fs/inode.h"
 
 #define HEADER_SIZE	32u
 #define ENTRY_SIZE	16u	/* before the name */

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "fs/inode.h"
 #include "fs/guard_io.h"
+#include "fs/inode.h"
 #include "fsck/orphans.h"
 #include "util/array.h"
 

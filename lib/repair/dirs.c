@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
 #include "check/csum.h"
 #include "fs/dirent.h"
+#include "fs/inode.h"
 #include "fs/salvage.h"
 #include "repair/repair.h"
 

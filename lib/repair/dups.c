@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
+#include "fs/inode.h"
 #include "repair/repair.h"
 
 struct dup_clone {

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
+#include "fs/inode.h"
 #include "repair/repair.h"
 
 #define QT_BLOCK		1024u

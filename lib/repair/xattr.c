@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
+#include "fs/inode.h"
 #include "repair/repair.h"
 
 /*
