@@ -60,6 +60,8 @@ struct check_ctx {
 	 * computed ahead by the inode scan's reader (check/iscan.h), or -1
 	 */
 	int			scan_csum;
+	/* its table block is garbage as libext2fs's scan judges it for e2fsck (check/iscan.h) */
+	int			scan_garbage;
 	uint64_t		large_files;	/* regular files of 2 GiB or more (pass 1) */
 	int			dir_nlink;	/* the feature: a directory may have link count 1 */
 	unsigned		round;		/* 0: the first check; more after repairs */
@@ -153,6 +155,8 @@ errcode_t check_quota_each(struct check_ctx *c, int type,
 			   void *arg);
 /* 1 when INO is one of the superblock's quota inodes. */
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino);
+/* IN as e2fsck leaves an inode of a garbage table block it clears (the repair writes the same) */
+void check_garbage_cleared(const struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in);
 int check_hidden_ino(struct check_ctx *c, ext2_ino_t ino);
 
 /* What xattr values kept in EA inodes charge their owner (quota and i_blocks). */

@@ -4,11 +4,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
 #include "check/csum.h"
 #include "check/iscan.h"
+#include "fs/inode.h"
 
 
 /* i_blocks as the inode counts it, in the units of its flags. */
@@ -529,7 +530,11 @@ static int reserved_walks(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode
 	if (in->i_mode != 0) {
 		if (report)
 			check_report_ino(c, E4R_PR_RESERVED_MODE, ino, E4R_NONE, E4R_NONE, in->i_mode);
-		return 0;
+		/* e2fsck -y clears the mode, then walks the map as a mode-0 file's */
+		if (!(c->opts && c->opts->repair == E4R_REPAIR_YES))
+			return 0;
+		if (report)
+			in->i_mode = 0;
 	}
 	return 1;
 }
@@ -608,6 +613,17 @@ static void check_unused_fields(struct check_ctx *c, ext2_ino_t ino, struct ext2
 				 in->osd2.linux2.l_i_file_acl_high);
 }
 
+void check_garbage_cleared(const struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in)
+{
+	in->i_links_count = 0;
+	in->i_dtime = (uint32_t)time(NULL);
+	/* no extents flag over what is left: its header would keep the block garbage */
+	in->i_flags = 0;
+	/* a reserved inode is judged whatever its links: its map goes, or the next check finds it */
+	if (ino < c->first_ino && ino != EXT2_ROOT_INO)
+		memset(in->i_block, 0, sizeof(in->i_block));
+}
+
 static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_inode_large *in,
 			    char *buf, int low_dtime)
 {
@@ -615,6 +631,18 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 				.last_init_lblk = -1, .last_cluster = E4R_NONE };
 	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO, keep, hidden;
 
+	/*
+	 * An inode in use in a garbage table block: e2fsck clears it (the
+	 * block map of a reserved one too) and judges what is left, as -y
+	 * does here; the checksum the clearing writes is then sound.
+	 */
+	if (c->scan_garbage && in->i_links_count) {
+		check_report_ino(c, E4R_PR_INODE_GARBAGE, ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		if (c->opts && c->opts->repair == E4R_REPAIR_YES) {
+			check_garbage_cleared(c, ino, in);
+			c->scan_csum = 1;
+		}
+	}
 	if (ext2fs_has_feature_metadata_csum(c->fs->super) &&
 	    !(c->scan_csum >= 0 ? c->scan_csum : check_inode_csum_ok(c->fs, ino, in)))
 		check_report_ino(c, E4R_PR_INODE_CSUM, ino, E4R_NONE, E4R_NONE, E4R_NONE);
@@ -663,7 +691,8 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		 * rules too (the quota files, the journal: a size that covers the last
 		 * block); the resize inode only to the size limit.
 		 */
-		if (!w.bad && reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode)) {
+		/* and, as any file that is not a directory, a mode-0 one (e2fsck -y clears a bad mode first) */
+		if (!w.bad && reserved_checks_blocks(c, ino) && (LINUX_S_ISREG(in->i_mode) || !in->i_mode)) {
 			if (ino != EXT2_RESIZE_INO)
 				check_file_size(&w);
 			else if (EXT2_I_SIZE(in) > max_file_size(c->fs, in->i_flags & EXT4_EXTENTS_FL))
@@ -776,7 +805,7 @@ static errcode_t scan_inodes(struct check_ctx *c, int report,
 	if (err)
 		goto out;
 	for (;;) {
-		err = check_iscan_next(scan, &ino, &in, &c->scan_csum);
+		err = check_iscan_next(scan, &ino, &in, &c->scan_csum, &c->scan_garbage);
 		/*
 		 * An inode in a block of the bad blocks list: unread, and held in
 		 * use as e2fsck holds it (no new file may go there); pass 2 calls
@@ -801,6 +830,7 @@ static errcode_t scan_inodes(struct check_ctx *c, int report,
 	}
 out:
 	c->scan_csum = -1;
+	c->scan_garbage = 0;
 	check_iscan_close(scan);
 	free(buf);
 	return err;

@@ -32,6 +32,11 @@ struct check_iscan {
 	size_t			run, next_run;
 	int			held;		/* CHUNK is ours */
 	struct fs_chunk		chunk;
+	/* the garbage verdict of the table block the walk is in (its group's block BLK_AT) */
+	int			garbage_wanted;
+	dgrp_t			verdict_group;
+	blk64_t			verdict_blk;
+	int			insane;
 };
 
 /*
@@ -77,6 +82,53 @@ static int ahead_possible(ext2_filsys fs)
 	if (isize < sizeof(struct ext2_inode_large) || isize > fs->blocksize || (isize & (isize - 1)))
 		return 0;
 	return fs->group_desc_count > 0 && EXT2_INODES_PER_GROUP(fs->super) > 0;
+}
+
+/* libext2fs's test of a block-mapped file, directory or symlink in use: most of i_block outside the filesystem. */
+static int block_map_insane(ext2_filsys fs, const struct ext2_inode_large *in)
+{
+	unsigned i, bad = 0;
+
+	if (in->i_flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL) || !in->i_links_count)
+		return 0;
+	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISLNK(in->i_mode) && !LINUX_S_ISDIR(in->i_mode))
+		return 0;
+	if (LINUX_S_ISLNK(in->i_mode) && EXT2_I_SIZE(in) <= sizeof(in->i_block))
+		return 0;	/* a fast symlink holds its target there */
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		bad += in->i_block[i] && (in->i_block[i] < fs->super->s_first_data_block ||
+					  in->i_block[i] >= ext2fs_blocks_count(fs->super));
+	return bad > EXT2_N_BLOCKS / 2;
+}
+
+/*
+ * The verdict libext2fs's scan gives a block of the inode table when asked
+ * to warn of garbage (e2fsck asks): the block is garbage once more than half
+ * of its inodes, counted in order, fail their checksum or have an extent
+ * header or block map that cannot be one. Every inode of such a block is
+ * then garbage, the sound ones too. N inodes from FIRST at DATA; CSUMS:
+ * their checksum verdicts, or NULL to compute them.
+ */
+static int block_insane(ext2_filsys fs, ext2_ino_t first, const char *data, unsigned n,
+			const unsigned char *csums, unsigned isize)
+{
+	unsigned per_block = fs->blocksize / isize, bad = 0, i;
+
+	if (per_block < 2)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const struct ext2_inode_large *in = (const struct ext2_inode_large *)(data + (size_t)i * isize);
+		int csum_ok = csums ? csums[i] : check_inode_csum_ok(fs, first + i, in);
+
+		if (!csum_ok ||
+		    ((in->i_flags & EXT4_EXTENTS_FL) && ext2fs_extent_header_verify((void *)in->i_block,
+										    sizeof(in->i_block))) ||
+		    (!(in->i_flags & EXT4_EXTENTS_FL) && block_map_insane(fs, in)))
+			bad++;
+		if (bad > per_block / 2)
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -166,18 +218,26 @@ static void enter_group(struct check_iscan *s, dgrp_t g)
 		s->run = s->next_run++;
 }
 
+/* libext2fs's next inode, its garbage verdict taken out of the error it comes as */
+static errcode_t scan_next(struct check_iscan *s, ext2_ino_t *ino, int *garbage)
+{
+	errcode_t err = ext2fs_get_next_inode_full(s->scan, ino, (struct ext2_inode *)s->copy, s->isize);
+
+	*garbage = err == EXT2_ET_INODE_IS_GARBAGE;
+	return *garbage ? 0 : err;
+}
+
 static errcode_t slow_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_inode_large **inode,
-			   int *csum)
+			   int *csum, int *garbage)
 {
 	errcode_t err;
 
 	*inode = s->copy;
 	*csum = -1;
 	for (; s->skip; s->skip--)
-		if ((err = ext2fs_get_next_inode_full(s->scan, ino, (struct ext2_inode *)s->copy,
-						      s->isize)))
+		if ((err = scan_next(s, ino, garbage)))
 			return err;
-	return ext2fs_get_next_inode_full(s->scan, ino, (struct ext2_inode *)s->copy, s->isize);
+	return scan_next(s, ino, garbage);
 }
 
 /*
@@ -186,7 +246,7 @@ static errcode_t slow_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_i
  * again, and returns the first error where it would have).
  */
 static errcode_t fall_back(struct check_iscan *s, ext2_ino_t *ino, struct ext2_inode_large **inode,
-			   int *csum)
+			   int *csum, int *garbage)
 {
 	errcode_t err;
 
@@ -196,11 +256,11 @@ static errcode_t fall_back(struct check_iscan *s, ext2_ino_t *ino, struct ext2_i
 	s->skip = s->pos;
 	if (s->group && (err = ext2fs_inode_scan_goto_blockgroup(s->scan, (int)s->group)))
 		return err;
-	return slow_next(s, ino, inode, csum);
+	return slow_next(s, ino, inode, csum, garbage);
 }
 
 static errcode_t ahead_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_inode_large **inode,
-			    int *csum)
+			    int *csum, int *garbage)
 {
 	ext2_filsys fs = s->fs;
 	uint64_t byte;
@@ -217,7 +277,7 @@ static errcode_t ahead_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_
 		enter_group(s, s->group + 1);
 	}
 	if (!s->ahead)
-		return fall_back(s, ino, inode, csum);
+		return fall_back(s, ino, inode, csum, garbage);
 	byte = (uint64_t)s->pos * s->isize;
 	blk = byte / fs->blocksize;
 	if (!s->held || blk >= s->chunk.offset + s->chunk.count) {
@@ -225,9 +285,21 @@ static errcode_t ahead_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_
 		/* a chunk that failed is read again through the channel, by libext2fs */
 		if (fs_readahead_next(s->ra, &s->chunk) || s->chunk.err ||
 		    s->chunk.run != s->run || s->chunk.offset != blk)
-			return fall_back(s, ino, inode, csum);
+			return fall_back(s, ino, inode, csum, garbage);
 		s->held = 1;
 	}
+	if (s->garbage_wanted && (s->verdict_group != s->group || s->verdict_blk != blk)) {
+		unsigned per_block = fs->blocksize / s->isize;
+		ext2_ino_t first = (ext2_ino_t)(blk * per_block), n = s->pos + s->left - first;
+		size_t at = (size_t)(blk - s->chunk.offset) * fs->blocksize;
+
+		s->verdict_group = s->group;
+		s->verdict_blk = blk;
+		s->insane = block_insane(fs, (ext2_ino_t)(s->group * EXT2_INODES_PER_GROUP(fs->super)) + first + 1,
+					 s->chunk.data + at, n < per_block ? n : per_block,
+					 s->chunk.extra ? s->chunk.extra + at / s->isize : NULL, s->isize);
+	}
+	*garbage = s->garbage_wanted && s->insane;
 	byte -= s->chunk.offset * fs->blocksize;
 	*inode = (struct ext2_inode_large *)(s->chunk.data + byte);
 	*csum = s->chunk.extra ? s->chunk.extra[byte / s->isize] : -1;
@@ -266,6 +338,11 @@ errcode_t check_iscan_open(ext2_filsys fs, int slow, check_iscan_group_fn done, 
 	}
 	if (done)
 		ext2fs_set_inode_callback(s->scan, done, arg);
+	/* e2fsck's pass 1 asks for the garbage verdict; it needs checksums to be given */
+	s->garbage_wanted = ext2fs_has_feature_metadata_csum(fs->super);
+	s->verdict_group = (dgrp_t)-1;
+	if (s->garbage_wanted)
+		ext2fs_inode_scan_flags(s->scan, EXT2_SF_WARN_GARBAGE_INODES, 0);
 	/* anything that keeps the reader from starting leaves libext2fs's scan to do it all */
 	if (!slow && ahead_possible(fs) && start_ahead(s) == 0)
 		enter_group(s, 0);
@@ -274,9 +351,10 @@ errcode_t check_iscan_open(ext2_filsys fs, int slow, check_iscan_group_fn done, 
 }
 
 errcode_t check_iscan_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_inode_large **inode,
-			   int *csum)
+			   int *csum, int *garbage)
 {
-	return s->ra ? ahead_next(s, ino, inode, csum) : slow_next(s, ino, inode, csum);
+	*garbage = 0;
+	return s->ra ? ahead_next(s, ino, inode, csum, garbage) : slow_next(s, ino, inode, csum, garbage);
 }
 
 int check_iscan_fast(const struct check_iscan *s)

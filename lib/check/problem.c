@@ -231,6 +231,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_INODE_CSUM, "inode_csum", P1, ERR, E4R_ANS_FIX, PREEN | CLOSED,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i passes checks, but its checksum does not match")),
+	/* e2fsck -p stops on it: not a fix preen makes */
+	ROW(E4R_PR_INODE_GARBAGE, "inode_garbage", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(INODE), PH(NOW),
+	    PM_("inode %i seems to contain garbage: most inodes of its table block fail their checksums or cannot be what they claim")),
 	ROW(E4R_PR_INODE_BAD_MODE, "inode_bad_mode", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE_CLEAR), PH(NOW),
 	    PM_("inode %i has an invalid mode (%o)")),

@@ -45,6 +45,7 @@ enum check_problem {
 	E4R_PR_SB_BOTH_CSUMS,
 	/* Pass 1: inodes, blocks, sizes */
 	E4R_PR_INODE_CSUM,
+	E4R_PR_INODE_GARBAGE,
 	E4R_PR_INODE_BAD_MODE,
 	E4R_PR_INODE_DTIME_SET,
 	E4R_PR_INODE_ZERO_DTIME,

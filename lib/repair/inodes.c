@@ -6,9 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "fs/inode.h"
 #include "check/ctx.h"
 #include "fs/guard_io.h"
+#include "fs/inode.h"
 #include "fs/open.h"
 #include "repair/repair.h"
 #include "util/crc.h"
@@ -209,6 +209,13 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 	switch (f->code) {
 	case E4R_PR_INODE_CSUM:
 		break;		/* written as it is, with a new checksum */
+	case E4R_PR_INODE_GARBAGE:
+		check_garbage_cleared(c, ino, b.in);
+		if (ino >= c->first_ino || ino == EXT2_ROOT_INO) {
+			ext2fs_unmark_inode_bitmap2(c->inode_used, ino);
+			c->kind[ino] = KIND_NONE;
+		}
+		break;
 	case E4R_PR_INODE_DTIME_SET:
 		in->i_dtime = 0;
 		break;

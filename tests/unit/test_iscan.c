@@ -46,6 +46,9 @@ static errcode_t note_group(ext2_filsys fs, ext2_inode_scan scan, dgrp_t group, 
 
 static char dir[] = "/tmp/e4r-unit-iscan-XXXXXX";
 
+/* inodes libext2fs's scan called garbage in the last compare */
+static unsigned long garbage_seen;
+
 static int sh(const char *cmd)
 {
 	char full[4096];
@@ -83,6 +86,7 @@ static unsigned long compare(const char *what, const char *img, int fast)
 	copy = calloc(1, isize < sizeof(*copy) ? sizeof(*copy) : isize);
 	CHECK_EQ(check_iscan_open(fs, 0, note_group, &a, &walk), 0);
 	CHECK_EQ(ext2fs_open_inode_scan(fs, 0, &scan), 0);
+	garbage_seen = 0;
 	if (!walk || !scan || !copy)
 		goto out;
 	ext2fs_set_inode_callback(scan, note_group, &b);
@@ -90,11 +94,23 @@ static unsigned long compare(const char *what, const char *img, int fast)
 		fprintf(stderr, "%s: read ahead %d, wanted %d\n", what, check_iscan_fast(walk), fast);
 		CHECK(0);
 	}
+	/* as e2fsck asks: the walk gives the verdict where checksums exist */
+	if (ext2fs_has_feature_metadata_csum(fs->super))
+		ext2fs_inode_scan_flags(scan, EXT2_SF_WARN_GARBAGE_INODES, 0);
 	for (;;) {
-		int csum = -1;
+		int csum = -1, garbage = -1, lib_garbage;
 
-		ea = check_iscan_next(walk, &ia, &in, &csum);
+		ea = check_iscan_next(walk, &ia, &in, &csum, &garbage);
 		eb = ext2fs_get_next_inode_full(scan, &ib, (struct ext2_inode *)copy, (int)isize);
+		lib_garbage = eb == EXT2_ET_INODE_IS_GARBAGE;
+		if (lib_garbage)
+			eb = 0;
+		if (!ea && garbage != lib_garbage) {
+			fprintf(stderr, "%s: inode %u garbage %d, libext2fs %d\n", what, ia, garbage, lib_garbage);
+			mismatch = 1;
+			break;
+		}
+		garbage_seen += lib_garbage;
 		if (ea != eb || ia != ib) {
 			fprintf(stderr, "%s: walk gives %ld at inode %u, libext2fs %ld at %u\n",
 				what, (long)ea, ia, (long)eb, ib);
@@ -124,8 +140,8 @@ static unsigned long compare(const char *what, const char *img, int fast)
 	CHECK_EQ(a.n, b.n);
 	for (i = 0; i < a.n && i < b.n && i < MAX_CALLS; i++)
 		CHECK_EQ(a.group[i], b.group[i]);
-	printf("%s: %lu inodes, %d group calls, error %ld, %lu bad checksums\n",
-	       what, n, a.n, (long)ea, bad_csums);
+	printf("%s: %lu inodes, %d group calls, error %ld, %lu bad checksums, %lu garbage\n",
+	       what, n, a.n, (long)ea, bad_csums, garbage_seen);
 out:
 	check_iscan_close(walk);
 	if (scan)
@@ -191,6 +207,17 @@ int main(void)
 		    "printf 'XXXXXXXX' | dd of=damaged.img bs=1 seek=$((600 * 1024 + 40)) conv=notrunc && "
 		    "printf 'YYYYYYYY' | dd of=damaged.img bs=1 seek=$((790 * 1024 + 8)) conv=notrunc"), 0);
 	compare("damaged inodes", "damaged.img", 1);
+	CHECK_EQ(garbage_seen, 0);
+
+	/*
+	 * Three of the four inodes of a table block overwritten: the block is
+	 * garbage, its sound fourth inode too; two of four in another are not
+	 */
+	CHECK_EQ(sh("cp base.img garbage.img && "
+		    "yes GARBAGE | head -c 768 | dd of=garbage.img bs=256 seek=2800 conv=notrunc && "
+		    "yes GARBAGE | head -c 512 | dd of=garbage.img bs=256 seek=2900 conv=notrunc"), 0);
+	compare("a garbage table block", "garbage.img", 1);
+	CHECK_EQ(garbage_seen, 4);
 
 	/* group 1's table past the end of the image: the read fails (a short read) */
 	CHECK_EQ(sh("cp base.img far.img && "
@@ -225,7 +252,7 @@ int main(void)
 		    "debugfs -w -f mkdirs bb.img"), 0);
 	compare("bad blocks", "bb.img", 0);
 
-	sh("rm -f base.img damaged.img far.img zero.img cut.img uninit.img ext2.img small.img bb.img bb mkdirs");
+	sh("rm -f base.img damaged.img garbage.img far.img zero.img cut.img uninit.img ext2.img small.img bb.img bb mkdirs");
 	rmdir(dir);
 	return unit_done("test_iscan");
 }
