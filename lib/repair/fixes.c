@@ -298,9 +298,34 @@ static errcode_t do_inode_clear(struct check_ctx *c, size_t first, size_t i)
 	return repair_inode_clear(c, (ext2_ino_t)F(i)->ino);
 }
 
+/* A finding after I of the same inode says it shares blocks with metadata (-y answers it yes). */
+static int metadata_shared_after(struct check_ctx *c, size_t i)
+{
+	size_t j;
+
+	if (!c->opts || c->opts->repair != E4R_REPAIR_YES)
+		return 0;
+	for (j = i + 1; j < c->res->count && F(j)->ino == F(i)->ino; j++)
+		if (F(j)->code == E4R_PR_BLOCK_METADATA)
+			return 1;
+	return 0;
+}
+
+/*
+ * The map is repaired once for all its findings, the copies of what it
+ * shares with metadata first: a trim before them would drop data that
+ * e2fsck copies, and leave a node in an inode table that no trim may
+ * write. Under questions, a yes to the sharing that comes after the map's
+ * first repair copies then, and trims again.
+ */
 static errcode_t do_block_map(struct check_ctx *c, size_t first, size_t i)
 {
-	return map_repaired_before(c, first, i) ? 0 : repair_block_map(c, F(i));
+	int shared = F(i)->code == E4R_PR_BLOCK_METADATA;
+
+	if (map_repaired_before(c, first, i))
+		return shared && !(c->opts && c->opts->repair == E4R_REPAIR_YES) ?
+		       repair_block_map(c, F(i), 1) : 0;
+	return repair_block_map(c, F(i), shared || metadata_shared_after(c, i));
 }
 
 static errcode_t do_extent_csum(struct check_ctx *c, size_t first, size_t i)

@@ -718,7 +718,7 @@ static errcode_t clone_meta_blocks(struct check_ctx *c, ext2_ino_t ino)
 	return err;
 }
 
-errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
+errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, int clone)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
 	struct ext2_inode in;
@@ -731,7 +731,7 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f)
 	 * (whole clusters on bigalloc are left to the trim); what cannot be
 	 * copied is trimmed below
 	 */
-	if (f->code == E4R_PR_BLOCK_METADATA && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
+	if (clone && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
 	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 && (err = clone_meta_blocks(c, ino)) == ENOMEM)
 		return err;
 	err = fs_read_inode(c->fs, ino, &in);

@@ -36,7 +36,12 @@ void repair_alloc_end(struct repair_alloc *a);
 errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_inode_clear(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_unattached_clear(struct check_ctx *c, ext2_ino_t ino);
-errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f);
+/*
+ * CLONE: copy the blocks the inode shares with metadata (its data, and
+ * the map blocks that lie there) to blocks of their own first, as the
+ * answer to E4R_PR_BLOCK_METADATA; the trim then drops what is left bad.
+ */
+errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, int clone);
 /* A block-mapped file or directory made an extent file (its data blocks kept where they are). */
 errcode_t repair_to_extents(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f);
