@@ -489,8 +489,14 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 		/* block 0's '..' keeps its place: pass 3 gives it the parent */
 		dotdot = first && prev == (struct ext2_dir_entry *)buf && nl == 2 &&
 			 de->name[0] == '.' && de->name[1] == '.';
+		/*
+		 * A '.' or '..' in the wrong place is never the one in its
+		 * place: a '..' this round wrote there over another entry
+		 * has the same name and inode as the misplaced one after it.
+		 */
 		if (!fs_dirent_inode(de) || !entry_matches(f, de) ||
 		    (dot && !retype && f->code != E4R_PR_ENTRY_NAME) ||
+		    (dotdot && f->code == E4R_PR_ENTRY_DOT_NAME) ||
 		    (f->code == E4R_PR_ENTRY_DUPLICATE && !is_second(c, f, buf, end, de))) {
 			prev = de;
 			off += rec_len;
