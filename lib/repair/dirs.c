@@ -265,6 +265,43 @@ static errcode_t resize_inline_dir(struct check_ctx *c, ext2_ino_t dir)
  * entries after each; the block's other corrupt entries go with the first
  * finding, so a later one finds nothing to do.
  */
+static void make_dot(ext2_filsys fs, struct ext2_dir_entry *de, unsigned rec_len, int dots,
+		     ext2_ino_t ino, int last);
+static ext2_ino_t parent_of(struct check_ctx *c, ext2_ino_t dir);
+
+/* Is DE a '.' (DOTS 1) or '..' (2) entry? */
+static int is_dots(const struct ext2_dir_entry *de, unsigned dots)
+{
+	return fs_dirent_inode(de) && fs_dirent_name_len(de) == dots && de->name[0] == '.' &&
+	       (dots == 1 || de->name[1] == '.');
+}
+
+/*
+ * A directory's block 0 just salvaged: its first two entries become '.'
+ * and '..' where they are not, as e2fsck's pass 2 makes them right after
+ * its salvage (the next round would find them missing and mend them after
+ * this round's reconnections had been made through the block without them).
+ */
+static void dots_after_salvage(struct check_ctx *c, ext2_ino_t dir, char *buf, unsigned end)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_dir_entry *de = (struct ext2_dir_entry *)buf, *dd;
+	unsigned rec_len, len2;
+
+	if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end)
+		return;
+	if (!is_dots(de, 1)) {
+		make_dot(fs, de, rec_len, 1, dir, 0);
+		fs_dirent_rec_len(fs, de, &rec_len);
+	}
+	dd = (struct ext2_dir_entry *)(buf + rec_len);
+	if (rec_len + DIRENT_MIN > end || fs_dirent_rec_len(fs, dd, &len2) || len2 < DIRENT_MIN ||
+	    len2 > end - rec_len)
+		return;
+	if (!is_dots(dd, 2))
+		make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
+}
+
 errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 {
 	char *buf;
@@ -283,6 +320,10 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 		free(buf);
 		return 0;
 	}
+	if (f->code == E4R_PR_DIR_CORRUPT && f->dir != E4R_NONE && f->dir <= c->inodes &&
+	    f->blk == first_block(c, (ext2_ino_t)f->dir))
+		dots_after_salvage(c, (ext2_ino_t)f->dir, buf,
+				   entries_end(c, (ext2_ino_t)f->dir, f->blk, buf));
 	err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
 	free(buf);
 	return err;
