@@ -32,8 +32,7 @@ struct check_iscan {
 	size_t			run, next_run;
 	int			held;		/* CHUNK is ours */
 	struct fs_chunk		chunk;
-	/* the garbage verdict of the table block the walk is in (its group's block BLK_AT) */
-	int			garbage_wanted;
+	/* the garbage verdict of the table block the walk is in (group, block in its table) */
 	dgrp_t			verdict_group;
 	blk64_t			verdict_blk;
 	int			insane;
@@ -288,7 +287,7 @@ static errcode_t ahead_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_
 			return fall_back(s, ino, inode, csum, garbage);
 		s->held = 1;
 	}
-	if (s->garbage_wanted && (s->verdict_group != s->group || s->verdict_blk != blk)) {
+	if (s->verdict_group != s->group || s->verdict_blk != blk) {
 		unsigned per_block = fs->blocksize / s->isize;
 		ext2_ino_t first = (ext2_ino_t)(blk * per_block), n = s->pos + s->left - first;
 		size_t at = (size_t)(blk - s->chunk.offset) * fs->blocksize;
@@ -299,7 +298,7 @@ static errcode_t ahead_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_
 					 s->chunk.data + at, n < per_block ? n : per_block,
 					 s->chunk.extra ? s->chunk.extra + at / s->isize : NULL, s->isize);
 	}
-	*garbage = s->garbage_wanted && s->insane;
+	*garbage = s->insane;
 	byte -= s->chunk.offset * fs->blocksize;
 	*inode = (struct ext2_inode_large *)(s->chunk.data + byte);
 	*csum = s->chunk.extra ? s->chunk.extra[byte / s->isize] : -1;
@@ -338,11 +337,12 @@ errcode_t check_iscan_open(ext2_filsys fs, int slow, check_iscan_group_fn done, 
 	}
 	if (done)
 		ext2fs_set_inode_callback(s->scan, done, arg);
-	/* e2fsck's pass 1 asks for the garbage verdict; it needs checksums to be given */
-	s->garbage_wanted = ext2fs_has_feature_metadata_csum(fs->super);
+	/*
+	 * e2fsck's pass 1 asks for the garbage verdict, on every filesystem:
+	 * without checksums only the extent headers and block maps count
+	 */
 	s->verdict_group = (dgrp_t)-1;
-	if (s->garbage_wanted)
-		ext2fs_inode_scan_flags(s->scan, EXT2_SF_WARN_GARBAGE_INODES, 0);
+	ext2fs_inode_scan_flags(s->scan, EXT2_SF_WARN_GARBAGE_INODES, 0);
 	/* anything that keeps the reader from starting leaves libext2fs's scan to do it all */
 	if (!slow && ahead_possible(fs) && start_ahead(s) == 0)
 		enter_group(s, 0);

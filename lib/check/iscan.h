@@ -30,9 +30,9 @@ errcode_t check_iscan_open(ext2_filsys fs, int slow, check_iscan_group_fn done, 
  * end; left as it was on an error) and in *INODE the inode, EXT2_INODE_SIZE
  * bytes the caller may change until the next call. *CSUM: what
  * check_inode_csum_ok says of it as read (the reader computed it), or -1
- * when the caller must ask. *GARBAGE: 1 when, with metadata_csum, the
- * inode's table block is garbage as libext2fs's scan judges it for e2fsck
- * (EXT2_ET_INODE_IS_GARBAGE, which is not returned as an error here).
+ * when the caller must ask. *GARBAGE: 1 when the inode's table block is
+ * garbage as libext2fs's scan judges it for e2fsck (EXT2_ET_INODE_IS_GARBAGE,
+ * which is not returned as an error here).
  */
 errcode_t check_iscan_next(struct check_iscan *s, ext2_ino_t *ino, struct ext2_inode_large **inode,
 			   int *csum, int *garbage);

@@ -94,9 +94,8 @@ static unsigned long compare(const char *what, const char *img, int fast)
 		fprintf(stderr, "%s: read ahead %d, wanted %d\n", what, check_iscan_fast(walk), fast);
 		CHECK(0);
 	}
-	/* as e2fsck asks: the walk gives the verdict where checksums exist */
-	if (ext2fs_has_feature_metadata_csum(fs->super))
-		ext2fs_inode_scan_flags(scan, EXT2_SF_WARN_GARBAGE_INODES, 0);
+	/* as e2fsck asks, on every filesystem */
+	ext2fs_inode_scan_flags(scan, EXT2_SF_WARN_GARBAGE_INODES, 0);
 	for (;;) {
 		int csum = -1, garbage = -1, lib_garbage;
 
@@ -242,6 +241,27 @@ int main(void)
 
 	CHECK_EQ(sh(MKFS "-t ext2 -b 1024 -N 4096 ext2.img 32M && debugfs -w -f mkdirs ext2.img"), 0);
 	compare("ext2", "ext2.img", 1);
+	CHECK_EQ(garbage_seen, 0);
+
+	/*
+	 * Without checksums only the maps count: three directories of one
+	 * table block with most of i_block outside the filesystem make the
+	 * block garbage, the fourth inode too
+	 */
+	CHECK_EQ(sh("cp ext2.img ext2-garbage.img && "
+		    "it=$(dumpe2fs ext2.img 2>/dev/null | sed -n 's/^ *Inode table at \\([0-9]*\\)-.*/\\1/p' | head -n 1) && "
+		    "python3 -c 'import struct, sys\n"
+		    "f = open(\"ext2-garbage.img\", \"r+b\")\n"
+		    "for i in range(3):\n"
+		    "    f.seek((int(sys.argv[1]) + 3) * 1024 + i * 256)\n"
+		    "    ino = bytearray(f.read(256))\n"
+		    "    struct.pack_into(\"<H\", ino, 0, 0o40755)\n"
+		    "    struct.pack_into(\"<H\", ino, 26, 2)\n"
+		    "    struct.pack_into(\"<15I\", ino, 40, *([0xfffffff0] * 15))\n"
+		    "    f.seek((int(sys.argv[1]) + 3) * 1024 + i * 256)\n"
+		    "    f.write(ino)\n' $it"), 0);
+	compare("ext2, a garbage table block", "ext2-garbage.img", 1);
+	CHECK_EQ(garbage_seen, 4);
 
 	CHECK_EQ(sh(MKFS "-t ext4 -I 128 -b 1024 -N 4096 small.img 32M && "
 		    "debugfs -w -f mkdirs small.img"), 0);
@@ -252,7 +272,7 @@ int main(void)
 		    "debugfs -w -f mkdirs bb.img"), 0);
 	compare("bad blocks", "bb.img", 0);
 
-	sh("rm -f base.img damaged.img garbage.img far.img zero.img cut.img uninit.img ext2.img small.img bb.img bb mkdirs");
+	sh("rm -f base.img damaged.img garbage.img far.img zero.img cut.img uninit.img ext2.img ext2-garbage.img small.img bb.img bb mkdirs");
 	rmdir(dir);
 	return unit_done("test_iscan");
 }
