@@ -288,7 +288,7 @@ static void dots_after_salvage(struct check_ctx *c, ext2_ino_t dir, char *buf, u
 	struct ext2_dir_entry *de = (struct ext2_dir_entry *)buf, *dd;
 	unsigned rec_len, len2;
 
-	if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end)
+	if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end)
 		return;
 	if (!is_dots(de, 1)) {
 		make_dot(fs, de, rec_len, 1, dir, 0);
@@ -405,7 +405,8 @@ static int name_taken(struct check_ctx *c, ext2_ino_t dir, const char *buf, unsi
 	while (off + DIRENT_HEADER <= end) {
 		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
 
-		if (fs_dirent_rec_len(c->fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
+		if (fs_dirent_rec_len(c->fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len % 4 ||
+		    rec_len > end - off)
 			break;
 		if (fs_dirent_inode(de) && fs_dirent_name_len(de) == len && !memcmp(de->name, name, len))
 			return 1;
@@ -524,7 +525,8 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 		unsigned i, nl = fs_dirent_name_len(de);
 		int remove = 1, dot, dotdot;
 
-		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len > end - off)
+		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len % 4 ||
+		    rec_len > end - off)
 			break;
 		dot = first && off == 0 && nl == 1 && de->name[0] == '.';
 		/* block 0's '..' keeps its place: pass 3 gives it the parent */
@@ -656,7 +658,7 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 	end = entries_end(c, dir, blk, buf);
 	de = (struct ext2_dir_entry *)buf;
 	err = fs_dirent_rec_len(fs, de, &rec_len);
-	if (err || rec_len < DIRENT_MIN || rec_len > end) {
+	if (err || rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end) {
 		free(buf);
 		return EXT2_ET_DIR_CORRUPTED;
 	}
@@ -718,16 +720,20 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 	end = leaf_end(fs, buf);
 	de = (struct ext2_dir_entry *)buf;
 	err = EXT2_ET_DIR_CORRUPTED;
-	if (!fs_dirent_rec_len(fs, de, &rec_len) && rec_len >= DIRENT_MIN &&
-	    rec_len + DIRENT_MIN <= end) {
+	/* a record length off the 4-byte grid is a corrupt block: pass 2's salvage mends it first */
+	if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len % 4) {
+		free(buf);
+		return err;
+	}
+	if (rec_len >= DIRENT_MIN && rec_len + DIRENT_MIN <= end) {
 		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + rec_len);
 
 		if (fs_dirent_name_len(dd) == 2 && dd->name[0] == '.' && dd->name[1] == '.') {
 			fs_dirent_set_inode(dd, parent);
 			err = dblock_write(c, dir, blk, buf);
 		}
-	} else if (!fs_dirent_rec_len(fs, de, &rec_len) && rec_len >= 2 * DIRENT_MIN &&
-		   rec_len <= end && fs_dirent_name_len(de) == 1 && de->name[0] == '.') {
+	} else if (rec_len >= 2 * DIRENT_MIN && rec_len <= end && fs_dirent_name_len(de) == 1 &&
+		   de->name[0] == '.') {
 		/* '.' over the whole block, no '..' (e2fsck splits it): '..' takes the rest */
 		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + DIRENT_MIN);
 
