@@ -73,10 +73,11 @@ inode_of() {
 	debugfs -R "stat $2" "$1" 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p'
 }
 
-# judged_and_repaired IMAGE WHAT E2FSCK-REGEX OUR-REGEX: IMAGE is damaged; e2fsck -fn
-# finds it (exit with 4 set) and names it, check -n -f exits 4 and names it; a copy
-# repaired by e2fsck -fy is left in e2.img for the caller to compare with, and IMAGE
-# goes through repaired_image (e2fsck -fn exit 12 before: it stops after asking).
+# judged_and_repaired IMAGE WHAT E2FSCK-REGEX OUR-REGEX [ORACLE-RC]: IMAGE is damaged;
+# e2fsck -fn finds it (exit with 4 set) and names it, check -n -f exits 4 and names it; a
+# copy repaired by e2fsck -fy is left in e2.img for the caller to compare with, and IMAGE
+# goes through repaired_image (e2fsck -fn's exit before, ORACLE-RC: 12 by default, where
+# it stops after asking).
 judged_and_repaired() {
 	local img=$1 what=$2
 	cp "$img" e2.img
@@ -88,5 +89,5 @@ judged_and_repaired() {
 	expect_out "$4" "check names $what"
 	e2fsck -fy e2.img >/dev/null 2>&1
 	[ $? -le 1 ] || fail "oracle: e2fsck -fy with $what"
-	repaired_image "$img" "$what" 12
+	repaired_image "$img" "$what" "${5:-12}"
 }
