@@ -259,12 +259,6 @@ static errcode_t resize_inline_dir(struct check_ctx *c, ext2_ino_t dir)
 	return err;
 }
 
-/*
- * DIR_CSUM: a new checksum. DIR_CORRUPT: the block's corrupt entries are
- * salvaged (fs/salvage.h) as the checker read past them, keeping the
- * entries after each; the block's other corrupt entries go with the first
- * finding, so a later one finds nothing to do.
- */
 static void make_dot(ext2_filsys fs, struct ext2_dir_entry *de, unsigned rec_len, int dots,
 		     ext2_ino_t ino, int last);
 static ext2_ino_t parent_of(struct check_ctx *c, ext2_ino_t dir);
@@ -302,6 +296,12 @@ static void dots_after_salvage(struct check_ctx *c, ext2_ino_t dir, char *buf, u
 		make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
 }
 
+/*
+ * DIR_CSUM: a new checksum. DIR_CORRUPT: the block's corrupt entries are
+ * salvaged (fs/salvage.h) as the checker read past them, keeping the
+ * entries after each; the block's other corrupt entries go with the first
+ * finding, so a later one finds nothing to do.
+ */
 errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 {
 	char *buf;
