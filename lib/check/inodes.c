@@ -178,13 +178,16 @@ static errcode_t add_dir(struct check_ctx *c, ext2_ino_t ino)
 /*
  * A device, fifo or socket keeps no block map. e2fsck tolerates stray
  * i_block words (old kernels left them) unless the inode also has flags
- * such a file cannot get, immutable or append-only.
+ * such a file cannot get, immutable or append-only. The htree flag does
+ * not condemn it: like e2fsck, the flag is reported on its own
+ * (index_not_dir) and cleared in place, and the inode is kept, so an
+ * unattached one still goes to /lost+found.
  */
 static int device_map_ok(const struct ext2_inode *in)
 {
 	int i;
 
-	if (in->i_flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL))
+	if (in->i_flags & EXT4_EXTENTS_FL)
 		return 0;
 	if (in->i_flags & SPECIAL_BAD_FLAGS)
 		for (i = 4; i < EXT2_N_BLOCKS; i++)
