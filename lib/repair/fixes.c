@@ -216,9 +216,20 @@ static errcode_t do_uninit_flags(struct check_ctx *c, size_t first, size_t i)
 	return fix_uninit_flags(c, F(i));
 }
 
+/*
+ * libext2fs ends the in-memory inode bitmap at the superblock's count, though
+ * it loads every group's bits (up to inodes per group times groups). Left at
+ * the old count, every test past it fails, so nothing the repairs do to the
+ * inodes the new count adds reaches the bitmap, the unused counts or the
+ * summaries. Moving the end keeps the bits already loaded.
+ */
 static errcode_t do_sb_inodes_count(struct check_ctx *c, size_t first, size_t i)
 {
-	c->fs->super->s_inodes_count = (uint32_t)F(i)->expected;
+	ext2_filsys fs = c->fs;
+
+	fs->super->s_inodes_count = (uint32_t)F(i)->expected;
+	if (fs->inode_map)
+		return ext2fs_fudge_inode_bitmap_end(fs->inode_map, fs->super->s_inodes_count, NULL);
 	return 0;
 }
 
