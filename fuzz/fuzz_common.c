@@ -1,6 +1,7 @@
 /* The shared body of the fuzz targets (see fuzz_common.h). */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <ext2fs/ext2fs.h>
 
 #include "fuzz_common.h"
+#include "fs/bitmaps.h"
 #include "fs/guard_io.h"
 #include "fs/mem_io.h"
 #include "util/e4r_err.h"
@@ -18,12 +20,32 @@ const char *progname = "e4recover";
 
 static int initialised;
 
+/*
+ * libext2fs does not fail a bitmap test, mark or unmark outside the
+ * bitmap: it prints a warning through com_err and goes on. Such a call is
+ * our bug (a number not checked against the filesystem first), and the
+ * warning lands on the user's terminal, so every one is a finding (the
+ * bitmap loads of fs/bitmaps.h keep libext2fs's own out of it).
+ */
+typedef void (*com_err_fn)(const char *, long, const char *, va_list);
+
+static unsigned long bitmap_misuses;
+static com_err_fn next_hook;
+
+static void watch_com_err(const char *whoami, long code, const char *fmt, va_list ap)
+{
+	if (fs_bitmap_range_warning(code))
+		bitmap_misuses++;
+	next_hook(whoami, code, fmt, ap);
+}
+
 static void init_once(void)
 {
 	if (initialised)
 		return;
 	initialize_e4r_error_table();
 	initialize_ext2_error_table();
+	next_hook = set_com_err_hook(watch_com_err);
 	initialised = 1;
 }
 
@@ -86,7 +108,7 @@ static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fu
 {
 	struct fs_mem_io_stats st;
 	const char *args[16];
-	unsigned long trips = fs_guard_trips();
+	unsigned long trips = fs_guard_trips(), misuses = bitmap_misuses;
 	int rc;
 
 	if (argc < 1 || argc > 14)
@@ -125,6 +147,11 @@ static int run_registered(fuzz_command cmd, int argc, const char **argv, enum fu
 	 */
 	if (fs_guard_trips() != trips && guard_trip_wanted()) {
 		fprintf(stderr, "fuzz: %s tripped the write guard\n", argv[0]);
+		abort();
+	}
+	if (bitmap_misuses != misuses) {
+		fprintf(stderr, "fuzz: %s passed libext2fs %lu block or inode numbers outside its bitmaps\n",
+			argv[0], bitmap_misuses - misuses);
 		abort();
 	}
 	if (expect == FUZZ_READ_ONLY && st.writes) {

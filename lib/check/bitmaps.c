@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/bitmaps.h"
 
 /* A run of differing bits being gathered, reported as one range. */
 struct diff_run {
@@ -268,7 +269,7 @@ errcode_t check_bitmaps(struct check_ctx *c)
 	errcode_t err;
 
 	check_progress(c, E4R_PASS_BITMAPS, 0, fs->group_desc_count * 2ULL);
-	err = ext2fs_read_bitmaps(fs);
+	err = fs_read_bitmaps(fs);
 	if (err) {
 		check_report_group(c, E4R_PR_BITMAP_READ, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;

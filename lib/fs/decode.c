@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/bitmaps.h"
 #include "fs/decode.h"
 #include "util/e4r_err.h"
 #include "util/sorted.h"
@@ -388,7 +389,7 @@ static void resolve(struct fs_decode *d)
 	d->resolved = 1;
 	qsort(d->want, d->nwant, sizeof(*d->want), cmp_wanted);
 	/* Bitmaps that do not load (damage) only cost the "allocated" detail. */
-	d->have_block_map = d->fs->block_map || !ext2fs_read_block_bitmap(d->fs);
+	d->have_block_map = d->fs->block_map || !fs_read_block_bitmap(d->fs);
 	if (needs_inode_pass(d)) {
 		d->have_inode_map = d->fs->inode_map || !ext2fs_read_inode_bitmap(d->fs);
 		inode_pass(d);

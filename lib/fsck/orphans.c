@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs/bitmaps.h"
 #include "fs/guard_io.h"
 #include "fs/inode.h"
 #include "fsck/orphans.h"
@@ -285,7 +286,7 @@ errcode_t fsck_orphans_release(ext2_filsys fs, struct fsck_orphans *o)
 		o->dropped = 1;
 		return 0;
 	}
-	err = ext2fs_read_bitmaps(fs);
+	err = fs_read_bitmaps(fs);
 	if (!err)
 		err = ext2fs_allocate_inode_bitmap(fs, "orphans", &g.seen);
 	if (!err && file)

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "check/ctx.h"
+#include "fs/bitmaps.h"
 #include "fs/guard_io.h"
 #include "repair/repair.h"
 
@@ -19,7 +20,7 @@ errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitma
 	blk64_t tries = count, b;
 	errcode_t err;
 
-	if (!map && !fs->block_map && (err = ext2fs_read_block_bitmap(fs)))
+	if (!map && !fs->block_map && (err = fs_read_block_bitmap(fs)))
 		return err;
 	if (goal < first || goal >= count)
 		goal = first;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/bitmaps.h"
 #include "fs/guard_io.h"
 #include "repair/repair.h"
 
@@ -179,7 +180,7 @@ errcode_t repair_summaries(struct check_ctx *c)
 	for (g = 1; g < (dgrp_t)c->first_ino && g <= c->inodes; g++)
 		ext2fs_mark_inode_bitmap2(c->inode_used, g);
 	if (!fs->block_map || !fs->inode_map) {
-		err = ext2fs_read_bitmaps(fs);
+		err = fs_read_bitmaps(fs);
 		if (err)
 			goto out;
 	}

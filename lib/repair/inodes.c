@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check/ctx.h"
+#include "fs/bitmaps.h"
 #include "fs/guard_io.h"
 #include "fs/inode.h"
 #include "fs/open.h"
@@ -703,7 +704,7 @@ static errcode_t clone_meta_blocks(struct check_ctx *c, ext2_ino_t ino)
 	struct meta_clone m = { .c = c };
 	errcode_t err;
 
-	if (!c->fs->block_map && (err = ext2fs_read_block_bitmap(c->fs)))
+	if (!c->fs->block_map && (err = fs_read_block_bitmap(c->fs)))
 		return err;
 	m.buf = malloc(c->fs->blocksize);
 	if (!m.buf)
@@ -988,7 +989,7 @@ errcode_t repair_journal_recreate(ext2_filsys fs)
 		return 0;
 	err = ext2fs_get_journal_params(&params, fs);
 	if (!err && !fs->block_map)
-		err = ext2fs_read_bitmaps(fs);
+		err = fs_read_bitmaps(fs);
 	if (!err)
 		err = ext2fs_count_used_clusters(fs, first, ext2fs_blocks_count(fs->super) - 1, &used);
 	if (err)

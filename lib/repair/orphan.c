@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/bitmaps.h"
 #include "fs/inode.h"
 #include "repair/repair.h"
 
@@ -92,7 +93,7 @@ errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct check_fi
 	if (!ext2fs_has_feature_orphan_file(fs->super))
 		return EINVAL;
 	if (!fs->block_map || !fs->inode_map) {
-		err = ext2fs_read_bitmaps(fs);
+		err = fs_read_bitmaps(fs);
 		if (err)
 			return err;
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/bitmaps.h"
 #include "fs/inode.h"
 #include "repair/repair.h"
 
@@ -430,7 +431,7 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *
 	if (t < 0 || ino < 1 || ino > c->inodes)
 		return EINVAL;
 	if (!fs->block_map || !fs->inode_map) {
-		err = ext2fs_read_bitmaps(fs);
+		err = fs_read_bitmaps(fs);
 		if (err)
 			return err;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs/bitmaps.h"
 #include "fs/inode.h"
 #include "replay/fc.h"
 #include "util/e4r_err.h"
@@ -700,7 +701,7 @@ errcode_t replay_fc(ext2_filsys fs, const struct jbd_fc *fc, struct replay_fc_re
 	memset(&c, 0, sizeof(c));
 	c.fs = fs;
 	c.fc = fc;
-	err = ext2fs_read_bitmaps(fs);
+	err = fs_read_bitmaps(fs);
 	if (!err)
 		err = build_metadata_map(&c);
 	if (!err)

@@ -8,6 +8,7 @@
 
 #include "util/crc.h"
 #include "util/e4r_err.h"
+#include "fs/bitmaps.h"
 #include "fs/image.h"
 #include "fs/open.h"
 #include "util/array.h"
@@ -650,7 +651,7 @@ static errcode_t journal_setup(struct write_journal *w)
 		fs->now = time(NULL);
 	err = io_channel_set_blksize(w->raw, fs->blocksize);
 	if (!err)
-		err = ext2fs_read_bitmaps(fs);
+		err = fs_read_bitmaps(fs);
 	if (!err)
 		err = jbd_journal_open(fs, NULL, &w->journal);
 	if (err)
