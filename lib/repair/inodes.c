@@ -660,6 +660,7 @@ struct meta_clone {
 	struct check_ctx	*c;
 	char			*buf;
 	errcode_t		err;
+	int			nodes_only;	/* the first walk: map blocks only */
 };
 
 static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
@@ -668,14 +669,15 @@ static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	struct meta_clone *m = priv;
 	blk64_t blk = *blocknr, nb;
 
-	(void)ref_blk; (void)ref_offset; (void)blockcnt;
+	(void)ref_blk; (void)ref_offset;
 	/*
 	 * A map block (an extent node, an indirect block) in metadata is
-	 * copied too, before libext2fs reads what it maps (as e2fsck's pass 1D
-	 * clones it): a copy of a data block that it maps is written into it,
-	 * and it must not be written where it is. The trim then judges what
-	 * the copy maps.
+	 * copied too (as e2fsck's pass 1D clones it): a copy of a data block
+	 * that it maps is written into it, and it must not be written where it
+	 * is. The trim then judges what the copy maps.
 	 */
+	if (m->nodes_only && blockcnt >= 0)
+		return 0;
 	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(m->c->meta, blk))
 		return 0;
 	if ((m->err = repair_new_block(m->c, blk, NULL, &nb)) ||
@@ -709,7 +711,19 @@ static errcode_t clone_meta_blocks(struct check_ctx *c, ext2_ino_t ino)
 	m.buf = malloc(c->fs->blocksize);
 	if (!m.buf)
 		return ENOMEM;
+	/*
+	 * Map blocks first, in a walk of their own. A data block's copy makes
+	 * libext2fs split extents and move its place in the tree, after which
+	 * it can go on in the next leaf without visiting the index entry that
+	 * leads there: that leaf, if it lay in metadata, was written where it
+	 * was (an inode table block, in a fuzzed image).
+	 */
+	m.nodes_only = 1;
 	err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
+	if (!err && !m.err) {
+		m.nodes_only = 0;
+		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
+	}
 	free(m.buf);
 	if (!err)
 		err = m.err;
