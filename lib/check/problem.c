@@ -206,7 +206,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    PM_("the superblock has unsupported features %f (compatible ones in the high 32 bits, read-only and incompatible ones below)")),
 	ROW(E4R_PR_SB_VALUE, "sb_value", P0, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
-	    PM_("a superblock value is out of range (%f: 1 reserved blocks, 2 reserved descriptor blocks, 3 descriptor size, 4 first inode, 5 inode size, 6 clusters per group, 7 checksum type, 8 filename encoding)")),
+	    PM_("a superblock value is out of range (%f: 1 reserved blocks, 2 reserved descriptor blocks, 3 descriptor size, 4 first inode, 5 inode size, 6 clusters per group, 7 checksum type, 8 filename encoding, 9 inodes per group)")),
 	ROW(E4R_PR_JOURNAL_V2_FIELDS, "journal_v2_fields", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_V2_FIELDS), PH(NOW),
 	    PM_("the journal (inode %i) superblock says %f users: its v2 fields are invalid (left from a v1 superblock)")),

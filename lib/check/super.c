@@ -23,6 +23,22 @@ static int log2_ok(uint64_t v)
 }
 
 /*
+ * Inodes per group: at least one block of inode table, no more than the
+ * group's blocks less four (bitmaps, superblock, descriptor) hold, and
+ * one inode table block short of 65,536 (e2fsck's range).
+ */
+static int ipg_ok(ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+	uint64_t per_block = fs->blocksize / EXT2_INODE_SIZE(sb);
+	uint64_t most = per_block * (sb->s_blocks_per_group > 4 ? sb->s_blocks_per_group - 4 : 0);
+
+	if (most > EXT2_MAX_INODES_PER_GROUP(sb))
+		most = EXT2_MAX_INODES_PER_GROUP(sb);
+	return sb->s_inodes_per_group >= per_block && sb->s_inodes_per_group <= most;
+}
+
+/*
  * The ranges e2fsck holds superblock values to before it checks anything
  * (values libext2fs's open lets through); one out of range stops e2fsck.
  * The finding says which value (the numbers of the message).
@@ -52,8 +68,20 @@ static void check_sb_values(struct check_ctx *c)
 		bad = 7;
 	else if (ext2fs_has_feature_casefold(sb) && sb->s_encoding != EXT4_ENC_UTF8_12_1)
 		bad = 8;
-	if (bad)
-		check_report_group(c, E4R_PR_SB_VALUE, E4R_NONE, E4R_NONE, E4R_NONE, bad);
+	else if (!ipg_ok(fs))
+		bad = 9;
+	if (!bad)
+		return;
+	check_report_group(c, E4R_PR_SB_VALUE, E4R_NONE, E4R_NONE, E4R_NONE, bad);
+	/*
+	 * The inode table's size, the inode count and every inode's place come
+	 * from inodes per group: the check would walk inodes that are not
+	 * there (one group of one inode has no root). e2fsck stops on it too.
+	 */
+	if (bad == 9) {
+		c->res->aborted = 1;
+		c->res->abort_err = EXT2_ET_CORRUPT_SUPERBLOCK;
+	}
 }
 
 /* A superblock claiming more blocks than the device holds (a cut image, a forged count). */
