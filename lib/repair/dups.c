@@ -143,6 +143,13 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 		/* inline data holds no blocks to clone (libext2fs refuses to walk it) */
 		if (!err && (in.i_flags & EXT4_INLINE_DATA_FL))
 			continue;
+		/*
+		 * A map block in metadata is never the copy kept: a clone under it
+		 * would be written into it (an indirect block on the descriptors)
+		 */
+		if (!err && EXT2FS_CLUSTER_RATIO(fs) == 1 &&
+		    (err = repair_clone_meta_maps(c, ino)) != ENOMEM)
+			err = 0;	/* a map that cannot be walked: the clone's walk says so below */
 		if (!err)
 			err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, &d);
 		if (!err)

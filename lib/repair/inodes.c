@@ -678,6 +678,11 @@ static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	 */
 	if (m->nodes_only && blockcnt >= 0)
 		return 0;
+	/* an indirect block outside the filesystem would stop the walk: passed over in its copy */
+	if (blockcnt < 0 && blk && check_out_of_fs(fs, blk, 1)) {
+		*blocknr = 0;
+		return 0;
+	}
 	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(m->c->meta, blk))
 		return 0;
 	if ((m->err = repair_new_block(m->c, blk, NULL, &nb)) ||
@@ -701,7 +706,8 @@ static int mark_used_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
-static errcode_t clone_meta_blocks(struct check_ctx *c, ext2_ino_t ino)
+/* Copy the inode's blocks in metadata: its map blocks only, or all of them. */
+static errcode_t clone_meta_walk(struct check_ctx *c, ext2_ino_t ino, int maps_only)
 {
 	struct meta_clone m = { .c = c };
 	errcode_t err;
@@ -720,7 +726,7 @@ static errcode_t clone_meta_blocks(struct check_ctx *c, ext2_ino_t ino)
 	 */
 	m.nodes_only = 1;
 	err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
-	if (!err && !m.err) {
+	if (!err && !m.err && !maps_only) {
 		m.nodes_only = 0;
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
 	}
@@ -731,6 +737,11 @@ static errcode_t clone_meta_blocks(struct check_ctx *c, ext2_ino_t ino)
 	if (!err)
 		err = ext2fs_block_iterate3(c->fs, ino, BLOCK_FLAG_READ_ONLY, NULL, mark_used_cb, c);
 	return err;
+}
+
+errcode_t repair_clone_meta_maps(struct check_ctx *c, ext2_ino_t ino)
+{
+	return clone_meta_walk(c, ino, 1);
 }
 
 errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, int clone)
@@ -747,7 +758,7 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 	 * copied is trimmed below
 	 */
 	if (clone && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
-	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 && (err = clone_meta_blocks(c, ino)) == ENOMEM)
+	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 && (err = clone_meta_walk(c, ino, 0)) == ENOMEM)
 		return err;
 	err = fs_read_inode(c->fs, ino, &in);
 	if (err)

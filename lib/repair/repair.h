@@ -42,6 +42,12 @@ errcode_t repair_unattached_clear(struct check_ctx *c, ext2_ino_t ino);
  * answer to E4R_PR_BLOCK_METADATA; the trim then drops what is left bad.
  */
 errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, int clone);
+/*
+ * Copy only the inode's map blocks (extent nodes, indirect blocks) that lie
+ * in metadata, so that a repair that changes its map (the clone of shared
+ * blocks) writes the copies, not the metadata.
+ */
+errcode_t repair_clone_meta_maps(struct check_ctx *c, ext2_ino_t ino);
 /* A block-mapped file or directory made an extent file (its data blocks kept where they are). */
 errcode_t repair_to_extents(struct check_ctx *c, ext2_ino_t ino);
 errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f);
