@@ -13,7 +13,6 @@
 #include "fs/salvage.h"
 
 #define DIRENT_HEADER		8	/* inode, rec_len, name_len, file_type */
-#define DIRENT_MIN		12
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
 #define INLINE_PARENT_SIZE	4
 #define ENCRYPTED_NAME_MIN	16	/* an encrypted name is at least one cipher block */
@@ -431,7 +430,7 @@ static void parse_entries(struct dir_walk *d, char *buf, unsigned len, int dots,
 	unsigned off = 0, prev = FS_SALVAGE_NO_PREV, budget = len / 4 + 2;
 	int n = 0;
 
-	grow_scratch(d->scr, len / DIRENT_MIN + 1);
+	grow_scratch(d->scr, len / FS_DIRENT_MIN + 1);
 	d->seen = d->scr->seen;
 	d->nseen = 0;
 	d->slots = d->scr->slots;
@@ -550,7 +549,7 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 	 * there is room for one at least. Its repair cuts a too-short tail off
 	 * or pads the size up to 4 (zeros): the entries are read as it leaves them.
 	 */
-	if ((size & 3) || (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + DIRENT_MIN)) {
+	if ((size & 3) || (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + FS_DIRENT_MIN)) {
 		size_t want = check_inline_dir_size(size);
 
 		dir_problem(d, E4R_PR_INLINE_DIR_SIZE, want, size);
@@ -567,7 +566,7 @@ static void check_inline_dir(struct dir_walk *d, struct ext2_inode_large *in)
 
 size_t check_inline_dir_size(size_t size)
 {
-	if (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + DIRENT_MIN)
+	if (size > INLINE_IBLOCK_SIZE && size < INLINE_IBLOCK_SIZE + FS_DIRENT_MIN)
 		return INLINE_IBLOCK_SIZE;
 	return (size + 3) & ~(size_t)3;
 }

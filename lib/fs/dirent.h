@@ -80,6 +80,21 @@ static inline errcode_t fs_dirent_set_rec_len(ext2_filsys fs, unsigned len, stru
 	return err;
 }
 
+#define FS_DIRENT_MIN		12	/* the header and a name of up to four bytes */
+
+/*
+ * Does the entry at DE have a record length a walk can step by, with ROOM
+ * bytes left in the block: at least the smallest entry, on the 4-byte grid
+ * (past one off it, every later entry is misaligned), inside the room?
+ * The length goes to *LEN either way.
+ */
+static inline int fs_dirent_rec_len_ok(ext2_filsys fs, const struct ext2_dir_entry *de,
+				       unsigned room, unsigned *len)
+{
+	fs_dirent_rec_len(fs, de, len);
+	return *len >= FS_DIRENT_MIN && *len % 4 == 0 && *len <= room;
+}
+
 /* The checksum tail at the end of a leaf block: a fake entry, inode 0, 12 bytes, type 0xDE. */
 static inline int fs_dirent_is_tail(const struct ext2_dir_entry_tail *t)
 {

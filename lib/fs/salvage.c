@@ -8,7 +8,6 @@
 #include "fs/salvage.h"
 
 #define DIRENT_HEADER	8	/* inode, rec_len, name_len, file_type */
-#define DIRENT_MIN	12
 
 static unsigned rec_len_at(ext2_filsys fs, const char *buf, unsigned off)
 {
@@ -29,7 +28,7 @@ int fs_dirent_corrupt(ext2_filsys fs, const char *buf, unsigned end, unsigned of
 	if (end - off < DIRENT_HEADER)
 		return 1;
 	rec_len = rec_len_at(fs, buf, off);
-	return rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off ||
+	return rec_len < FS_DIRENT_MIN || rec_len % 4 || rec_len > end - off ||
 	       fs_dirent_name_len(de) + DIRENT_HEADER > rec_len;
 }
 
@@ -80,7 +79,7 @@ static unsigned give_up_span(ext2_filsys fs, char *buf, unsigned end, unsigned o
 		fs_dirent_set_rec_len(fs, rec_len_at(fs, buf, prev) + (next - off), p);
 		return next;
 	}
-	if (next - off < DIRENT_MIN)
+	if (next - off < FS_DIRENT_MIN)
 		return end;	/* no room for an entry and none before it: nothing to mend with */
 	memset(de, 0, DIRENT_HEADER);
 	fs_dirent_set_rec_len(fs, next - off, de);
@@ -93,7 +92,7 @@ static int entry_keepable(ext2_filsys fs, const char *buf, unsigned off, unsigne
 	const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
 	unsigned nl = fs_dirent_name_len(de);
 
-	return span >= DIRENT_MIN && nl + DIRENT_HEADER <= span &&
+	return span >= FS_DIRENT_MIN && nl + DIRENT_HEADER <= span &&
 	       fs_dirent_inode(de) <= fs->super->s_inodes_count && strnlen(de->name, nl) == nl;
 }
 
@@ -109,14 +108,14 @@ unsigned fs_dirent_salvage(ext2_filsys fs, char *buf, unsigned end, unsigned off
 	 * A record that fits, with a name longer than it: the record is
 	 * believed and dropped (e2fsck's way), the entries after it stay.
 	 */
-	if (rec_len >= DIRENT_MIN && rec_len % 4 == 0 && rec_len <= left)
+	if (rec_len >= FS_DIRENT_MIN && rec_len % 4 == 0 && rec_len <= left)
 		return give_up_span(fs, buf, end, off, prev, off + rec_len);
 	/*
 	 * A bad record length: the entries after it are found again where a
 	 * sound chain of entries starts that reaches the end. e2fsck drops
 	 * them (they come back through lost+found, without their names).
 	 */
-	next = resync(fs, buf, end, off, off + (prev == FS_SALVAGE_NO_PREV ? DIRENT_MIN : 4));
+	next = resync(fs, buf, end, off, off + (prev == FS_SALVAGE_NO_PREV ? FS_DIRENT_MIN : 4));
 	if (next) {
 		if (entry_keepable(fs, buf, off, next - off)) {
 			fs_dirent_set_rec_len(fs, next - off, (struct ext2_dir_entry *)cp);
@@ -125,7 +124,7 @@ unsigned fs_dirent_salvage(ext2_filsys fs, char *buf, unsigned end, unsigned off
 		return give_up_span(fs, buf, end, off, prev, next);
 	}
 	/* nothing sound after it: e2fsck's rules */
-	if (rec_len == DIRENT_HEADER && left - DIRENT_HEADER >= DIRENT_MIN) {
+	if (rec_len == DIRENT_HEADER && left - DIRENT_HEADER >= FS_DIRENT_MIN) {
 		/* an 8-byte hole: what follows moves up over it */
 		memmove(cp, cp + DIRENT_HEADER, left - DIRENT_HEADER);
 		memset(cp + left - DIRENT_HEADER, 0, DIRENT_HEADER);

@@ -14,7 +14,6 @@
 #include "repair/repair.h"
 
 #define DIRENT_HEADER		8
-#define DIRENT_MIN		12
 #define DX_TAIL_SIZE		8
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
 #define INLINE_PARENT_SIZE	4
@@ -57,8 +56,7 @@ static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_of
 	while (off < end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 
-		if (end - off < DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
-		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off)
+		if (end - off < DIRENT_HEADER || !fs_dirent_rec_len_ok(fs, de, end - off, &rec_len))
 			return -1;
 		if (off)
 			*before_last = *last_off;
@@ -83,7 +81,7 @@ static errcode_t insert_tail(ext2_filsys fs, char *buf)
 	 * whose type was damaged reads as one): the entry before takes it.
 	 */
 	if (!fs_dirent_inode(de) && before != FS_SALVAGE_NO_PREV &&
-	    rec_len < DIRENT_MIN + FS_DIRENT_TAIL_SIZE) {
+	    rec_len < FS_DIRENT_MIN + FS_DIRENT_TAIL_SIZE) {
 		unsigned before_len;
 
 		de = (struct ext2_dir_entry *)(buf + before);
@@ -92,9 +90,9 @@ static errcode_t insert_tail(ext2_filsys fs, char *buf)
 		fs_dirent_set_rec_len(fs, rec_len, de);
 		last = before;
 	}
-	need = fs_dirent_inode(de) || last == 0 ? entry_need(de) : DIRENT_MIN;
-	if (need < DIRENT_MIN)
-		need = DIRENT_MIN;
+	need = fs_dirent_inode(de) || last == 0 ? entry_need(de) : FS_DIRENT_MIN;
+	if (need < FS_DIRENT_MIN)
+		need = FS_DIRENT_MIN;
 	if (rec_len < need + FS_DIRENT_TAIL_SIZE)
 		return EXT2_ET_DIR_NO_SPACE_FOR_CSUM;
 	fs_dirent_set_rec_len(fs, rec_len - FS_DIRENT_TAIL_SIZE, de);
@@ -270,6 +268,18 @@ static int is_dots(const struct ext2_dir_entry *de, unsigned dots)
 	       (dots == 1 || de->name[1] == '.');
 }
 
+/* Block 0's second entry, after a first of FIRST bytes, when its record length is sane. */
+static struct ext2_dir_entry *second_entry(ext2_filsys fs, char *buf, unsigned first, unsigned end,
+					   unsigned *len)
+{
+	struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + first);
+
+	/* its header must lie inside the entries before its length is read */
+	if (first + FS_DIRENT_MIN > end || !fs_dirent_rec_len_ok(fs, dd, end - first, len))
+		return NULL;
+	return dd;
+}
+
 /*
  * A directory's block 0 just salvaged: its first two entries become '.'
  * and '..' where they are not, as e2fsck's pass 2 makes them right after
@@ -282,17 +292,14 @@ static void dots_after_salvage(struct check_ctx *c, ext2_ino_t dir, char *buf, u
 	struct ext2_dir_entry *de = (struct ext2_dir_entry *)buf, *dd;
 	unsigned rec_len, len2;
 
-	if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end)
+	if (!fs_dirent_rec_len_ok(fs, de, end, &rec_len))
 		return;
 	if (!is_dots(de, 1)) {
 		make_dot(fs, de, rec_len, 1, dir, 0);
 		fs_dirent_rec_len(fs, de, &rec_len);
 	}
-	dd = (struct ext2_dir_entry *)(buf + rec_len);
-	if (rec_len + DIRENT_MIN > end || fs_dirent_rec_len(fs, dd, &len2) || len2 < DIRENT_MIN ||
-	    len2 > end - rec_len)
-		return;
-	if (!is_dots(dd, 2))
+	dd = second_entry(fs, buf, rec_len, end, &len2);
+	if (dd && !is_dots(dd, 2))
 		make_dot(fs, dd, len2, 2, parent_of(c, dir), 1);
 }
 
@@ -405,8 +412,7 @@ static int name_taken(struct check_ctx *c, ext2_ino_t dir, const char *buf, unsi
 	while (off + DIRENT_HEADER <= end) {
 		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
 
-		if (fs_dirent_rec_len(c->fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len % 4 ||
-		    rec_len > end - off)
+		if (!fs_dirent_rec_len_ok(c->fs, de, end - off, &rec_len))
 			break;
 		if (fs_dirent_inode(de) && fs_dirent_name_len(de) == len && !memcmp(de->name, name, len))
 			return 1;
@@ -436,7 +442,7 @@ static struct ext2_dir_entry *earlier_same_name(struct check_ctx *c, ext2_ino_t 
 		struct ext2_dir_entry *o = (struct ext2_dir_entry *)(buf + off);
 		unsigned onl = fs_dirent_name_len(o);
 
-		if (fs_dirent_rec_len(c->fs, o, &len) || len < DIRENT_MIN || len > end - off)
+		if (fs_dirent_rec_len(c->fs, o, &len) || len < FS_DIRENT_MIN || len > end - off)
 			break;
 		if (fs_dirent_inode(o) &&
 		    (fold ? !ext2fs_casefold_cmp(fold, (const unsigned char *)o->name, (int)onl,
@@ -525,8 +531,7 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 		unsigned i, nl = fs_dirent_name_len(de);
 		int remove = 1, dot, dotdot;
 
-		if (fs_dirent_rec_len(fs, de, &rec_len) || rec_len < DIRENT_MIN || rec_len % 4 ||
-		    rec_len > end - off)
+		if (!fs_dirent_rec_len_ok(fs, de, end - off, &rec_len))
 			break;
 		dot = first && off == 0 && nl == 1 && de->name[0] == '.';
 		/* block 0's '..' keeps its place: pass 3 gives it the parent */
@@ -626,11 +631,11 @@ static void make_dot(ext2_filsys fs, struct ext2_dir_entry *de, unsigned rec_len
 	fs_dirent_set_file_type(de, ext2fs_has_feature_filetype(fs->super) ? EXT2_FT_DIR : 0);
 	memcpy(de->name, "..", (size_t)dots);
 	/* '.' keeps 12 bytes; '..' (or a last entry) may keep the rest */
-	if (!last && rec_len >= 2 * DIRENT_MIN) {
-		struct ext2_dir_entry *rest = (struct ext2_dir_entry *)((char *)de + DIRENT_MIN);
-		fs_dirent_set_rec_len(fs, DIRENT_MIN, de);
+	if (!last && rec_len >= 2 * FS_DIRENT_MIN) {
+		struct ext2_dir_entry *rest = (struct ext2_dir_entry *)((char *)de + FS_DIRENT_MIN);
+		fs_dirent_set_rec_len(fs, FS_DIRENT_MIN, de);
 		memset(rest, 0, DIRENT_HEADER);
-		fs_dirent_set_rec_len(fs, rec_len - DIRENT_MIN, rest);
+		fs_dirent_set_rec_len(fs, rec_len - FS_DIRENT_MIN, rest);
 	}
 }
 
@@ -657,8 +662,7 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 	/* an htree root's '..' spans the block, as the checker read it */
 	end = entries_end(c, dir, blk, buf);
 	de = (struct ext2_dir_entry *)buf;
-	err = fs_dirent_rec_len(fs, de, &rec_len);
-	if (err || rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end) {
+	if (!fs_dirent_rec_len_ok(fs, de, end, &rec_len)) {
 		free(buf);
 		return EXT2_ET_DIR_CORRUPTED;
 	}
@@ -671,11 +675,10 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 	} else if (f->code == E4R_PR_NO_DOT) {
 		make_dot(fs, de, rec_len, 1, dir, 0);
 	} else {
-		unsigned off = rec_len, len2;
-		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + off);
+		unsigned len2;
+		struct ext2_dir_entry *dd = second_entry(fs, buf, rec_len, end, &len2);
 
-		if (off + DIRENT_MIN > end || fs_dirent_rec_len(fs, dd, &len2) ||
-		    len2 < DIRENT_MIN || len2 > end - off) {
+		if (!dd) {
 			free(buf);
 			return EXT2_ET_DIR_CORRUPTED;
 		}
@@ -725,22 +728,22 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 		free(buf);
 		return err;
 	}
-	if (rec_len >= DIRENT_MIN && rec_len + DIRENT_MIN <= end) {
+	if (rec_len >= FS_DIRENT_MIN && rec_len + FS_DIRENT_MIN <= end) {
 		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + rec_len);
 
 		if (fs_dirent_name_len(dd) == 2 && dd->name[0] == '.' && dd->name[1] == '.') {
 			fs_dirent_set_inode(dd, parent);
 			err = dblock_write(c, dir, blk, buf);
 		}
-	} else if (rec_len >= 2 * DIRENT_MIN && rec_len <= end && fs_dirent_name_len(de) == 1 &&
+	} else if (rec_len >= 2 * FS_DIRENT_MIN && rec_len <= end && fs_dirent_name_len(de) == 1 &&
 		   de->name[0] == '.') {
 		/* '.' over the whole block, no '..' (e2fsck splits it): '..' takes the rest */
-		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + DIRENT_MIN);
+		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + FS_DIRENT_MIN);
 
-		fs_dirent_set_rec_len(fs, DIRENT_MIN, de);
+		fs_dirent_set_rec_len(fs, FS_DIRENT_MIN, de);
 		memset(dd, 0, DIRENT_HEADER);
-		fs_dirent_set_rec_len(fs, rec_len - DIRENT_MIN, dd);
-		make_dot(fs, dd, rec_len - DIRENT_MIN, 2, parent, 1);
+		fs_dirent_set_rec_len(fs, rec_len - FS_DIRENT_MIN, dd);
+		make_dot(fs, dd, rec_len - FS_DIRENT_MIN, 2, parent, 1);
 		err = dblock_write(c, dir, blk, buf);
 	}
 	free(buf);
@@ -840,7 +843,7 @@ static int block_add_entry(ext2_filsys fs, char *buf, const char *name, ext2_ino
 		unsigned used;
 
 		if (end - off < DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
-		    rec_len < DIRENT_MIN || rec_len % 4 || rec_len > end - off)
+		    rec_len < FS_DIRENT_MIN || rec_len % 4 || rec_len > end - off)
 			return 0;
 		used = fs_dirent_inode(de) ? entry_need(de) : 0;
 		if (rec_len >= used + need) {
@@ -1040,12 +1043,12 @@ static errcode_t deindex_block(struct check_ctx *c, ext2_ino_t dir, blk64_t blk,
 	de = (struct ext2_dir_entry *)buf;
 	if (lblk == 0) {
 		/* '.' of 12 bytes, then '..' over the rest of the block */
-		if (fs_dirent_rec_len(fs, de, &len) || len != DIRENT_MIN)
+		if (fs_dirent_rec_len(fs, de, &len) || len != FS_DIRENT_MIN)
 			goto out;
-		de = (struct ext2_dir_entry *)(buf + DIRENT_MIN);
-		if (fs_dirent_rec_len(fs, de, &len) || len != fs->blocksize - DIRENT_MIN)
+		de = (struct ext2_dir_entry *)(buf + FS_DIRENT_MIN);
+		if (fs_dirent_rec_len(fs, de, &len) || len != fs->blocksize - FS_DIRENT_MIN)
 			goto out;
-		fs_dirent_set_rec_len(fs, end - DIRENT_MIN, de);
+		fs_dirent_set_rec_len(fs, end - FS_DIRENT_MIN, de);
 	} else {
 		if (!is_dx_node(fs, buf))
 			goto out;
