@@ -6,33 +6,28 @@
 
 #include "fs/inode.h"
 
-/* Did the read of INO (IN, SIZE bytes, ERR returned) meet a checksum that fails? */
-static int csum_failed(ext2_filsys fs, ext2_ino_t ino, errcode_t err, struct ext2_inode *in, int size)
+/*
+ * Did the read of INO (IN, the whole inode, ERR returned) meet a checksum
+ * that fails? libext2fs says so unless the filesystem was opened to ignore
+ * checksum errors, as the checker opens it.
+ */
+static int csum_failed(ext2_filsys fs, ext2_ino_t ino, errcode_t err, struct ext2_inode_large *in)
 {
-	int isize = EXT2_INODE_SIZE(fs->super), bad;
-	struct ext2_inode_large *full;
-
 	if (err == EXT2_ET_INODE_CSUM_INVALID || err == EXT2_ET_INODE_IS_GARBAGE)
 		return 1;
-	if (err || !ext2fs_has_feature_metadata_csum(fs->super))
-		return 0;
-	if (size >= isize)
-		return !ext2fs_inode_csum_verify(fs, ino, (struct ext2_inode_large *)in);
-	/* a short read: the checksum covers the whole inode, read again whole */
-	full = calloc(1, (size_t)isize);
-	if (!full)
-		return 1;	/* emptying the cache is always safe */
-	bad = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)full, isize) != 0 ||
-	      !ext2fs_inode_csum_verify(fs, ino, full);
-	free(full);
-	return bad;
+	return !err && ext2fs_has_feature_metadata_csum(fs->super) && !ext2fs_inode_csum_verify(fs, ino, in);
 }
 
-errcode_t fs_read_inode_full(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *in, int size)
+/*
+ * Read SIZE bytes of INO into IN (the whole inode, or all there is to
+ * verify on a filesystem without checksums), the cache emptied after a
+ * failing checksum.
+ */
+static errcode_t read_whole(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode_large *in, int size)
 {
-	errcode_t err = ext2fs_read_inode_full(fs, ino, in, size);
+	errcode_t err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in, size);
 
-	if (!csum_failed(fs, ino, err, in, size))
+	if (!csum_failed(fs, ino, err, in))
 		return err;
 	/*
 	 * The cache may have served a slot that an unchecked read inside
@@ -40,8 +35,30 @@ errcode_t fs_read_inode_full(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *
 	 * cache of what this read put there.
 	 */
 	ext2fs_flush_icache(fs);
-	err = ext2fs_read_inode_full(fs, ino, in, size);
+	err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)in, size);
 	ext2fs_flush_icache(fs);
+	return err;
+}
+
+errcode_t fs_read_inode_full(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *in, int size)
+{
+	int isize = EXT2_INODE_SIZE(fs->super);
+	union {
+		struct ext2_inode_large	inode;
+		char			bytes[1024];
+	} local;
+	struct ext2_inode_large *whole = &local.inode;
+	errcode_t err;
+
+	/* the checksum covers the whole inode: a shorter read is made whole, once */
+	if (size >= isize || !ext2fs_has_feature_metadata_csum(fs->super))
+		return read_whole(fs, ino, (struct ext2_inode_large *)in, size);
+	if ((size_t)isize > sizeof(local) && !(whole = malloc((size_t)isize)))
+		return EXT2_ET_NO_MEMORY;
+	err = read_whole(fs, ino, whole, isize);
+	memcpy(in, whole, (size_t)size);
+	if (whole != &local.inode)
+		free(whole);
 	return err;
 }
 
