@@ -223,9 +223,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_FS_SIZE_WRONG, "fs_size_wrong", P0, WARN, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the filesystem size (according to the superblock) is %f blocks, but the device holds only %e: either the superblock or the partition table is likely to be corrupt, or the image was cut short")),
-	/* e2fsck -n says so and exits 0; its -y clears uninit_bg (not repaired here yet) */
-	ROW(E4R_PR_SB_BOTH_CSUMS, "sb_both_csums", P0, WARN, E4R_ANS_NONE, 0,
-	    FIX(NONE), PH(NONE),
+	/* e2fsck -n says so and exits 0; its -y (and -p) clears uninit_bg */
+	ROW(E4R_PR_SB_BOTH_CSUMS, "sb_both_csums", P0, WARN, E4R_ANS_FIX, PREEN | CLOSED,
+	    FIX(SB_FIELD), PH(NOW),
 	    PM_("the superblock sets both metadata_csum and uninit_bg; metadata_csum supersedes uninit_bg")),
 
 	ROW(E4R_PR_INODE_CSUM, "inode_csum", P1, ERR, E4R_ANS_FIX, PREEN | CLOSED,

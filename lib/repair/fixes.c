@@ -406,6 +406,10 @@ static errcode_t do_sb_field(struct check_ctx *c, size_t first, size_t i)
 	case E4R_PR_JOURNAL_RECOVER_SET:
 		ext2fs_clear_feature_journal_needs_recovery(sb);
 		break;
+	case E4R_PR_SB_BOTH_CSUMS:
+		/* the descriptors' checksums are metadata_csum's already: nothing else changes */
+		ext2fs_clear_feature_gdt_csum(sb);
+		break;
 	case E4R_PR_ORPHAN_FILE_NO_JOURNAL:
 		ext2fs_clear_feature_orphan_file(sb);
 		ext2fs_clear_feature_orphan_present(sb);

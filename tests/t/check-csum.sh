@@ -18,6 +18,21 @@ damage "set_bg 1 checksum 0x1234" "Padding at end of inode bitmap is not set" \
 # uninit_bg beside metadata_csum: e2fsck -n says that one supersedes the other (exit 0).
 damage "feature uninit_bg" "metadata_csum supersedes uninit_bg" \
 	"sets both metadata_csum and uninit_bg; metadata_csum supersedes uninit_bg" 0
+# -y and -p clear uninit_bg, as e2fsck -fy does: the same features after either, and
+# nothing left for e2fsck -fy to change.
+features() { dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Filesystem features: *//p'; }
+for mode in -y -p; do
+	cp t.img e2.img
+	e2fsck -fy e2.img >/dev/null 2>&1
+	[ $? = 1 ] || fail "oracle: e2fsck -fy does not clear uninit_bg beside metadata_csum"
+	cp t.img mine.img
+	run "$E4R" check $mode -f mine.img
+	expect_rc 1 "check $mode -f clears uninit_bg beside metadata_csum"
+	[ "$(features mine.img)" = "$(features e2.img)" ] ||
+		fail "check $mode -f left features '$(features mine.img)', e2fsck -fy '$(features e2.img)'"
+	run e2fsck -fy mine.img
+	expect_rc 0 "oracle: e2fsck -fy finds nothing to change after check $mode -f"
+done
 
 # A file with an extent tree of depth 1: a flipped bit in its index block's checksum.
 mkimg deep.img 16M
