@@ -409,7 +409,8 @@ errcode_t fs_decode_lookup(struct fs_decode *d, blk64_t blk, struct fs_block_inf
 		info->kind = E4R_KIND_OUTSIDE;
 		return 0;
 	}
-	if (d->have_block_map)
+	/* the boot block of 1 KiB filesystems is before the bitmap's first block */
+	if (d->have_block_map && blk >= d->fs->super->s_first_data_block)
 		info->allocated = !!ext2fs_test_block_bitmap2(d->fs->block_map, blk);
 	r = find_run(d, blk);
 	if (r) {
