@@ -91,6 +91,7 @@ struct check_result {
 	uint64_t		noncontig;
 	/* Repairs: findings of every round are kept in order; f->round says which. */
 	unsigned		rounds;		/* checks run (1 without repairs) */
+	unsigned		alone_rounds;	/* of them, after a new repair made alone (not limited) */
 	unsigned		fixed;		/* findings repaired, all rounds */
 	unsigned		left;		/* errors of the last round not repaired */
 	int			unsettled;	/* the last round allowed still repaired: unchecked since */

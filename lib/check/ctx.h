@@ -88,6 +88,12 @@ struct check_ctx {
 	 * check runs although nothing was fixed.
 	 */
 	int			again;
+	/*
+	 * Set by repair/: the round ended after one repair made alone (a
+	 * descriptor's inode table, the bad blocks inode), this finding's
+	 * index; SIZE_MAX otherwise.
+	 */
+	size_t			alone_fixed;
 	/* repair/ changed the usage charged to quota after pass 5 compared it */
 	int			quota_changed;
 	/*

@@ -20,6 +20,29 @@
 #define DEFAULT_MAX_FINDINGS	100000
 /* Checks in one run with repairs: each fix may uncover the next (a cleared inode frees blocks). */
 #define DEFAULT_MAX_ROUNDS	6
+/*
+ * Rounds after a repair made alone do not count against the limit while
+ * each is a new one (on a zeroed descriptor block every group needs its
+ * inode table back, one a round; e2fsck makes them all in one pass). The
+ * same repair made again counts, and no more than these go free.
+ */
+#define MAX_ALONE_ROUNDS	64
+
+/* Was a finding like R's finding I (the same problem, object) fixed in an earlier round? */
+static int fixed_before(const struct check_result *r, size_t first, size_t i)
+{
+	const struct check_finding *f = &r->findings[i];
+	size_t j;
+
+	for (j = 0; j < first; j++) {
+		const struct check_finding *g = &r->findings[j];
+
+		if (g->fixed && g->code == f->code && g->group == f->group && g->ino == f->ino &&
+		    g->blk == f->blk)
+			return 1;
+	}
+	return 0;
+}
 
 static errcode_t ctx_init(struct check_ctx *c, ext2_filsys fs)
 {
@@ -185,6 +208,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		c.opts = o;
 		c.res = r;
 		c.round = r->rounds++;
+		c.alone_fixed = SIZE_MAX;
 		err = ctx_init(&c, fs);
 		if (!err)
 			err = check_round(&c, o);
@@ -224,6 +248,9 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 * should be.
 		 */
 		settled = !c.again && (!fixed || !(c.recheck || overflow));
+		if (!err && c.alone_fixed != SIZE_MAX && r->alone_rounds < MAX_ALONE_ROUNDS &&
+		    !fixed_before(r, first, c.alone_fixed))
+			r->alone_rounds++;
 		ctx_free(&c);
 		if (err)
 			goto fail;
@@ -233,7 +260,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 * Without room for it the filesystem stays without a journal.
 		 */
 		if (settled && r->journal_cleared && !r->left && !r->preen_halt && !r->aborted &&
-		    mode != E4R_REPAIR_NONE && r->rounds < max_rounds) {
+		    mode != E4R_REPAIR_NONE && r->rounds - r->alone_rounds < max_rounds) {
 			r->journal_cleared = 0;
 			if (repair_journal_recreate(fs) == 0) {
 				r->journal_recreated = 1;
@@ -250,7 +277,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 * was never checked, and a fix that does not hold would come back
 		 * every round. The run does not call the filesystem mended.
 		 */
-		if (r->rounds >= max_rounds) {
+		if (r->rounds - r->alone_rounds >= max_rounds) {
 			r->unsettled = 1;
 			break;
 		}

@@ -463,6 +463,7 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 			if (!decide(c, f))
 				continue;
 			gd_csum_unhide(c, first);
+			c->alone_fixed = i;
 			count_fixed(c, f, fixed);
 			r->fixed += *fixed;
 			r->written = 1;
@@ -481,6 +482,7 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		if (decide(c, f)) {
 			yield_misplaced_bitmaps(c, first);
 			if (fix_one(c, first, i) == 0) {
+				c->alone_fixed = i;
 				count_fixed(c, f, fixed);
 				r->fixed += *fixed;
 				r->written = 1;

@@ -97,3 +97,43 @@ bb=$(dumpe2fs base.img 2>/dev/null | sed -n 's/.*Block bitmap at \([0-9]*\).*/\1
 pointed_back "set_bg 0 inode_table 0;set_bg 0 checksum calc" "a flex_bg table at block 0"
 pointed_back "set_bg 0 inode_table 1;set_bg 0 checksum calc" "a flex_bg table over the descriptors"
 pointed_back "set_bg 0 inode_table $bb;set_bg 0 checksum calc" "a flex_bg table at the block bitmap's block"
+
+# Sixteen groups, eight descriptors with their table at block 0 and every backup
+# descriptor zeroed (e2fsck can fall back on none): each table is pointed back in a
+# round of its own. Those rounds are not held to the limit of six checks, so the
+# repairs settle; e2fsck -fy (which gives the tables new blocks, they are empty)
+# and check -y -f then leave the same files, every one with its content.
+mkimg base.img 16M -b 1024 -g 1024 -N 2048 -O ^flex_bg,^has_journal,^metadata_csum
+seq 1 3000 > data
+for i in $(seq 1 15); do echo "mkdir d$i"; echo "write data d$i/f"; done |
+	debugfs -w -f - base.img >/dev/null 2>&1 || fail "debugfs populate the 16-group image"
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on the 16-group image"
+cp base.img t.img
+for i in $(seq 1 8); do echo "set_bg $i inode_table 0"; done | debugfs -w -f - t.img >/dev/null 2>&1 ||
+	fail "debugfs set_bg on the 16-group image"
+for g in 1 3 5 7 9; do
+	dd if=/dev/zero of=t.img bs=1024 seek=$((g * 1024 + 1)) count=2 conv=notrunc 2>/dev/null ||
+		fail "zero group $g's backup superblock and descriptors"
+done
+cp t.img e.img
+e2fsck -fy e.img >/dev/null 2>&1
+run e2fsck -fn e.img
+expect_rc 0 "oracle: e2fsck -fn after e2fsck -fy on eight tables at block 0"
+e2files=$(printf '%s\n' "$OUT" | sed -n 's/.*: \([0-9]*\/[0-9]*\) files.*/\1/p')
+run "$E4R" check -y -f t.img
+expect_rc 1 "check -y -f on eight tables at block 0"
+expect_no_out "did not settle" "the repairs of eight tables settle"
+expect_no_out "write over filesystem metadata" "eight tables: no write refused"
+run e2fsck -fn t.img
+expect_rc 0 "oracle: e2fsck -fn after check -y -f on eight tables at block 0"
+[ "$(printf '%s\n' "$OUT" | sed -n 's/.*: \([0-9]*\/[0-9]*\) files.*/\1/p')" = "$e2files" ] ||
+	fail "eight tables: check -y -f and e2fsck -fy leave different files in use ($e2files for e2fsck)"
+run "$E4R" check -n -f t.img
+expect_rc 0 "check -n -f after check -y -f on eight tables at block 0"
+for i in $(seq 1 15); do
+	rm -f f.out
+	debugfs -R "dump d$i/f f.out" t.img >/dev/null 2>&1
+	cmp -s f.out data || fail "eight tables: d$i/f is not kept"
+done
+exit 0
