@@ -870,7 +870,8 @@ static errcode_t rewrite_journal_sb(struct check_ctx *c, void (*change)(unsigned
 	err = ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &blk);
 	if (err)
 		return err;
-	if (!blk || check_out_of_fs(fs, blk, 1))
+	/* a first block that is metadata (a bitmap moved there): left, as the reset below leaves it */
+	if (!blk || check_out_of_fs(fs, blk, 1) || fs_guard_holds(blk, 1))
 		return EXT2_ET_BAD_BLOCK_NUM;
 	buf = malloc(fs->blocksize);
 	if (!buf)
