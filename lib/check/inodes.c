@@ -221,12 +221,26 @@ static int check_flags(struct check_inode_walk *w)
 	struct ext2_inode *in = (struct ext2_inode *)w->inode;
 	int special = w->kind >= KIND_CHR && w->kind <= KIND_SOCK;
 
+	/*
+	 * A flag the superblock's features do not allow. Where the inode
+	 * proves the feature (a sound extent header in an inode in use, the
+	 * system.data attribute), e2fsck sets the feature rather than clear
+	 * the inode; made alone, the next round checks every inode with it.
+	 */
 	if ((in->i_flags & EXT4_EXTENTS_FL) && !ext2fs_has_feature_extents(fs->super)) {
-		check_report_ino(c, E4R_PR_EXTENTS_NO_FEATURE, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		int proved = (in->i_links_count || w->ino == EXT2_BAD_INO || w->ino == EXT2_ROOT_INO ||
+			      w->ino == EXT2_JOURNAL_INO) &&
+			     ext2fs_extent_header_verify(in->i_block, sizeof(in->i_block)) == 0;
+
+		check_report_ino(c, proved ? E4R_PR_EXTENT_FEATURE : E4R_PR_EXTENTS_NO_FEATURE, w->ino,
+				 E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
 	if ((in->i_flags & EXT4_INLINE_DATA_FL) && !ext2fs_has_feature_inline_data(fs->super)) {
-		check_report_ino(c, E4R_PR_INLINE_DATA, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
+		int proved = w->ino >= c->first_ino && !check_xattr_inline_missing(c, w->ino);
+
+		check_report_ino(c, proved ? E4R_PR_INLINE_DATA_FEATURE : E4R_PR_INLINE_DATA, w->ino,
+				 E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;
 	}
 	if (special && !device_map_ok(in)) {

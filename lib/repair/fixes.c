@@ -398,7 +398,11 @@ static errcode_t do_sb_field(struct check_ctx *c, size_t first, size_t i)
 		sb->s_checksum_seed = 0;
 		break;
 	case E4R_PR_SB_64BIT_NO_EXTENTS:
+	case E4R_PR_EXTENT_FEATURE:
 		ext2fs_set_feature_extents(sb);
+		break;
+	case E4R_PR_INLINE_DATA_FEATURE:
+		ext2fs_set_feature_inline_data(sb);
 		break;
 	case E4R_PR_SB_HURD_FILETYPE:
 		ext2fs_clear_feature_filetype(sb);

@@ -54,4 +54,69 @@ mapcase junk "sif f block[2] 0xffffff00" \
 for img in junk.img junk.e2fsck.img; do
 	debugfs -R "stat f" "$img" 2>&1 | grep -q "File not found" || fail "f is still named after the repair of $img"
 done
+# A superblock that lost the extent or inline_data feature over files that prove it
+# (a sound extent header; the system.data attribute): e2fsck sets the feature again
+# and keeps every file (PR_1_EXTENT_FEATURE, PR_1_INLINE_DATA_FEATURE); check -y -f
+# must too, with their data, where it once cleared each such inode.
+# feature_lost NAME FEATURE E2FSCK-REGEX OUR-REGEX: base.img without FEATURE.
+feature_lost() {
+	cp base.img "$1.img"
+	debugfs -w -R "feature -$2" "$1.img" >/dev/null 2>&1 || fail "debugfs feature -$2"
+	run e2fsck -fn "$1.img"
+	expect_rc 4 "oracle: e2fsck -fn without $2"
+	expect_out "$3" "oracle names the missing $2 feature"
+	run "$E4R" check -n -f "$1.img"
+	expect_rc 4 "check -n -f without $2"
+	expect_out "$4" "check names the missing $2 feature"
+	cp "$1.img" "$1.e2fsck.img"
+	e2fsck -fy "$1.e2fsck.img" >/dev/null 2>&1
+	[ $? = 1 ] || fail "oracle: e2fsck -fy without $2"
+	run "$E4R" check -y -f "$1.img"
+	expect_rc 1 "check -y -f without $2"
+	run e2fsck -fn "$1.img"
+	expect_rc 0 "oracle: e2fsck -fn after check -y -f without $2"
+	run "$E4R" check -n -f "$1.img"
+	expect_rc 0 "check -n -f after check -y -f without $2"
+	dumpe2fs -h "$1.img" 2>/dev/null | grep -q "^Filesystem features:.* $2" ||
+		fail "check -y -f did not set $2 again"
+}
+
+# kept_as_in_base IMAGE FILE...: each FILE reads back from IMAGE as from base.img
+# (debugfs dumps an inline file's whole inline area, so the base is the reference).
+kept_as_in_base() {
+	local img=$1 f
+	shift
+	for f in "$@"; do
+		rm -f out ref
+		debugfs -R "dump $f ref" base.img >/dev/null 2>&1
+		debugfs -R "dump $f out" "$img" >/dev/null 2>&1
+		[ -s ref ] && cmp -s out ref || fail "$f is not kept by the repair of $img"
+	done
+}
+
+# extents on a filesystem without 64bit (with it, the 64bit rule sets extents first)
+mkimg base.img 8M -b 1024 -O ^64bit,^inline_data
+seeded_bytes g 200000 > g.data
+printf '%s\n' "write f.data f" "write g.data g" "mkdir d" "write f.data d/f" |
+	debugfs -w -f - base.img >/dev/null 2>&1 || fail "debugfs write on the extent base"
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on the extent base"
+feature_lost extent extent "superblock is missing EXTENTS feature" \
+	"in extent format, but the superblock lacks the extent feature"
+kept_as_in_base extent.img f g d/f
+kept_as_in_base extent.e2fsck.img f g d/f
+
+# inline data: small files and a directory kept in their inodes
+mkimg base.img 8M -b 1024 -O inline_data
+printf 'tiny\n' > t.data
+printf '%s\n' "write t.data t" "mkdir d" "write t.data d/t" |
+	debugfs -w -f - base.img >/dev/null 2>&1 || fail "debugfs write on the inline base"
+debugfs -R "stat t" base.img 2>/dev/null | grep -q "Size of inline data" ||
+	skip "debugfs did not keep t inline"
+run e2fsck -fn base.img
+expect_rc 0 "oracle: e2fsck -fn on the inline base"
+feature_lost inline inline_data "superblock is missing INLINE_DATA feature" \
+	"has inline data and its system.data attribute, but the superblock lacks the inline_data feature"
+kept_as_in_base inline.img t d/t
+kept_as_in_base inline.e2fsck.img t d/t
 exit 0
