@@ -761,8 +761,15 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_walk_blocks(&w, buf);
 	if (w.bad)
 		return;
-	check_quota_charge(c, ino, in, (w.nblocks + w.ea.clusters) * EXT2_CLUSTER_SIZE(c->fs->super),
-			   1 + w.ea.inodes);
+	/*
+	 * e2fsck's pass 1 is done with a sound inline-data symlink before it
+	 * charges quota (the kernel makes none; a directory whose mode became
+	 * a symlink's is one): charged here, e2fsck -fn would call the quota
+	 * files wrong after a repair.
+	 */
+	if (!(w.kind == KIND_LNK && (in->i_flags & EXT4_INLINE_DATA_FL) && symlink_ok(&w, buf)))
+		check_quota_charge(c, ino, in, (w.nblocks + w.ea.clusters) * EXT2_CLUSTER_SIZE(c->fs->super),
+				   1 + w.ea.inodes);
 	check_i_blocks(&w);
 	check_bigalloc_map(&w);
 	if (w.kind == KIND_DIR)
