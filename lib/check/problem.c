@@ -210,7 +210,8 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_V2_FIELDS, "journal_v2_fields", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_V2_FIELDS), PH(NOW),
 	    PM_("the journal (inode %i) superblock says %f users: its v2 fields are invalid (left from a v1 superblock)")),
-	ROW(E4R_PR_RESIZE_INODE_STRAY, "resize_inode_stray", P0, ERR, E4R_ANS_CLEAR, 0,
+	/* e2fsck -n names it and exits 0 (a stray inode 7 harms nothing); -y clears it */
+	ROW(E4R_PR_RESIZE_INODE_STRAY, "resize_inode_stray", P0, WARN, E4R_ANS_CLEAR, 0,
 	    FIX(INODE), PH(NOW),
 	    PM_("the resize inode (inode %i) is not clear, but the filesystem has no resize_inode feature")),
 	ROW(E4R_PR_RESIZE_INODE_INVALID, "resize_inode_invalid", P0, WARN, E4R_ANS_FIX, 0,
