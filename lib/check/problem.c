@@ -187,7 +187,8 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_SB_CSUM, "journal_sb_csum", P0, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(JOURNAL_RESET), PH(NOW),
 	    PM_("the journal superblock checksum does not match (stored %f, computed %e)")),
-	ROW(E4R_PR_SB_RESIZE_META_BG, "sb_resize_meta_bg", P0, ERR, E4R_ANS_FIX, 0,
+	/* e2fsck -n names it and exits 0; -y drops resize_inode */
+	ROW(E4R_PR_SB_RESIZE_META_BG, "sb_resize_meta_bg", P0, WARN, E4R_ANS_FIX, 0,
 	    FIX(RESIZE_INODE_OFF), PH(NOW),
 	    PM_("the resize_inode and meta_bg features are both set; they do not go together")),
 	ROW(E4R_PR_JOURNAL_EXTERNAL_MISSING, "journal_external_missing", P0, ERR, E4R_ANS_NONE, 0,
