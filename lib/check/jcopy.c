@@ -123,6 +123,26 @@ static int read_offerable(struct jc *x, const struct jbd_copy *cp, unsigned char
 	return cp->csum_ok && !cp->revoked && !jbd_copies_read(x->j, cp, buf);
 }
 
+/*
+ * Was BLK written from the journal by an earlier round of this run? Then
+ * no copy is offered again: what the rounds since changed there was a
+ * repair of what the copy brought back (an encrypt flag whose attribute
+ * is gone), and restoring it again would undo that repair, round after
+ * round, until the limit.
+ */
+static int restored_before(const struct jc *x, blk64_t blk)
+{
+	const struct check_result *r = x->c->res;
+
+	for (size_t i = 0; i < r->count; i++) {
+		const struct check_finding *f = &r->findings[i];
+
+		if (f->code == E4R_PR_JOURNAL_COPY && f->fixed && f->blk == blk && f->round != x->c->round)
+			return 1;
+	}
+	return 0;
+}
+
 static errcode_t find_inode_table_block(struct jc *x, dgrp_t g, blk64_t blk, unsigned char *bitmap)
 {
 	ext2_filsys fs = x->fs;
@@ -134,7 +154,7 @@ static errcode_t find_inode_table_block(struct jc *x, dgrp_t g, blk64_t blk, uns
 	size_t at, count;
 	struct cand cd = { 0 };
 
-	if (io_channel_read_blk64(fs->io, blk, 1, x->cur))
+	if (restored_before(x, blk) || io_channel_read_blk64(fs->io, blk, 1, x->cur))
 		return 0;
 	for (i = 0; i < per; i++) {
 		ext2_ino_t ino = first + i;
@@ -353,7 +373,7 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 	size_t at, count;
 	int have_cur;
 
-	if (has_cand(x, blk))
+	if (has_cand(x, blk) || restored_before(x, blk))
 		return 0;
 	jbd_copies_find(x->idx, blk, &at, &count);
 	/* the block as it is now, read once for all its copies */
