@@ -18,18 +18,16 @@ expect_rc 0 "check -n -f on the base"
 ino=$(debugfs -R "stat f" base.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
 [ -n "$ino" ] || fail "no inode for f"
 
-# mapcase NAME DEBUGFS-COMMAND E2FSCK-REGEX OUR-REGEX: both flags on f (and the
-# command), seen by both tools, then repaired by both.
-mapcase() {
-	cp base.img "$1.img"
-	printf '%s\n' "sif f flags 0x10080000" "$2" | debugfs -w -f - "$1.img" >/dev/null 2>&1 ||
-		fail "debugfs on $1"
+# judged_both NAME E2FSCK-REGEX OUR-REGEX: NAME.img, damaged, is seen by both tools
+# (exit 4, each naming the damage), then repaired by both: e2fsck -fy on a copy,
+# NAME.e2fsck.img; check -y -f on NAME.img, after which e2fsck -fn is clean.
+judged_both() {
 	run e2fsck -fn "$1.img"
 	expect_rc 4 "oracle: e2fsck -fn on $1"
-	expect_out "$3" "oracle names the damage of $1"
+	expect_out "$2" "oracle names the damage of $1"
 	run "$E4R" check -n -f "$1.img"
 	expect_rc 4 "check -n -f on $1"
-	expect_out "$4" "check names the damage of $1"
+	expect_out "$3" "check names the damage of $1"
 	cp "$1.img" "$1.e2fsck.img"
 	e2fsck -fy "$1.e2fsck.img" >/dev/null 2>&1
 	[ $? -lt 4 ] || fail "oracle: e2fsck -fy on $1 left errors"
@@ -37,6 +35,15 @@ mapcase() {
 	expect_rc 1 "check -y -f repairs $1"
 	run e2fsck -fn "$1.img"
 	expect_rc 0 "oracle: e2fsck -fn clean after check -y -f on $1"
+}
+
+# mapcase NAME DEBUGFS-COMMAND E2FSCK-REGEX OUR-REGEX: both flags on f (and the
+# command), seen by both tools, then repaired by both.
+mapcase() {
+	cp base.img "$1.img"
+	printf '%s\n' "sif f flags 0x10080000" "$2" | debugfs -w -f - "$1.img" >/dev/null 2>&1 ||
+		fail "debugfs on $1"
+	judged_both "$1" "$3" "$4"
 }
 
 # i_block is the block map debugfs wrote: both flags go, the file keeps its blocks.
@@ -62,19 +69,7 @@ done
 feature_lost() {
 	cp base.img "$1.img"
 	debugfs -w -R "feature -$2" "$1.img" >/dev/null 2>&1 || fail "debugfs feature -$2"
-	run e2fsck -fn "$1.img"
-	expect_rc 4 "oracle: e2fsck -fn without $2"
-	expect_out "$3" "oracle names the missing $2 feature"
-	run "$E4R" check -n -f "$1.img"
-	expect_rc 4 "check -n -f without $2"
-	expect_out "$4" "check names the missing $2 feature"
-	cp "$1.img" "$1.e2fsck.img"
-	e2fsck -fy "$1.e2fsck.img" >/dev/null 2>&1
-	[ $? = 1 ] || fail "oracle: e2fsck -fy without $2"
-	run "$E4R" check -y -f "$1.img"
-	expect_rc 1 "check -y -f without $2"
-	run e2fsck -fn "$1.img"
-	expect_rc 0 "oracle: e2fsck -fn after check -y -f without $2"
+	judged_both "$1" "$3" "$4"
 	run "$E4R" check -n -f "$1.img"
 	expect_rc 0 "check -n -f after check -y -f without $2"
 	dumpe2fs -h "$1.img" 2>/dev/null | grep -q "^Filesystem features:.* $2" ||
