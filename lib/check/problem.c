@@ -328,7 +328,8 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_IMAGIC_FLAG, "imagic_flag", P1, ERR, E4R_ANS_CLEAR, PREEN,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i has the imagic flag set, but the filesystem has no imagic_inodes feature")),
-	ROW(E4R_PR_SPECIAL_FLAGS, "special_flags", P1, ERR, E4R_ANS_CLEAR, PREEN,
+	/* e2fsck -n names it and exits 0; -y and -p clear the flags */
+	ROW(E4R_PR_SPECIAL_FLAGS, "special_flags", P1, WARN, E4R_ANS_CLEAR, PREEN,
 	    FIX(INODE), PH(NOW),
 	    PM_("special (device/socket/fifo/symlink) inode %i has the immutable or append-only flag set")),
 	ROW(E4R_PR_SPECIAL_SIZE, "special_size", P1, ERR, E4R_ANS_FIX, PREEN,
