@@ -195,6 +195,8 @@ void check_xattr_ibody(struct check_inode_walk *w);
 void check_xattr_needed(struct check_inode_walk *w);
 /* Inline data whose system.data attribute is missing or unreadable (inline_data_no_attr's test)? */
 int check_xattr_inline_missing(struct check_ctx *c, ext2_ino_t ino);
+/* The size of INO's system.data attribute in *SIZE; non-zero when it cannot be read. */
+int check_xattr_inline_size(struct check_ctx *c, ext2_ino_t ino, size_t *size);
 
 /* The orphan list (before pass 1) and the orphan file (after pass 5): check/orphan.c. */
 errcode_t check_orphan_list(struct check_ctx *c);
@@ -261,6 +263,8 @@ struct check_inode_walk {
 	struct check_ea_charge	ea;		/* values in EA inodes (in-inode and block) */
 	uint64_t		nmeta;		/* claims on filesystem metadata */
 	blk64_t			first_meta;
+	/* -y clears its encrypt flag (no attribute) before the rest of pass 1 judges it */
+	int			encrypt_dropped;
 };
 
 /* Walk every block W's inode claims: marks c->used and c->dup (pass 1), or counts dups (pass 1b). */

@@ -106,11 +106,11 @@ static void check_file_size(struct check_inode_walk *w)
  * or for an encrypted one the 2-byte length before the ciphertext plus those
  * two bytes.
  */
-static uint64_t symlink_target_len(const struct ext2_inode *in, const char *buf, size_t len)
+static uint64_t symlink_target_len(const struct check_inode_walk *w, const char *buf, size_t len)
 {
 	uint16_t n;
 
-	if (in->i_flags & EXT4_ENCRYPT_FL) {
+	if ((w->inode->i_flags & EXT4_ENCRYPT_FL) && !w->encrypt_dropped) {
 		memcpy(&n, buf, sizeof(n));
 		return (uint64_t)ext2fs_le16_to_cpu(n) + 2;
 	}
@@ -125,8 +125,13 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 	uint64_t size = EXT2_I_SIZE(w->inode), len;
 	blk64_t blk;
 
-	if (in->i_flags & EXT4_INLINE_DATA_FL)
-		return 1;
+	/* inline: the size is i_block's 60 bytes and the attribute's, all of it (e2fsck's rule) */
+	if (in->i_flags & EXT4_INLINE_DATA_FL) {
+		size_t attr;
+
+		return !check_xattr_inline_size(w->c, w->ino, &attr) &&
+		       size == sizeof(in->i_block) + attr;
+	}
 	if (size == 0)
 		return 0;
 	/*
@@ -136,7 +141,7 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 	if (size < sizeof(in->i_block)) {
 		if (in->i_flags & EXT4_EXTENTS_FL)
 			return 0;
-		len = symlink_target_len(in, (const char *)in->i_block, sizeof(in->i_block));
+		len = symlink_target_len(w, (const char *)in->i_block, sizeof(in->i_block));
 		return len < sizeof(in->i_block) && len == size;
 	}
 	if (size >= fs->blocksize || w->last_lblk != 0)
@@ -155,7 +160,7 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 	}
 	if (check_out_of_fs(fs, blk, 1) || io_channel_read_blk64(fs->io, blk, 1, buf))
 		return 0;
-	len = symlink_target_len(in, buf, fs->blocksize);
+	len = symlink_target_len(w, buf, fs->blocksize);
 	return len < fs->blocksize && len == size;
 }
 

@@ -587,6 +587,14 @@ static int inline_attr_missing(errcode_t err)
 	}
 }
 
+int check_xattr_inline_size(struct check_ctx *c, ext2_ino_t ino, size_t *size)
+{
+	uint8_t first = 0;
+
+	*size = 0;
+	return xattr_lookup(c->fs, ino, "system.data", size, &first) != 0;
+}
+
 int check_xattr_inline_missing(struct check_ctx *c, ext2_ino_t ino)
 {
 	size_t size = 0;
@@ -615,7 +623,12 @@ static void check_encrypt_context(struct check_inode_walk *w)
 	err = xattr_lookup(c->fs, w->ino, "c", &size, &version);
 	if (err && err != EXT2_ET_NO_MEMORY && err != ENOMEM) {
 		check_report_ino(c, E4R_PR_ENCRYPT_NO_ATTR, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
-		/* -y clears the flag before pass 2: e2fsck's pass 2 then sees no policy */
+		/*
+		 * -y clears the flag at once, as e2fsck: the symlink's target is
+		 * judged as plain text, and pass 2 sees no policy
+		 */
+		if (c->opts && c->opts->repair == E4R_REPAIR_YES)
+			w->encrypt_dropped = 1;
 		if (w->kind == KIND_DIR && c->opts && c->opts->repair == E4R_REPAIR_YES) {
 			struct check_dir *dir = check_find_dir(c, w->ino);
 
