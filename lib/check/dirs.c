@@ -511,16 +511,21 @@ static void check_dir_block(struct dir_walk *d, char *buf)
 	ext2_filsys fs = d->c->fs;
 	unsigned len = fs->blocksize;
 	int kind = d->ht ? check_htree_block(d->c, d->ht, d->lblk, d->blk, buf) : HTREE_NONE;
+	int csum_ok = !d->csum || check_dir_block_csum_ok(fs, d->ino, d->inode, buf);
 
-	if (d->csum && !check_dir_block_csum_ok(fs, d->ino, d->inode, buf))
+	if (!csum_ok)
 		dir_problem(d, E4R_PR_DIR_CSUM, d->lblk, E4R_NONE);
 	if (kind == HTREE_NODE)
 		return;		/* interior index nodes hold no entries */
 	/*
 	 * An htree root's '..' spans the block, good root or bad: its end may
-	 * still hold the leaf tail the block had before it was indexed.
+	 * still hold the leaf tail the block had before it was indexed. A
+	 * leaf's entries leave room for the tail, unless its checksum fails
+	 * for want of one (e2fsck's rule: a block whose checksum libext2fs
+	 * accepts otherwise, an index block of a directory no longer indexed,
+	 * gets no such leave).
 	 */
-	if (d->csum && !(d->ht && d->lblk == 0) && has_dirent_tail(fs, buf))
+	if (d->csum && !(d->ht && d->lblk == 0) && (csum_ok || has_dirent_tail(fs, buf)))
 		len -= FS_DIRENT_TAIL_SIZE;
 	parse_entries(d, buf, len, d->lblk == 0 ? 2 : 0, 0);
 }

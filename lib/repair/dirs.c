@@ -66,12 +66,21 @@ static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_of
 	return 0;
 }
 
-/* Make room for a checksum tail by shortening the last entry. */
-static errcode_t insert_tail(ext2_filsys fs, char *buf)
+/*
+ * Make room for a checksum tail: where the entries end at the tail's place
+ * (END, the end the checker read them to, left it: a salvage kept to it)
+ * the tail goes there, over what lies past them, as e2fsck puts it;
+ * otherwise the last entry is shortened.
+ */
+static errcode_t insert_tail(ext2_filsys fs, char *buf, unsigned end)
 {
-	unsigned last, before, rec_len, need;
+	unsigned last, before, rec_len, need, tail_at = fs->blocksize - FS_DIRENT_TAIL_SIZE;
 	struct ext2_dir_entry *de;
 
+	if (end == tail_at && !walk_block(fs, buf, tail_at, &last, &before)) {
+		fs_dirent_init_tail((struct ext2_dir_entry_tail *)(buf + tail_at));
+		return 0;
+	}
 	if (walk_block(fs, buf, fs->blocksize, &last, &before))
 		return EXT2_ET_DIR_CORRUPTED;
 	de = (struct ext2_dir_entry *)(buf + last);
@@ -121,7 +130,8 @@ static int is_sound_dx_node(ext2_filsys fs, char *buf)
 }
 
 /* Write a directory leaf block with its checksum (adding the tail it lacks when there is room). */
-static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf)
+/* Write directory block BUF, its tail made when missing (END: as insert_tail) and its checksum set. */
+static errcode_t dblock_write_end(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf, unsigned end)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
@@ -131,7 +141,7 @@ static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, 
 		int indexed = !fs_read_inode(fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL);
 
 		if (!has_tail(fs, buf) && !(indexed && is_sound_dx_node(fs, buf)))
-			err = insert_tail(fs, buf);
+			err = insert_tail(fs, buf, end);
 		if (!err)
 			err = ext2fs_dir_block_csum_set(fs, dir, (struct ext2_dir_entry *)buf);
 	}
@@ -140,6 +150,11 @@ static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, 
 		return err;
 	/* without room for a checksum the entries are still worth writing */
 	return io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : err;
+}
+
+static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf)
+{
+	return dblock_write_end(c, dir, blk, buf, c->fs->blocksize);
 }
 
 static char *dblock_read(struct check_ctx *c, blk64_t blk)
@@ -176,6 +191,10 @@ static unsigned entries_end(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, co
 	if (ext2fs_has_feature_dir_index(c->fs->super) && blk == first_block(c, dir) &&
 	    !fs_read_inode(c->fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL))
 		return c->fs->blocksize;
+	/* as the checker: a block whose checksum holds without a tail leaves room for one */
+	if (ext2fs_has_feature_metadata_csum(c->fs->super) && !has_tail(c->fs, buf) &&
+	    check_dir_block_csum_ok(c->fs, dir, NULL, buf))
+		return c->fs->blocksize - FS_DIRENT_TAIL_SIZE;
 	return leaf_end(c->fs, buf);
 }
 
@@ -312,6 +331,7 @@ static void dots_after_salvage(struct check_ctx *c, ext2_ino_t dir, char *buf, u
 errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 {
 	char *buf;
+	unsigned end;
 	errcode_t err;
 
 	if (f->code == E4R_PR_INLINE_DIR_SIZE && f->dir != E4R_NONE && f->dir <= c->inodes)
@@ -322,16 +342,16 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 	buf = dblock_read(c, f->blk);
 	if (!buf)
 		return EXT2_ET_UNIMPLEMENTED;
-	if (f->code == E4R_PR_DIR_CORRUPT &&
-	    !fs_dirent_salvage_all(c->fs, buf, entries_end(c, (ext2_ino_t)f->dir, f->blk, buf))) {
+	/* the end the checker read the entries to, taken before the salvage changes the block */
+	end = entries_end(c, (ext2_ino_t)f->dir, f->blk, buf);
+	if (f->code == E4R_PR_DIR_CORRUPT && !fs_dirent_salvage_all(c->fs, buf, end)) {
 		free(buf);
 		return 0;
 	}
 	if (f->code == E4R_PR_DIR_CORRUPT && f->dir != E4R_NONE && f->dir <= c->inodes &&
 	    f->blk == first_block(c, (ext2_ino_t)f->dir))
-		dots_after_salvage(c, (ext2_ino_t)f->dir, buf,
-				   entries_end(c, (ext2_ino_t)f->dir, f->blk, buf));
-	err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
+		dots_after_salvage(c, (ext2_ino_t)f->dir, buf, end);
+	err = dblock_write_end(c, (ext2_ino_t)f->dir, f->blk, buf, end);
 	free(buf);
 	return err;
 }
