@@ -43,6 +43,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import damage as dmg  # noqa: E402
+import families  # noqa: E402
 import flavours  # noqa: E402
 
 TIMEOUT = 120
@@ -114,7 +115,7 @@ def check_case(item):
     damager, copy = STATE["damagers"][name], STATE["copies"][name]
     try:
         d = damager.resolve(spec)
-    except (KeyError, IndexError, StopIteration, ValueError) as ex:
+    except (KeyError, IndexError, StopIteration, ValueError, OverflowError) as ex:
         return label, name, spec, "unresolved", "cannot apply to this base: %r" % ex, False
     dmg.apply(copy, d, ARGS.fsmeta)
     try:
@@ -292,6 +293,9 @@ def main():
                     help="only these structures (dirent,dxroot,...; block:dir for blocks of a kind)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--regress", action="append", default=[])
+    ap.add_argument("--families", type=lambda v: [x for x in v.split(",") if x], default=[],
+                    help="also every case of these damage families (families.py: %s), repaired"
+                    % ",".join(families.FAMILIES))
     ap.add_argument("--gaps", help="known gaps: disagreements counted apart, not failed")
     ap.add_argument("--repair", action="store_true",
                     help="also repair each damaged case with e2fsck -fy and check -y -f, and "
@@ -334,6 +338,10 @@ def main():
     for r in ARGS.regress:
         todo += [c for c in regress_cases(r, names)
                  if not ARGS.structs or c[2].split()[0] in wanted]
+    try:
+        todo += families.cases(ARGS.families, names)
+    except ValueError as ex:
+        ap.error(str(ex))
     todo += cases(ARGS.seed, ARGS.count, names)
     gaps = load_gaps(ARGS.gaps) if ARGS.gaps else []
     gap_hits = {}
