@@ -710,8 +710,22 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		if (reserved_checks_blocks(c, ino) && LINUX_S_ISREG(in->i_mode) &&
 		    EXT2_I_SIZE(in) >= LARGE_FILE_SIZE)
 			c->large_files++;	/* the resize inode's size is past 2 GiB on 4k blocks */
+		/* e2fsck judges every inode's casefold flag before it looks at reserved ones */
+		if (in->i_flags & EXT4_CASEFOLD_FL)
+			check_report_ino(c, E4R_PR_CASEFOLD_NOT_DIR, ino, E4R_NONE, E4R_NONE, in->i_flags);
 		if (reserved_walks(c, ino, in, 1))
 			check_walk_blocks(&w, buf);
+		else if (ino == EXT2_BOOT_LOADER_INO && !LINUX_S_ISDIR(in->i_mode)) {
+			/*
+			 * Any other mode of the boot loader's inode is no fault to
+			 * e2fsck, which maps no blocks for it: nothing may be
+			 * charged, and no size is past a file's limit.
+			 */
+			check_i_blocks(&w);
+			if (EXT2_I_SIZE(in) > max_file_size(c->fs, 0))
+				check_report_ino(c, E4R_PR_I_SIZE, ino, E4R_NONE, 0, EXT2_I_SIZE(in));
+			return;
+		}
 		/*
 		 * e2fsck's pass 1 holds the reserved files it walks to a file's size
 		 * rules too (the quota files, the journal: a size that covers the last
