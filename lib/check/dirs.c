@@ -645,8 +645,16 @@ errcode_t check_dirs(struct check_ctx *c)
 		/* the directory's own '.' counts once toward its links */
 		count_dotdot(c, d.ino);
 		/* A directory pass 1 found broken still has the blocks it collected before. */
-		if (in->i_flags & EXT4_INLINE_DATA_FL)
+		if (in->i_flags & EXT4_INLINE_DATA_FL) {
+			/* an index has no root to read in an inline directory (e2fsck: a bad root) */
+			if ((in->i_flags & EXT2_INDEX_FL) && ext2fs_has_feature_dir_index(fs->super)) {
+				struct check_finding f = check_finding_init(E4R_PR_HTREE_ROOT);
+
+				f.dir = d.ino;
+				check_report(c, &f);
+			}
 			check_inline_dir(&d, in);
+		}
 		else if ((in->i_flags & EXT2_INDEX_FL) && ext2fs_has_feature_dir_index(fs->super)) {
 			/* no data blocks collected: dblocks may be NULL (no offset on it) */
 			err = check_htree_setup(c, d.ino, d.flags, end > bi ? c->dblocks + bi : NULL,
