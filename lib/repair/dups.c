@@ -75,7 +75,7 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	struct dup_clone *d = priv;
 	blk64_t blk = *blocknr, nb = 0;
 
-	(void)ref_blk; (void)ref_offset;
+	(void)ref_offset;
 	/*
 	 * An indirect block outside the filesystem: libext2fs would stop the
 	 * whole walk with an error (EXT2_ET_BAD_IND_BLOCK) once this returns.
@@ -88,6 +88,14 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		return 0;
 	}
 	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(d->c->dup, blk))
+		return 0;
+	/*
+	 * Held by an indirect block in metadata (one on the descriptors): the
+	 * new number would be written into it. The block stays shared; the
+	 * repair of the metadata claim cuts that indirect block off.
+	 */
+	if (!d->extents && ref_blk && !check_out_of_fs(fs, ref_blk, 1) &&
+	    ext2fs_test_block_bitmap2(d->c->meta, ref_blk))
 		return 0;
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && blockcnt >= 0)
 		return clone_in_cluster(fs, d, blocknr, blockcnt);
@@ -144,10 +152,10 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 		if (!err && (in.i_flags & EXT4_INLINE_DATA_FL))
 			continue;
 		/*
-		 * A map block in metadata is never the copy kept: a clone under it
-		 * would be written into it (an indirect block on the descriptors)
+		 * An extent node in metadata gets a copy of its own first: a clone
+		 * under it would be written into it (block maps: see clone_cb)
 		 */
-		if (!err && EXT2FS_CLUSTER_RATIO(fs) == 1 &&
+		if (!err && d.extents && EXT2FS_CLUSTER_RATIO(fs) == 1 &&
 		    (err = repair_clone_meta_maps(c, ino)) != ENOMEM)
 			err = 0;	/* a map that cannot be walked: the clone's walk says so below */
 		if (!err)

@@ -678,11 +678,6 @@ static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	 */
 	if (m->nodes_only && blockcnt >= 0)
 		return 0;
-	/* an indirect block outside the filesystem would stop the walk: passed over in its copy */
-	if (blockcnt < 0 && blk && check_out_of_fs(fs, blk, 1)) {
-		*blocknr = 0;
-		return 0;
-	}
 	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(m->c->meta, blk))
 		return 0;
 	if ((m->err = repair_new_block(m->c, blk, NULL, &nb)) ||
