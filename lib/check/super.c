@@ -48,6 +48,10 @@ static void check_sb_values(struct check_ctx *c)
 	struct ext2_super_block *sb = c->fs->super;
 	ext2_filsys fs = c->fs;
 	unsigned inode_size = EXT2_INODE_SIZE(sb);
+	int isize_bad = inode_size < EXT2_GOOD_OLD_INODE_SIZE || inode_size > fs->blocksize ||
+			!log2_ok(inode_size);
+	/* judged whichever value is named (the first out of range): it stops the check */
+	int ipg_bad = !isize_bad && !ipg_ok(fs);
 	int bad = 0;
 
 	if (ext2fs_r_blocks_count(sb) > ext2fs_blocks_count(sb) / 2)
@@ -59,8 +63,7 @@ static void check_sb_values(struct check_ctx *c)
 	else if (sb->s_rev_level > EXT2_GOOD_OLD_REV &&
 		 (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO || sb->s_first_ino > sb->s_inodes_count))
 		bad = 4;
-	else if (inode_size < EXT2_GOOD_OLD_INODE_SIZE || inode_size > fs->blocksize ||
-		 !log2_ok(inode_size))
+	else if (isize_bad)
 		bad = 5;
 	else if (sb->s_blocks_per_group != sb->s_clusters_per_group * EXT2FS_CLUSTER_RATIO(fs))
 		bad = 6;
@@ -68,7 +71,7 @@ static void check_sb_values(struct check_ctx *c)
 		bad = 7;
 	else if (ext2fs_has_feature_casefold(sb) && sb->s_encoding != EXT4_ENC_UTF8_12_1)
 		bad = 8;
-	else if (!ipg_ok(fs))
+	else if (ipg_bad)
 		bad = 9;
 	if (!bad)
 		return;
@@ -78,7 +81,7 @@ static void check_sb_values(struct check_ctx *c)
 	 * from inodes per group: the check would walk inodes that are not
 	 * there (one group of one inode has no root). e2fsck stops on it too.
 	 */
-	if (bad == 9) {
+	if (ipg_bad) {
 		c->res->aborted = 1;
 		c->res->abort_err = EXT2_ET_CORRUPT_SUPERBLOCK;
 	}
