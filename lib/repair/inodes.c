@@ -158,7 +158,8 @@ static int64_t settle_index_starts(struct index_walk *w, struct ext3_extent_head
 		start = settle_index_starts(w, child, fs->blocksize, depth - 1, &child_changed);
 		if (w->err)
 			break;
-		if (child_changed) {
+		/* a node on metadata is not written: the block map's repair copies or drops it */
+		if (child_changed && !fs_guard_holds(blk, 1)) {
 			w->err = ext2fs_extent_block_csum_set(fs, w->ino, child);
 			if (!w->err)
 				w->err = io_channel_write_blk64(fs->io, blk, 1, buf);
