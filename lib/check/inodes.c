@@ -655,7 +655,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 {
 	struct check_inode_walk w = { .c = c, .ino = ino, .inode = in, .last_lblk = -1,
 				.last_init_lblk = -1, .last_cluster = E4R_NONE };
-	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO, keep, hidden;
+	int reserved = ino < c->first_ino && ino != EXT2_ROOT_INO, keep, hidden, link_ok;
 
 	/*
 	 * An inode in use in a garbage table block: e2fsck clears it (the
@@ -784,13 +784,15 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 	check_walk_blocks(&w, buf);
 	if (w.bad)
 		return;
+	/* judged once: the quota charge and the symlink finding below both ask */
+	link_ok = w.kind != KIND_LNK || symlink_ok(&w, buf);
 	/*
 	 * e2fsck's pass 1 is done with a sound inline-data symlink before it
 	 * charges quota (the kernel makes none; a directory whose mode became
 	 * a symlink's is one): charged here, e2fsck -fn would call the quota
 	 * files wrong after a repair.
 	 */
-	if (!(w.kind == KIND_LNK && (in->i_flags & EXT4_INLINE_DATA_FL) && symlink_ok(&w, buf)))
+	if (!(w.kind == KIND_LNK && (in->i_flags & EXT4_INLINE_DATA_FL) && link_ok))
 		check_quota_charge(c, ino, in, (w.nblocks + w.ea.clusters) * EXT2_CLUSTER_SIZE(c->fs->super),
 				   1 + w.ea.inodes);
 	check_i_blocks(&w);
@@ -801,7 +803,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		check_file_size(&w);
 	if (w.kind == KIND_REG && EXT2_I_SIZE(in) >= LARGE_FILE_SIZE)
 		c->large_files++;
-	else if (w.kind == KIND_LNK && !symlink_ok(&w, buf)) {
+	else if (!link_ok) {
 		check_report_ino(c, E4R_PR_FAST_SYMLINK, ino, E4R_NONE, E4R_NONE, EXT2_I_SIZE(in));
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
 		return;
