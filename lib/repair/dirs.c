@@ -129,8 +129,11 @@ static int is_sound_dx_node(ext2_filsys fs, char *buf)
 					       sizeof(struct ext2_dx_entry);
 }
 
-/* Write a directory leaf block with its checksum (adding the tail it lacks when there is room). */
-/* Write directory block BUF, its tail made when missing (END: as insert_tail) and its checksum set. */
+/*
+ * Write directory block BUF with its checksum, adding the tail a leaf lacks
+ * when there is room (END: where the checker read its entries to, as
+ * insert_tail takes it).
+ */
 static errcode_t dblock_write_end(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf, unsigned end)
 {
 	ext2_filsys fs = c->fs;
@@ -152,6 +155,7 @@ static errcode_t dblock_write_end(struct check_ctx *c, ext2_ino_t dir, blk64_t b
 	return io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : err;
 }
 
+/* The same, for a block whose entries may run to its end */
 static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, char *buf)
 {
 	return dblock_write_end(c, dir, blk, buf, c->fs->blocksize);
