@@ -150,11 +150,16 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 		if (ext2fs_bmap2(fs, w->ino, in, NULL, 0, 0, NULL, &blk) || !blk)
 			return 0;
 	} else {
-		int i;
+		int i, repairing = w->c->opts && w->c->opts->repair == E4R_REPAIR_YES;
 
-		/* one block, in i_block[0]: any other pointer (a damaged one among them) is e2fsck's "invalid" */
+		/*
+		 * One block, in i_block[0]: any other pointer is e2fsck's
+		 * "invalid". One outside the filesystem is pass 1's illegal
+		 * block, which -y zeroes before e2fsck's pass 2 judges the
+		 * link again; without repairs it stays and condemns it.
+		 */
 		for (i = 1; i < EXT2_N_BLOCKS; i++)
-			if (in->i_block[i])
+			if (in->i_block[i] && !(repairing && check_out_of_fs(fs, in->i_block[i], 1)))
 				return 0;
 		blk = in->i_block[0];
 	}
