@@ -105,15 +105,25 @@ def populate(mnt, seed, caps):
         keep(sub("small", name))
     # Fragmented: blocks written with holes between them give one extent each; enough
     # of them push the tree to depth two (an index in the inode, index and leaf blocks).
+    # Long: contiguous in the file (indirect and double-indirect blocks on block-mapped
+    # filesystems). Its blocks are written turn about with the fragmented file's, so
+    # that its first ones interleave with those on disk: more extents than the inode
+    # holds give it a leaf block below the inode (depth one), a shape no other file has.
     extents = 4 * ((bs - 12) // 12) + 40
-    fd = os.open(sub("medium", "fragmented"), os.O_WRONLY | os.O_CREAT, 0o644)
     chunk = rng.randbytes(bs)
-    for i in range(extents):
-        os.pwrite(fd, chunk, 2 * i * bs)
-    os.close(fd)
+    long_data = rng.randbytes((12 + bs // 4 + 40) * bs)
+    frag = os.open(sub("medium", "fragmented"), os.O_WRONLY | os.O_CREAT, 0o644)
+    long_ = os.open(sub("medium", "long"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        for i in range(max(extents, len(long_data) // bs)):
+            if i < extents:
+                os.pwrite(frag, chunk, 2 * i * bs)
+            if i * bs < len(long_data):
+                os.pwrite(long_, long_data[i * bs:(i + 1) * bs], i * bs)
+    finally:
+        os.close(frag)
+        os.close(long_)
     keep(sub("medium", "fragmented"))
-    # Long contiguous file (indirect and double-indirect blocks on block-mapped filesystems).
-    _write(sub("medium", "long"), rng.randbytes((12 + bs // 4 + 40) * bs))
     keep(sub("medium", "long"))
     # Sparse and huge: a hole then data; a file whose size is far past its blocks.
     fd = os.open(sub("medium", "sparse"), os.O_WRONLY | os.O_CREAT, 0o644)
