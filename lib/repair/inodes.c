@@ -690,22 +690,105 @@ static int clone_meta_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return BLOCK_CHANGED;
 }
 
+/*
+ * The blocks a clone added to this round's count of used blocks (its
+ * copies, and tree blocks split off for them): what the trim after it
+ * drops again is given back.
+ */
+struct clone_added {
+	struct check_ctx	*c;
+	blk64_t			*blk;	/* sorted before the trim's walk */
+	char			*mapped;	/* by index into blk: still in the map */
+	size_t			n, cap;
+	errcode_t		err;
+};
+
 /* A block the map holds now, counted in use by the bitmaps' rebuild of this round. */
 static int mark_used_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			blk64_t ref_blk, int ref_offset, void *priv)
 {
-	struct check_ctx *c = priv;
+	struct clone_added *a = priv;
+	blk64_t b = *blocknr;
 
 	(void)blockcnt; (void)ref_blk; (void)ref_offset;
-	if (*blocknr && !check_out_of_fs(fs, *blocknr, 1))
-		ext2fs_mark_block_bitmap2(c->used, *blocknr);
+	if (!b || check_out_of_fs(fs, b, 1) || ext2fs_test_block_bitmap2(a->c->used, b))
+		return 0;
+	ext2fs_mark_block_bitmap2(a->c->used, b);
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		blk64_t *nb = realloc(a->blk, cap * sizeof(*nb));
+
+		if (!nb) {
+			a->err = ENOMEM;
+			return BLOCK_ABORT;
+		}
+		a->blk = nb;
+		a->cap = cap;
+	}
+	a->blk[a->n++] = b;
 	return 0;
 }
 
-/* Copy the inode's blocks in metadata: its map blocks only, or all of them. */
-static errcode_t clone_meta_walk(struct check_ctx *c, ext2_ino_t ino, int maps_only)
+static int blk_cmp(const void *x, const void *y)
+{
+	blk64_t a = *(const blk64_t *)x, b = *(const blk64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Tick each added block the map still holds. */
+static int still_mapped_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			   blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct clone_added *a = priv;
+	blk64_t *hit;
+
+	(void)fs; (void)blockcnt; (void)ref_blk; (void)ref_offset;
+	hit = bsearch(blocknr, a->blk, a->n, sizeof(*a->blk), blk_cmp);
+	if (hit)
+		a->mapped[hit - a->blk] = 1;
+	return 0;
+}
+
+/*
+ * A copy made for data that the trim then dropped (an extent out of order
+ * below a node shared with metadata) is mapped by nothing: without this it
+ * stayed counted in use, and the next round found it marked and unused.
+ */
+static void clone_give_back(struct check_ctx *c, ext2_ino_t ino, struct clone_added *a)
+{
+	size_t i;
+
+	if (!a->n)
+		return;
+	/* without the memory to tell, all stays counted: the next round frees it */
+	a->mapped = calloc(a->n, 1);
+	if (!a->mapped)
+		return;
+	qsort(a->blk, a->n, sizeof(*a->blk), blk_cmp);
+	/* (a cleared inode walks without error and maps nothing) */
+	if (ext2fs_block_iterate3(c->fs, ino, BLOCK_FLAG_READ_ONLY, NULL, still_mapped_cb, a))
+		memset(a->mapped, 1, a->n);
+	for (i = 0; i < a->n; i++) {
+		if (a->mapped[i])
+			continue;
+		ext2fs_unmark_block_bitmap2(c->used, a->blk[i]);
+		if (ext2fs_test_block_bitmap2(c->fs->block_map, a->blk[i]))
+			ext2fs_block_alloc_stats2(c->fs, a->blk[i], -1);
+	}
+	free(a->mapped);
+	a->mapped = NULL;
+}
+
+/*
+ * Copy the inode's blocks in metadata: its map blocks only, or all of them.
+ * ADDED, when given, lists the blocks this made used.
+ */
+static errcode_t clone_meta_walk(struct check_ctx *c, ext2_ino_t ino, int maps_only,
+				 struct clone_added *added)
 {
 	struct meta_clone m = { .c = c };
+	struct clone_added own = { .c = c }, *a = added ? added : &own;
 	errcode_t err;
 
 	if (!c->fs->block_map && (err = fs_read_block_bitmap(c->fs)))
@@ -731,18 +814,22 @@ static errcode_t clone_meta_walk(struct check_ctx *c, ext2_ino_t ino, int maps_o
 		err = m.err;
 	/* a copy in the middle of an extent splits it: the new tree blocks are claimed too */
 	if (!err)
-		err = ext2fs_block_iterate3(c->fs, ino, BLOCK_FLAG_READ_ONLY, NULL, mark_used_cb, c);
+		err = ext2fs_block_iterate3(c->fs, ino, BLOCK_FLAG_READ_ONLY, NULL, mark_used_cb, a);
+	if (!err)
+		err = a->err;
+	free(own.blk);
 	return err;
 }
 
 errcode_t repair_clone_meta_maps(struct check_ctx *c, ext2_ino_t ino)
 {
-	return clone_meta_walk(c, ino, 1);
+	return clone_meta_walk(c, ino, 1, NULL);
 }
 
 errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, int clone)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
+	struct clone_added added = { .c = c };
 	struct ext2_inode in;
 	errcode_t err;
 
@@ -754,11 +841,16 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 	 * copied is trimmed below
 	 */
 	if (clone && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
-	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 && (err = clone_meta_walk(c, ino, 0)) == ENOMEM)
+	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 &&
+	    (err = clone_meta_walk(c, ino, 0, &added)) == ENOMEM) {
+		free(added.blk);
 		return err;
+	}
 	err = fs_read_inode(c->fs, ino, &in);
-	if (err)
+	if (err) {
+		free(added.blk);
 		return err;
+	}
 	if (in.i_flags & EXT4_EXTENTS_FL)
 		err = trim_extents(c, ino);
 	else if (ino == EXT2_BAD_INO)
@@ -771,6 +863,9 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 	/* a map that cannot be walked cannot be trimmed: the inode goes */
 	if (err && err != ENOMEM)
 		err = repair_inode_clear(c, ino);
+	if (!err)
+		clone_give_back(c, ino, &added);
+	free(added.blk);
 	return err;
 }
 
