@@ -4,7 +4,8 @@
  * check found unclaimed and that are no metadata, neither where the check
  * found it nor where the descriptors say it is. The bitmap on disk may lag
  * the damage: a block it calls free can hold a file's data, a bitmap or an
- * inode table the write guard keeps.
+ * inode table the write guard keeps. Where it has no free block at all
+ * (garbage read as a bitmap), the check's own count decides.
  */
 #include "config.h"
 
@@ -22,6 +23,12 @@ errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitma
 
 	if (!map && !fs->block_map && (err = fs_read_block_bitmap(fs)))
 		return err;
+	/*
+	 * Named, not left NULL: with no map libext2fs calls the allocation
+	 * callback, which is this function's caller during a repair.
+	 */
+	if (!map)
+		map = fs->block_map;
 	if (goal < first || goal >= count)
 		goal = first;
 	while (tries--) {
@@ -40,8 +47,17 @@ errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitma
 static errcode_t alloc_unclaimed(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
 	struct repair_alloc *a = fs->priv_data;
+	errcode_t err = repair_new_block(a->c, goal, NULL, ret);
 
-	return repair_new_block(a->c, goal, NULL, ret);
+	/*
+	 * The bitmap on disk may be what is damaged (moved onto a file's
+	 * data, it reads as full): then a block free by this round's own
+	 * count, as e2fsck allocates from the map its pass 1 built. Counted
+	 * in use at once, or the next allocation would return it again.
+	 */
+	if (err == EXT2_ET_BLOCK_ALLOC_FAIL && !(err = repair_new_block(a->c, goal, a->c->used, ret)))
+		ext2fs_mark_block_bitmap2(a->c->used, *ret);
+	return err;
 }
 
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a)

@@ -703,29 +703,134 @@ struct clone_added {
 	errcode_t		err;
 };
 
+/* List B (the first block of its cluster) as added by the clone. */
+static errcode_t added_push(struct clone_added *a, blk64_t b)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		blk64_t *nb = realloc(a->blk, cap * sizeof(*nb));
+
+		if (!nb)
+			return ENOMEM;
+		a->blk = nb;
+		a->cap = cap;
+	}
+	a->blk[a->n++] = b;
+	return 0;
+}
+
+/*
+ * Bigalloc: a data block in a cluster that metadata holds. The whole
+ * cluster is the unit of ownership, so, as e2fsck's pass 1D does, every
+ * block the inode maps in it moves to one new cluster, each at the same
+ * offset (a cluster maps one logical cluster, offset for offset).
+ */
+struct cluster_hit {
+	blk64_t		lblk, pblk;
+};
+
+struct cluster_scan {
+	struct check_ctx	*c;
+	struct cluster_hit	*v;
+	size_t			n, cap;
+	errcode_t		err;
+};
+
+static int cluster_scan_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+			   blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct cluster_scan *s = priv;
+
+	(void)ref_blk; (void)ref_offset;
+	if (blockcnt < 0 || !*blocknr || check_out_of_fs(fs, *blocknr, 1) ||
+	    !ext2fs_test_block_bitmap2(s->c->meta, *blocknr))
+		return 0;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct cluster_hit *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v) {
+			s->err = ENOMEM;
+			return BLOCK_ABORT;
+		}
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n].lblk = (blk64_t)blockcnt;
+	s->v[s->n++].pblk = *blocknr;
+	return 0;
+}
+
+/*
+ * A free cluster by this round's count (the bitmap on disk may be what is
+ * damaged: a bitmap moved into a file's cluster reads as that file's data),
+ * clear of the guard; counted in use at once, so that the next is another.
+ */
+static errcode_t new_cluster(struct check_ctx *c, blk64_t goal, struct clone_added *a,
+			     blk64_t *out)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t ratio = (blk64_t)EXT2FS_CLUSTER_RATIO(fs), nb, tries;
+	errcode_t err;
+
+	for (tries = ext2fs_blocks_count(fs->super) / ratio + 1; tries; tries--) {
+		if ((err = repair_new_block(c, goal, c->used, &nb)))
+			return err;
+		nb &= ~(blk64_t)EXT2FS_CLUSTER_MASK(fs);
+		if (!check_out_of_fs(fs, nb, ratio) && !fs_guard_holds(nb, ratio)) {
+			ext2fs_mark_block_bitmap2(c->used, nb);
+			if (!ext2fs_test_block_bitmap2(fs->block_map, nb))
+				ext2fs_block_alloc_stats2(fs, nb, +1);
+			*out = nb;
+			return added_push(a, nb);
+		}
+		goal = nb + ratio;
+	}
+	return EXT2_ET_BLOCK_ALLOC_FAIL;
+}
+
+static errcode_t clone_meta_clusters(struct check_ctx *c, ext2_ino_t ino, char *buf,
+				     struct clone_added *a)
+{
+	ext2_filsys fs = c->fs;
+	blk64_t mask = (blk64_t)EXT2FS_CLUSTER_MASK(fs), old = 0, nb = 0, to;
+	struct cluster_scan s = { .c = c };
+	errcode_t err;
+	size_t i;
+
+	err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, cluster_scan_cb, &s);
+	if (!err)
+		err = s.err;
+	for (i = 0; !err && i < s.n; i++) {
+		if (!i || (s.v[i].pblk & ~mask) != old) {
+			old = s.v[i].pblk & ~mask;
+			if ((err = new_cluster(c, old, a, &nb)))
+				break;
+		}
+		to = nb + (s.v[i].pblk & mask);
+		if ((err = io_channel_read_blk64(fs->io, s.v[i].pblk, 1, buf)) ||
+		    (err = io_channel_write_blk64(fs->io, to, 1, buf)))
+			break;
+		err = ext2fs_bmap2(fs, ino, NULL, NULL, BMAP_SET, s.v[i].lblk, NULL, &to);
+	}
+	free(s.v);
+	return err;
+}
+
 /* A block the map holds now, counted in use by the bitmaps' rebuild of this round. */
 static int mark_used_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			blk64_t ref_blk, int ref_offset, void *priv)
 {
 	struct clone_added *a = priv;
-	blk64_t b = *blocknr;
+	/* on bigalloc the counts are of clusters: a cluster is listed by its first block */
+	blk64_t b = *blocknr & ~(blk64_t)EXT2FS_CLUSTER_MASK(fs);
 
 	(void)blockcnt; (void)ref_blk; (void)ref_offset;
-	if (!b || check_out_of_fs(fs, b, 1) || ext2fs_test_block_bitmap2(a->c->used, b))
+	if (!*blocknr || check_out_of_fs(fs, *blocknr, 1) || ext2fs_test_block_bitmap2(a->c->used, b))
 		return 0;
 	ext2fs_mark_block_bitmap2(a->c->used, b);
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		blk64_t *nb = realloc(a->blk, cap * sizeof(*nb));
-
-		if (!nb) {
-			a->err = ENOMEM;
-			return BLOCK_ABORT;
-		}
-		a->blk = nb;
-		a->cap = cap;
-	}
-	a->blk[a->n++] = b;
+	if ((a->err = added_push(a, b)))
+		return BLOCK_ABORT;
 	return 0;
 }
 
@@ -741,10 +846,10 @@ static int still_mapped_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcn
 			   blk64_t ref_blk, int ref_offset, void *priv)
 {
 	struct clone_added *a = priv;
-	blk64_t *hit;
+	blk64_t b = *blocknr & ~(blk64_t)EXT2FS_CLUSTER_MASK(fs), *hit;
 
-	(void)fs; (void)blockcnt; (void)ref_blk; (void)ref_offset;
-	hit = bsearch(blocknr, a->blk, a->n, sizeof(*a->blk), blk_cmp);
+	(void)blockcnt; (void)ref_blk; (void)ref_offset;
+	hit = bsearch(&b, a->blk, a->n, sizeof(*a->blk), blk_cmp);
 	if (hit)
 		a->mapped[hit - a->blk] = 1;
 	return 0;
@@ -804,10 +909,16 @@ static errcode_t clone_meta_walk(struct check_ctx *c, ext2_ino_t ino, int maps_o
 	 * was (an inode table block, in a fuzzed image).
 	 */
 	m.nodes_only = 1;
-	err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
+	/* (on bigalloc map blocks in metadata are left to the trim, as dups.c leaves them) */
+	err = EXT2FS_CLUSTER_RATIO(c->fs) > 1 ? 0 :
+	      ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
 	if (!err && !m.err && !maps_only) {
 		m.nodes_only = 0;
-		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
+		/* on bigalloc the unit is the cluster */
+		if (EXT2FS_CLUSTER_RATIO(c->fs) > 1)
+			err = clone_meta_clusters(c, ino, m.buf, a);
+		else
+			err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, clone_meta_cb, &m);
 	}
 	free(m.buf);
 	if (!err)
@@ -837,11 +948,9 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 		return EINVAL;
 	/*
 	 * Data blocks shared with metadata keep their content in new blocks
-	 * (whole clusters on bigalloc are left to the trim); what cannot be
-	 * copied is trimmed below
+	 * (whole clusters on bigalloc); what cannot be copied is trimmed below
 	 */
 	if (clone && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
-	    EXT2FS_CLUSTER_RATIO(c->fs) == 1 &&
 	    (err = clone_meta_walk(c, ino, 0, &added)) == ENOMEM) {
 		free(added.blk);
 		return err;
