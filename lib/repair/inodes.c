@@ -466,6 +466,22 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+/* Append B to the growing list *V of *N blocks (room for *CAP). */
+static errcode_t blk_push(blk64_t **v, size_t *n, size_t *cap, blk64_t b)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 64;
+		blk64_t *nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return ENOMEM;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = b;
+	return 0;
+}
+
 /* The bad blocks list's walk: the blocks listed so far (an indirect block comes after them). */
 struct bb_trim {
 	struct check_ctx	*c;
@@ -510,17 +526,7 @@ static int unlist_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		*blocknr = 0;
 		return BLOCK_CHANGED;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		blk64_t *s = realloc(t->seen, cap * sizeof(*s));
-
-		if (!s)
-			return BLOCK_ABORT;
-		t->seen = s;
-		t->cap = cap;
-	}
-	t->seen[t->n++] = *blocknr;
-	return 0;
+	return blk_push(&t->seen, &t->n, &t->cap, *blocknr) ? BLOCK_ABORT : 0;
 }
 
 static errcode_t trim_bad_blocks_list(struct check_ctx *c)
@@ -706,17 +712,7 @@ struct clone_added {
 /* List B (the first block of its cluster) as added by the clone. */
 static errcode_t added_push(struct clone_added *a, blk64_t b)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		blk64_t *nb = realloc(a->blk, cap * sizeof(*nb));
-
-		if (!nb)
-			return ENOMEM;
-		a->blk = nb;
-		a->cap = cap;
-	}
-	a->blk[a->n++] = b;
-	return 0;
+	return blk_push(&a->blk, &a->n, &a->cap, b);
 }
 
 /*
