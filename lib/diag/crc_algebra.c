@@ -6,6 +6,7 @@
 
 #include "diag/crc_algebra.h"
 #include "util/e4r_err.h"
+#include "util/sorted.h"
 
 /* P without its x^32 term, in register form. */
 #define CRC32C_REG_POLY		0x82F63B78U	/* Castagnoli, reflected */
@@ -230,13 +231,6 @@ static int in_hole(const struct diag_crc_search *q, uint64_t bit)
 	return q->hole_len && bit / 8 >= q->hole_start && bit / 8 < q->hole_start + q->hole_len;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Record a pattern given by distances from the message end (CRC order). */
 static void add_pattern(struct search *se, const uint64_t *dist, unsigned nd, uint32_t stored, unsigned span)
 {
@@ -253,7 +247,7 @@ static void add_pattern(struct search *se, const uint64_t *dist, unsigned nd, ui
 	    p.bit[0] / 8 / se->q->pair_segment != p.bit[1] / 8 / se->q->pair_segment)
 		return;
 	p.nbits = nd;
-	qsort(p.bit, nd, sizeof(p.bit[0]), cmp_u64);
+	qsort(p.bit, nd, sizeof(p.bit[0]), util_cmp_u64);
 	p.stored = stored;
 	p.weight = nd + (unsigned)__builtin_popcount(stored);
 	p.span = span;

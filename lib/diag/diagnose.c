@@ -8,6 +8,7 @@
 #include "jbd/failure.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
+#include "util/sorted.h"
 
 /* A unique fit is taken as the intended content when fewer chance fits are expected. */
 #define AUTO_MAX_CHANCE		0.2
@@ -61,13 +62,6 @@ struct diag {
 static uint64_t msg_bytes(const struct jbd_journal *j, const struct msg *m)
 {
 	return m->prefix + (uint64_t)m->nblocks * j->blocksize;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* The checksum over M with message bits BITS[0..N) (sorted) flipped. */
@@ -505,7 +499,7 @@ static errcode_t try_leak(struct diag *dg, struct diag_finding *f, const struct 
 		bits[i] = (block_offset + f->leak.bit[i] / 8) * 8 + (f->leak.bit[i] & 7);
 		f->leak.object[i] = leak_object(dg->j->fs, &info, f->leak.bit[i]);
 	}
-	qsort(bits, f->leak.nbits, sizeof(bits[0]), cmp_u64);
+	qsort(bits, f->leak.nbits, sizeof(bits[0]), util_cmp_u64);
 	err = msg_crc(dg, m, bits, f->leak.nbits, &crc);
 	if (err)
 		goto out;

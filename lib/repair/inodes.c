@@ -13,6 +13,7 @@
 #include "fs/open.h"
 #include "repair/repair.h"
 #include "util/crc.h"
+#include "util/sorted.h"
 
 struct inode_buf {
 	struct ext2_inode_large	*in;
@@ -830,13 +831,6 @@ static int mark_used_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
-static int blk_cmp(const void *x, const void *y)
-{
-	blk64_t a = *(const blk64_t *)x, b = *(const blk64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Tick each added block the map still holds. */
 static int still_mapped_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 			   blk64_t ref_blk, int ref_offset, void *priv)
@@ -845,7 +839,7 @@ static int still_mapped_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcn
 	blk64_t b = *blocknr & ~(blk64_t)EXT2FS_CLUSTER_MASK(fs), *hit;
 
 	(void)blockcnt; (void)ref_blk; (void)ref_offset;
-	hit = bsearch(&b, a->blk, a->n, sizeof(*a->blk), blk_cmp);
+	hit = bsearch(&b, a->blk, a->n, sizeof(*a->blk), util_cmp_u64);
 	if (hit)
 		a->mapped[hit - a->blk] = 1;
 	return 0;
@@ -866,7 +860,7 @@ static void clone_give_back(struct check_ctx *c, ext2_ino_t ino, struct clone_ad
 	a->mapped = calloc(a->n, 1);
 	if (!a->mapped)
 		return;
-	qsort(a->blk, a->n, sizeof(*a->blk), blk_cmp);
+	qsort(a->blk, a->n, sizeof(*a->blk), util_cmp_u64);
 	/* (a cleared inode walks without error and maps nothing) */
 	if (ext2fs_block_iterate3(c->fs, ino, BLOCK_FLAG_READ_ONLY, NULL, still_mapped_cb, a))
 		memset(a->mapped, 1, a->n);

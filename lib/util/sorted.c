@@ -57,3 +57,10 @@ size_t util_find_key(struct util_sorted s, uint64_t key)
 
 	return i < s.n && key_at(&s, i) == key ? i : s.n;
 }
+
+int util_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}

@@ -33,4 +33,7 @@ size_t util_upper_bound(struct util_sorted s, uint64_t key);
 /* Index of a record whose key equals KEY, or N. */
 size_t util_find_key(struct util_sorted s, uint64_t key);
 
+/* qsort and bsearch order for plain arrays of uint64_t (and blk64_t). */
+int util_cmp_u64(const void *a, const void *b);
+
 #endif

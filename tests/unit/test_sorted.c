@@ -1,7 +1,9 @@
 /*
  * Unit test: the shared binary search against a linear scan (the oracle) over
  * seeded random sorted tables with runs of equal keys, for 4- and 8-byte keys
- * at a non-zero offset, including empty tables and keys past both ends.
+ * at a non-zero offset, including empty tables and keys past both ends; and
+ * the uint64_t comparator, sorting seeded keys on both sides of 2^63 (where a
+ * signed difference would order them wrongly), checked pair by pair.
  */
 #include "config.h"
 
@@ -70,6 +72,17 @@ int main(void)
 				CHECK_EQ(util_upper_bound(UTIL_SORTED(r32, n, key), probe), up);
 			}
 		}
+	}
+	for (int round = 0; round < 200; round++) {
+		size_t n = next() % MAX;
+
+		for (size_t i = 0; i < n; i++)
+			keys[i] = ((uint64_t)next() << 40 ^ next()) | (next() & 1 ? (uint64_t)1 << 63 : 0);
+		qsort(keys, n, sizeof(*keys), util_cmp_u64);
+		for (size_t i = 1; i < n; i++)
+			CHECK(keys[i - 1] <= keys[i]);
+		for (size_t i = 0; i < n; i++)
+			CHECK(util_cmp_u64(&keys[i], &keys[i]) == 0);
 	}
 	return unit_done("test_sorted");
 }
