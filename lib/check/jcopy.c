@@ -16,6 +16,7 @@
 #include "check/ctx.h"
 #include "fs/dirent.h"
 #include "jbd/copies.h"
+#include "util/sorted.h"
 
 /* Steps of one extent walk: more than any sane tree of this filesystem has. */
 #define MAX_EXTENT_STEPS	(1u << 20)
@@ -51,6 +52,8 @@ struct jc {
 	struct kind_of		*kinds;		/* kinds of the inodes brought back */
 	size_t			nkinds;
 	unsigned char		*cur;		/* the block as it is now */
+	blk64_t			*restored;	/* blocks earlier rounds wrote from the journal, sorted */
+	size_t			nrestored;
 };
 
 static errcode_t add_cand(struct jc *x, const struct cand *cd)
@@ -132,14 +135,37 @@ static int read_offerable(struct jc *x, const struct jbd_copy *cp, unsigned char
  */
 static int restored_before(const struct jc *x, blk64_t blk)
 {
+	return x->nrestored &&
+	       bsearch(&blk, x->restored, x->nrestored, sizeof(*x->restored), util_cmp_u64) != NULL;
+}
+
+/*
+ * The list restored_before searches, made once a pass: asked for each
+ * damaged block, a walk of all findings made a fuzzed image with
+ * thousands of them spend most of the check there.
+ */
+static errcode_t list_restored(struct jc *x)
+{
 	const struct check_result *r = x->c->res;
+	size_t n = 0;
 
 	for (size_t i = 0; i < r->count; i++) {
 		const struct check_finding *f = &r->findings[i];
 
-		if (f->code == E4R_PR_JOURNAL_COPY && f->fixed && f->blk == blk && f->round != x->c->round)
-			return 1;
+		if (f->code == E4R_PR_JOURNAL_COPY && f->fixed && f->round != x->c->round)
+			n++;
 	}
+	if (!n)
+		return 0;
+	if (!(x->restored = malloc(n * sizeof(*x->restored))))
+		return ENOMEM;
+	for (size_t i = 0; i < r->count; i++) {
+		const struct check_finding *f = &r->findings[i];
+
+		if (f->code == E4R_PR_JOURNAL_COPY && f->fixed && f->round != x->c->round)
+			x->restored[x->nrestored++] = f->blk;
+	}
+	qsort(x->restored, x->nrestored, sizeof(*x->restored), util_cmp_u64);
 	return 0;
 }
 
@@ -816,7 +842,7 @@ errcode_t check_journal_copies(struct check_ctx *c)
 		goto out;
 	}
 	err = ENOMEM;
-	if (!(x.cur = malloc(x.bs)))
+	if (!(x.cur = malloc(x.bs)) || list_restored(&x))
 		goto out;
 	/* directory copies are judged against the inodes as the other copies leave them */
 	if ((err = find_inode_tables(&x)) || (err = find_damaged_blocks(&x, E4R_JCOPY_EXTENTS)) ||
@@ -835,6 +861,7 @@ out:
 	free(x.v);
 	free(x.kinds);
 	free(x.cur);
+	free(x.restored);
 	if (x.others)
 		ext2fs_free_block_bitmap(x.others);
 	if (x.suspect)
