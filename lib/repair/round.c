@@ -398,6 +398,25 @@ static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
 	return declined;
 }
 
+/* A finding of this round to be repaired alone, that the mode will answer yes to. */
+static int alone_pending(struct check_ctx *c, size_t first)
+{
+	const struct check_opts *o = c->opts;
+
+	for (size_t i = first; i < c->res->count; i++) {
+		const struct check_finding *f = &c->res->findings[i];
+		const struct check_problem_info *p = check_problem_info(f->code);
+
+		if (!p || p->phase != E4R_PHASE_ALONE || !check_problem_fixable(f->code))
+			continue;
+		if (o->repair == E4R_REPAIR_YES ||
+		    (o->repair == E4R_REPAIR_PREEN && (p->flags & E4R_PF_PREEN_OK)) ||
+		    (o->repair == E4R_REPAIR_ASK && !declined_before(c, f)))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The bitmaps this round's findings say lie over other metadata: the
  * guard leaves their places to that metadata (fs_guard_yield_bitmap).
@@ -431,8 +450,15 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 	/* the last round's repairs may have moved metadata (a relocated bitmap) */
 	if ((err = fs_guard_arm(c->fs)))
 		return err;
-	/* Journal copies of damaged blocks first: the round's other findings were made on the damage. */
-	if ((err = repair_journal_copies(c, first, fixed)))
+	/*
+	 * Journal copies of damaged blocks first: the round's other findings
+	 * were made on the damage. But not before a repair made alone: such a
+	 * finding (a feature the inodes prove, a table's place) changes how
+	 * the next round reads every inode, and this round's view called
+	 * sound inodes damaged (a lost extent feature had older copies of
+	 * the inode tables restored over them). The copies wait a round.
+	 */
+	if (!alone_pending(c, first) && (err = repair_journal_copies(c, first, fixed)))
 		return err;
 	if (*fixed) {
 		r->fixed += *fixed;
