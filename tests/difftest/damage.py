@@ -583,6 +583,8 @@ class Damager:
             return Damage(spec, base, new, [] if raw else ["%s:%d" % (struct_, g)], [])
         elif struct_ == "jsb":
             name, foff, size = next(f for f in JSB_FIELDS if f[0] == field)
+            if m.jsb is None:
+                raise KeyError("no journal superblock")  # ext2 and the Hurd: skipped
             base = m.jsb * bs
             reseal, big_endian = ["jsb:%d" % m.jsb], True
         else:
