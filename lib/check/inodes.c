@@ -355,6 +355,18 @@ static int extents_flag_lost(ext2_filsys fs, const struct ext2_inode_large *in, 
 }
 
 /*
+ * A symlink on an extents filesystem with the extents flag but no blocks
+ * (its target in i_block): e2fsck clears the flag (the kernel never sets
+ * it on a fast symlink) and keeps the link.
+ */
+static int fast_symlink_extents_flag(ext2_filsys fs, struct ext2_inode_large *in, int kind)
+{
+	return kind == KIND_LNK && ext2fs_has_feature_extents(fs->super) &&
+	       (in->i_flags & EXT4_EXTENTS_FL) &&
+	       !ext2fs_inode_has_valid_blocks2(fs, (struct ext2_inode *)in);
+}
+
+/*
  * The flags the walk reads the inode with, after the answers pass 1 gives
  * to the map flags (in IN, a copy: nothing is written). Returns 0 when the
  * inode is cleared. REPORT: say so (pass 1; pass 1b only reads alike).
@@ -377,6 +389,12 @@ static int judge_map_flags(struct check_ctx *c, ext2_ino_t ino, struct ext2_inod
 			check_report_ino(c, E4R_PR_EXTENTS_FLAG_UNSET, ino, E4R_NONE, E4R_NONE,
 					 in->i_flags);
 		in->i_flags |= EXT4_EXTENTS_FL;
+	}
+	if (fast_symlink_extents_flag(c->fs, in, kind)) {
+		if (report)
+			check_report_ino(c, E4R_PR_FAST_SYMLINK_EXTENT_FL, ino, E4R_NONE, E4R_NONE,
+					 in->i_flags);
+		in->i_flags &= ~EXT4_EXTENTS_FL;
 	}
 	return 1;
 }

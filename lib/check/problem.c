@@ -304,6 +304,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_FAST_SYMLINK, "symlink_invalid", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE_CLEAR), PH(NOW),
 	    PM_("symlink inode %i is invalid (size %f)")),
+	/* e2fsck clears the flag and judges the link without it */
+	ROW(E4R_PR_FAST_SYMLINK_EXTENT_FL, "fast_symlink_extent_flag", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(INODE), PH(NOW),
+	    PM_("fast symlink inode %i has the extents flag set")),
 	ROW(E4R_PR_SPECIAL_FILE, "special_file", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE_CLEAR), PH(NOW),
 	    PM_("special (device/socket/fifo) inode %i has a non-zero block map or bad flags")),

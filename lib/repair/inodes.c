@@ -358,6 +358,7 @@ errcode_t repair_inode(struct check_ctx *c, const struct check_finding *f)
 		in->i_flags &= ~(EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL);
 		break;
 	case E4R_PR_EXTENTS_FLAG_INLINE:
+	case E4R_PR_FAST_SYMLINK_EXTENT_FL:
 		in->i_flags &= ~EXT4_EXTENTS_FL;
 		break;
 	case E4R_PR_EXTENTS_FLAG_UNSET:
