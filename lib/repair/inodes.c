@@ -12,6 +12,7 @@
 #include "fs/inode.h"
 #include "fs/open.h"
 #include "repair/repair.h"
+#include "util/array.h"
 #include "util/crc.h"
 #include "util/sorted.h"
 
@@ -469,26 +470,20 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 }
 
 /* Append B to the growing list *V of *N blocks (room for *CAP). */
-static errcode_t blk_push(blk64_t **v, size_t *n, size_t *cap, blk64_t b)
+static errcode_t blk_push(blk64_t **v, unsigned *n, unsigned *cap, blk64_t b)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 64;
-		blk64_t *nv = realloc(*v, ncap * sizeof(*nv));
+	errcode_t err = util_grow((void **)v, cap, *n + 1, sizeof(**v));
 
-		if (!nv)
-			return ENOMEM;
-		*v = nv;
-		*cap = ncap;
-	}
-	(*v)[(*n)++] = b;
-	return 0;
+	if (!err)
+		(*v)[(*n)++] = b;
+	return err;
 }
 
 /* The bad blocks list's walk: the blocks listed so far (an indirect block comes after them). */
 struct bb_trim {
 	struct check_ctx	*c;
 	blk64_t			*seen;
-	size_t			n, cap;
+	unsigned		n, cap;
 };
 
 static int bb_seen(const struct bb_trim *t, blk64_t blk)
@@ -707,7 +702,7 @@ struct clone_added {
 	struct check_ctx	*c;
 	blk64_t			*blk;	/* sorted before the trim's walk */
 	char			*mapped;	/* by index into blk: still in the map */
-	size_t			n, cap;
+	unsigned		n, cap;
 	errcode_t		err;
 };
 
@@ -730,7 +725,7 @@ struct cluster_hit {
 struct cluster_scan {
 	struct check_ctx	*c;
 	struct cluster_hit	*v;
-	size_t			n, cap;
+	unsigned		n, cap;
 	errcode_t		err;
 };
 
@@ -743,17 +738,8 @@ static int cluster_scan_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcn
 	if (blockcnt < 0 || !*blocknr || check_out_of_fs(fs, *blocknr, 1) ||
 	    !ext2fs_test_block_bitmap2(s->c->meta, *blocknr))
 		return 0;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct cluster_hit *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v) {
-			s->err = ENOMEM;
-			return BLOCK_ABORT;
-		}
-		s->v = v;
-		s->cap = cap;
-	}
+	if ((s->err = util_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v))))
+		return BLOCK_ABORT;
 	s->v[s->n].lblk = (blk64_t)blockcnt;
 	s->v[s->n++].pblk = *blocknr;
 	return 0;
