@@ -398,20 +398,60 @@ static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
 	return declined;
 }
 
+/*
+ * Will the mode answer yes to F, as far as can be told before asking? (An
+ * interactive answer is unknown: not declined before counts as yes; a no
+ * then only delays what waited on it by a round.)
+ */
+static int yes_expected(struct check_ctx *c, const struct check_finding *f)
+{
+	const struct check_opts *o = c->opts;
+	const struct check_problem_info *p = check_problem_info(f->code);
+
+	if (!p || !check_problem_fixable(f->code))
+		return 0;
+	return o->repair == E4R_REPAIR_YES ||
+	       (o->repair == E4R_REPAIR_PREEN && (p->flags & E4R_PF_PREEN_OK)) ||
+	       (o->repair == E4R_REPAIR_ASK && !declined_before(c, f));
+}
+
 /* A finding of this round to be repaired alone, that the mode will answer yes to. */
 static int alone_pending(struct check_ctx *c, size_t first)
 {
-	const struct check_opts *o = c->opts;
+	for (size_t i = first; i < c->res->count; i++) {
+		const struct check_finding *f = &c->res->findings[i];
 
+		if (phase_of(f) == E4R_PHASE_ALONE && yes_expected(c, f))
+			return 1;
+	}
+	return 0;
+}
+
+static int map_repair_pending(struct check_ctx *c, size_t first, uint64_t ino);
+
+/* A directory finding (pass 2) that waits for its directory's map: see map_repair_pending. */
+static int waits_for_map(struct check_ctx *c, size_t first, const struct check_finding *f)
+{
+	return check_problem_info(f->code)->pass == E4R_PASS_DIRS && f->dir != E4R_NONE &&
+	       map_repair_pending(c, first, f->dir);
+}
+
+/*
+ * Will this round change what inode INO maps (trim it, clone its blocks,
+ * clear it)? A directory's blocks were read through the map as it is: a
+ * block the trim drops can be another file's (an extent from block 0 over
+ * the journal), and a directory fix written there corrupts that file.
+ * e2fsck mends the map in pass 1, before pass 2 reads a directory block.
+ */
+static int map_repair_pending(struct check_ctx *c, size_t first, uint64_t ino)
+{
 	for (size_t i = first; i < c->res->count; i++) {
 		const struct check_finding *f = &c->res->findings[i];
 		const struct check_problem_info *p = check_problem_info(f->code);
 
-		if (!p || p->phase != E4R_PHASE_ALONE || !check_problem_fixable(f->code))
-			continue;
-		if (o->repair == E4R_REPAIR_YES ||
-		    (o->repair == E4R_REPAIR_PREEN && (p->flags & E4R_PF_PREEN_OK)) ||
-		    (o->repair == E4R_REPAIR_ASK && !declined_before(c, f)))
+		if (f->ino == ino && p &&
+		    (p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_CLONE || p->fix == E4R_FIX_INODE_CLEAR) &&
+		    yes_expected(c, f))
 			return 1;
 	}
 	return 0;
@@ -546,11 +586,25 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 	}
 	if (plan.summaries && (err = fs_guard_arm(c->fs)))
 		return err;
+	/*
+	 * Entries that wait for their directory's map were counted by pass 4
+	 * as they read now: the link counts wait with them.
+	 */
+	for (i = first; i < r->count && !entries_change; i++)
+		entries_change = waits_for_map(c, first, &r->findings[i]);
 	/* What the others need sound first (a corrupt directory block is cut before its entries). */
 	for (i = first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
-		if (phase_of(f) == E4R_PHASE_FIRST && decide(c, f) && fix_one(c, first, i) == 0) {
+		if (phase_of(f) != E4R_PHASE_FIRST)
+			continue;
+		/* a directory whose map this round mends: its blocks are read again after */
+		if (waits_for_map(c, first, f)) {
+			f->deferred = 1;
+			c->recheck = 1;
+			continue;
+		}
+		if (decide(c, f) && fix_one(c, first, i) == 0) {
 			entries_change |= changes_entries(f);
 			count_fixed(c, f, fixed);
 		}
@@ -562,6 +616,12 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST || moves_bitmap(f) ||
 		    (f->code == E4R_PR_DIR_EXTENT_GAP && c->opts->repair == E4R_REPAIR_ASK))
 			continue;	/* answered above */
+		/* the entries of a directory whose map this round mends: as above */
+		if (waits_for_map(c, first, f)) {
+			f->deferred = 1;
+			c->recheck = 1;
+			continue;
+		}
 		/*
 		 * Pass 4 counted the links this round's entries give; a pass 2 or 3
 		 * repair that adds, removes or redirects entries makes those counts
