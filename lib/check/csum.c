@@ -7,6 +7,7 @@
 #include "check/csum.h"
 #include "fs/dirent.h"
 #include "fs/inode.h"
+#include "util/bytes.h"
 #include "util/crc.h"
 
 /* Offsets in the on-disk inode (struct ext2_inode_large). */
@@ -82,7 +83,7 @@ static uint32_t inode_crc_copy(ext2_filsys fs, ext2_ino_t ino, uint32_t gen_le,
 int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_large *in)
 {
 	const unsigned char *p = (const unsigned char *)in;
-	size_t size = EXT2_INODE_SIZE(fs->super), i;
+	size_t size = EXT2_INODE_SIZE(fs->super);
 	int has_hi = size > EXT2_GOOD_OLD_INODE_SIZE && le16_at(p + I_EXTRA_ISIZE) >= I_CSUM_HI_EXTRA;
 	uint32_t gen_le, crc, stored = le16_at(p + I_CSUM_LO);
 
@@ -101,10 +102,7 @@ int check_inode_csum_ok(ext2_filsys fs, ext2_ino_t ino, const struct ext2_inode_
 	if (crc == stored)
 		return 1;
 	/* as libext2fs: an inode never written (its first 128 bytes all zero) is not a mismatch */
-	for (i = 0; i < EXT2_GOOD_OLD_INODE_SIZE; i++)
-		if (p[i])
-			return 0;
-	return 1;
+	return util_is_zero(p, EXT2_GOOD_OLD_INODE_SIZE);
 }
 
 /*

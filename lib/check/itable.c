@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "util/bytes.h"
 
 #define MAX_CANDIDATES	64
 /* Tables are read this many blocks at a time (a table can be megabytes). */
@@ -214,14 +215,11 @@ struct tally {
 /* Judge the raw inode RAW (number INO) as it lies on disk. */
 static void judge(ext2_filsys fs, ext2_ino_t ino, const unsigned char *raw, struct tally *t)
 {
-	unsigned size = EXT2_INODE_SIZE(fs->super), j;
 	const struct ext2_inode *in = (const struct ext2_inode *)raw;
 	uint16_t mode = ext2fs_le16_to_cpu(in->i_mode), links = ext2fs_le16_to_cpu(in->i_links_count);
 	int sane;
 
-	for (j = 0; j < size && !raw[j]; j++)
-		;
-	if (j == size)
+	if (util_is_zero(raw, EXT2_INODE_SIZE(fs->super)))
 		return;
 	t->nonzero++;
 	sane = valid_type(mode) || (!mode && !links);
