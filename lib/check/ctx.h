@@ -117,6 +117,26 @@ errcode_t check_report_ino(struct check_ctx *c, enum check_problem code, uint64_
 errcode_t check_report_group(struct check_ctx *c, enum check_problem code, uint64_t group,
 			     uint64_t blk, uint64_t expected, uint64_t found);
 
+/*
+ * A sorted set of numbers drawn from findings (the blocks earlier rounds
+ * restored, the inodes whose maps a round changes), for questions asked
+ * once per block or per finding: a walk of all findings for each made
+ * fuzzed images with thousands of findings quadratic.
+ */
+struct check_keys {
+	uint64_t	*v;
+	size_t		n;
+};
+
+/* Does finding F belong to the set? Then its number goes to *KEY. */
+typedef int (*check_key_pick_fn)(const struct check_finding *f, const void *arg, uint64_t *key);
+
+/* The numbers PICK gives for R's findings from FIRST on. ENOMEM leaves OUT empty. */
+errcode_t check_keys_collect(const struct check_result *r, size_t first, check_key_pick_fn pick,
+			     const void *arg, struct check_keys *out);
+int check_keys_has(const struct check_keys *k, uint64_t key);
+void check_keys_free(struct check_keys *k);
+
 /* Tell the front end's progress callback (if any) that PASS has done DONE of TOTAL steps. */
 void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total);
 

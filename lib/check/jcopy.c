@@ -16,7 +16,6 @@
 #include "check/ctx.h"
 #include "fs/dirent.h"
 #include "jbd/copies.h"
-#include "util/sorted.h"
 
 /* Steps of one extent walk: more than any sane tree of this filesystem has. */
 #define MAX_EXTENT_STEPS	(1u << 20)
@@ -52,8 +51,7 @@ struct jc {
 	struct kind_of		*kinds;		/* kinds of the inodes brought back */
 	size_t			nkinds;
 	unsigned char		*cur;		/* the block as it is now */
-	blk64_t			*restored;	/* blocks earlier rounds wrote from the journal, sorted */
-	size_t			nrestored;
+	struct check_keys	restored;	/* blocks earlier rounds wrote from the journal */
 };
 
 static errcode_t add_cand(struct jc *x, const struct cand *cd)
@@ -133,40 +131,19 @@ static int read_offerable(struct jc *x, const struct jbd_copy *cp, unsigned char
  * is gone), and restoring it again would undo that repair, round after
  * round, until the limit.
  */
-static int restored_before(const struct jc *x, blk64_t blk)
+static int pick_restored(const struct check_finding *f, const void *arg, uint64_t *blk)
 {
-	return x->nrestored &&
-	       bsearch(&blk, x->restored, x->nrestored, sizeof(*x->restored), util_cmp_u64) != NULL;
+	const struct check_ctx *c = arg;
+
+	if (f->code != E4R_PR_JOURNAL_COPY || !f->fixed || f->round == c->round)
+		return 0;
+	*blk = f->blk;
+	return 1;
 }
 
-/*
- * The list restored_before searches, made once a pass: asked for each
- * damaged block, a walk of all findings made a fuzzed image with
- * thousands of them spend most of the check there.
- */
-static errcode_t list_restored(struct jc *x)
+static int restored_before(const struct jc *x, blk64_t blk)
 {
-	const struct check_result *r = x->c->res;
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->count; i++) {
-		const struct check_finding *f = &r->findings[i];
-
-		if (f->code == E4R_PR_JOURNAL_COPY && f->fixed && f->round != x->c->round)
-			n++;
-	}
-	if (!n)
-		return 0;
-	if (!(x->restored = malloc(n * sizeof(*x->restored))))
-		return ENOMEM;
-	for (size_t i = 0; i < r->count; i++) {
-		const struct check_finding *f = &r->findings[i];
-
-		if (f->code == E4R_PR_JOURNAL_COPY && f->fixed && f->round != x->c->round)
-			x->restored[x->nrestored++] = f->blk;
-	}
-	qsort(x->restored, x->nrestored, sizeof(*x->restored), util_cmp_u64);
-	return 0;
+	return check_keys_has(&x->restored, blk);
 }
 
 static errcode_t find_inode_table_block(struct jc *x, dgrp_t g, blk64_t blk, unsigned char *bitmap)
@@ -842,7 +819,7 @@ errcode_t check_journal_copies(struct check_ctx *c)
 		goto out;
 	}
 	err = ENOMEM;
-	if (!(x.cur = malloc(x.bs)) || list_restored(&x))
+	if (!(x.cur = malloc(x.bs)) || check_keys_collect(c->res, 0, pick_restored, c, &x.restored))
 		goto out;
 	/* directory copies are judged against the inodes as the other copies leave them */
 	if ((err = find_inode_tables(&x)) || (err = find_damaged_blocks(&x, E4R_JCOPY_EXTENTS)) ||
@@ -861,7 +838,7 @@ out:
 	free(x.v);
 	free(x.kinds);
 	free(x.cur);
-	free(x.restored);
+	check_keys_free(&x.restored);
 	if (x.others)
 		ext2fs_free_block_bitmap(x.others);
 	if (x.suspect)

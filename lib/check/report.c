@@ -89,6 +89,38 @@ void check_progress(struct check_ctx *c, int pass, uint64_t done, uint64_t total
 	c->opts->progress(c->opts->progress_arg, pass, done, total);
 }
 
+errcode_t check_keys_collect(const struct check_result *r, size_t first, check_key_pick_fn pick,
+			     const void *arg, struct check_keys *out)
+{
+	uint64_t key;
+
+	out->v = NULL;
+	out->n = 0;
+	for (size_t i = first; i < r->count; i++) {
+		if (!pick(&r->findings[i], arg, &key))
+			continue;
+		/* room for every finding left, taken at the first one picked */
+		if (!out->v && !(out->v = malloc((r->count - i) * sizeof(*out->v))))
+			return ENOMEM;
+		out->v[out->n++] = key;
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), util_cmp_u64);
+	return 0;
+}
+
+int check_keys_has(const struct check_keys *k, uint64_t key)
+{
+	return k->n && bsearch(&key, k->v, k->n, sizeof(*k->v), util_cmp_u64) != NULL;
+}
+
+void check_keys_free(struct check_keys *k)
+{
+	free(k->v);
+	k->v = NULL;
+	k->n = 0;
+}
+
 struct check_dir *check_find_dir(struct check_ctx *c, ext2_ino_t ino)
 {
 	size_t i = util_find_key(UTIL_SORTED(c->dirs, c->ndirs, ino), ino);

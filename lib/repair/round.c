@@ -9,7 +9,6 @@
 #include "check/ctx.h"
 #include "fs/guard_io.h"
 #include "repair/repair.h"
-#include "util/sorted.h"
 
 /* What the round makes after the per-finding repairs. */
 struct repair_plan {
@@ -90,7 +89,7 @@ static int same_finding(const struct check_finding *a, const struct check_findin
  * finds the same problem again (it is still there) and must neither ask again
  * nor take a later "yes" or "all" as the answer to it.
  */
-static int declined_before(struct check_ctx *c, const struct check_finding *f)
+static int declined_before(const struct check_ctx *c, const struct check_finding *f)
 {
 	const struct check_result *r = c->res;
 	size_t i;
@@ -404,7 +403,7 @@ static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
  * interactive answer is unknown: not declined before counts as yes; a no
  * then only delays what waited on it by a round.)
  */
-static int yes_expected(struct check_ctx *c, const struct check_finding *f)
+static int yes_expected(const struct check_ctx *c, const struct check_finding *f)
 {
 	const struct check_opts *o = c->opts;
 	const struct check_problem_info *p = check_problem_info(f->code);
@@ -430,43 +429,27 @@ static int alone_pending(struct check_ctx *c, size_t first)
 
 /*
  * The inodes whose maps this round will change (trim, clone of their
- * blocks, clear), sorted. A directory's blocks were read through the map
- * as it is: a block the trim drops can be another file's (an extent from
- * block 0 over the journal), and a directory fix written there corrupts
- * that file. e2fsck mends the map in pass 1, before pass 2 reads a
- * directory block. Listed once a round: asked for every finding, a walk
- * of all of them would be quadratic on images with thousands.
+ * blocks, clear). A directory's blocks were read through the map as it is:
+ * a block the trim drops can be another file's (an extent from block 0
+ * over the journal), and a directory fix written there corrupts that file.
+ * e2fsck mends the map in pass 1, before pass 2 reads a directory block.
  */
-static errcode_t list_map_repairs(struct check_ctx *c, size_t first, uint64_t **out, size_t *n)
+static int pick_map_repair(const struct check_finding *f, const void *arg, uint64_t *ino)
 {
-	uint64_t *v = NULL;
-	size_t k = 0;
+	const struct check_problem_info *p = check_problem_info(f->code);
 
-	*out = NULL;
-	*n = 0;
-	for (size_t i = first; i < c->res->count; i++) {
-		const struct check_finding *f = &c->res->findings[i];
-		const struct check_problem_info *p = check_problem_info(f->code);
-
-		if (!p || (p->fix != E4R_FIX_BLOCK_MAP && p->fix != E4R_FIX_CLONE &&
-			   p->fix != E4R_FIX_INODE_CLEAR) || !yes_expected(c, f))
-			continue;
-		if (!v && !(v = malloc((c->res->count - first) * sizeof(*v))))
-			return ENOMEM;
-		v[k++] = f->ino;
-	}
-	if (k)
-		qsort(v, k, sizeof(*v), util_cmp_u64);
-	*out = v;
-	*n = k;
-	return 0;
+	if (!p || (p->fix != E4R_FIX_BLOCK_MAP && p->fix != E4R_FIX_CLONE &&
+		   p->fix != E4R_FIX_INODE_CLEAR) || !yes_expected(arg, f))
+		return 0;
+	*ino = f->ino;
+	return 1;
 }
 
 /* A directory finding (pass 2) whose directory's map this round changes: it waits a round. */
-static int waits_for_map(const uint64_t *mapped, size_t n, const struct check_finding *f)
+static int waits_for_map(const struct check_keys *to_map, const struct check_finding *f)
 {
-	return n && check_problem_info(f->code)->pass == E4R_PASS_DIRS && f->dir != E4R_NONE &&
-	       bsearch(&f->dir, mapped, n, sizeof(*mapped), util_cmp_u64);
+	return to_map->n && check_problem_info(f->code)->pass == E4R_PASS_DIRS && f->dir != E4R_NONE &&
+	       check_keys_has(to_map, f->dir);
 }
 
 /*
@@ -496,8 +479,8 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 	errcode_t err = 0;
 	int entries_change = 0;
 	ext2_ino_t *maps = NULL;	/* inodes whose maps this round's repairs changed */
-	uint64_t *to_map = NULL;	/* inodes whose maps this round will change */
-	size_t nmaps = 0, nto_map = 0, i;
+	struct check_keys to_map = { NULL, 0 };	/* inodes whose maps this round will change */
+	size_t nmaps = 0, i;
 
 	*fixed = 0;
 	/* the last round's repairs may have moved metadata (a relocated bitmap) */
@@ -599,14 +582,14 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 	}
 	if (plan.summaries && (err = fs_guard_arm(c->fs)))
 		return err;
-	if ((err = list_map_repairs(c, first, &to_map, &nto_map)))
+	if ((err = check_keys_collect(r, first, pick_map_repair, c, &to_map)))
 		return err;
 	/*
 	 * Entries that wait for their directory's map were counted by pass 4
 	 * as they read now: the link counts wait with them.
 	 */
 	for (i = first; i < r->count && !entries_change; i++)
-		entries_change = waits_for_map(to_map, nto_map, &r->findings[i]);
+		entries_change = waits_for_map(&to_map, &r->findings[i]);
 	/* What the others need sound first (a corrupt directory block is cut before its entries). */
 	for (i = first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
@@ -614,7 +597,7 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		if (phase_of(f) != E4R_PHASE_FIRST)
 			continue;
 		/* a directory whose map this round mends: its blocks are read again after */
-		if (waits_for_map(to_map, nto_map, f)) {
+		if (waits_for_map(&to_map, f)) {
 			f->deferred = 1;
 			c->recheck = 1;
 			continue;
@@ -632,7 +615,7 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		    (f->code == E4R_PR_DIR_EXTENT_GAP && c->opts->repair == E4R_REPAIR_ASK))
 			continue;	/* answered above */
 		/* the entries of a directory whose map this round mends: as above */
-		if (waits_for_map(to_map, nto_map, f)) {
+		if (waits_for_map(&to_map, f)) {
 			f->deferred = 1;
 			c->recheck = 1;
 			continue;
@@ -774,7 +757,7 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 	}
 out:
 	free(maps);
-	free(to_map);
+	check_keys_free(&to_map);
 	free(plan.late);
 	free(plan.dups);
 	return err;
