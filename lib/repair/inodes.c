@@ -964,6 +964,14 @@ errcode_t repair_extent_csum(struct check_ctx *c, const struct check_finding *f)
 
 	if (f->blk == E4R_NONE || check_out_of_fs(fs, f->blk, 1))
 		return EINVAL;
+	/*
+	 * The node's block is metadata now: a bitmap this round moved into
+	 * it, which the node, judged bad, did not keep from the allocator.
+	 * The node's own repair (trim) lets it go; a checksum written here
+	 * would overwrite the bitmap.
+	 */
+	if (fs_guard_holds(f->blk, 1))
+		return EXT2_ET_BAD_BLOCK_NUM;
 	buf = malloc(fs->blocksize);
 	if (!buf)
 		return ENOMEM;
