@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sparse_image.h"
+#include "util/bytes.h"
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -71,14 +72,6 @@ int sparse_image_decode(const uint8_t *data, size_t size, unsigned char *buf, si
 	return 0;
 }
 
-static int all_zero(const unsigned char *p, size_t n)
-{
-	while (n--)
-		if (*p++)
-			return 0;
-	return 1;
-}
-
 int sparse_image_encode(const unsigned char *image, size_t len, unsigned bs, unsigned options,
 			unsigned char **out, size_t *out_len)
 {
@@ -91,7 +84,7 @@ int sparse_image_encode(const unsigned char *image, size_t len, unsigned bs, uns
 	if (shift == 3 || blocks > SPARSE_MAX_BYTES / bs)
 		return -1;
 	for (size_t b = 0; b < blocks; b++)
-		used += !all_zero(image + b * bs, bs);
+		used += !util_is_zero(image + b * bs, bs);
 	o = malloc(SPARSE_HEADER + used * (4 + bs));
 	if (!o)
 		return -1;
@@ -100,7 +93,7 @@ int sparse_image_encode(const unsigned char *image, size_t len, unsigned bs, uns
 	put32(o + 8, blocks);
 	pos = SPARSE_HEADER;
 	for (size_t b = 0; b < blocks; b++) {
-		if (all_zero(image + b * bs, bs))
+		if (util_is_zero(image + b * bs, bs))
 			continue;
 		put32(o + pos, b);
 		memcpy(o + pos + 4, image + b * bs, bs);

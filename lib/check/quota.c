@@ -21,6 +21,7 @@
 
 #include "check/ctx.h"
 #include "fs/inode.h"
+#include "util/bytes.h"
 #include "util/e4r_err.h"
 
 #define QT_BLOCK		1024u	/* quota blocks are 1 KiB whatever the filesystem's */
@@ -297,11 +298,8 @@ static void qt_data_block(struct qt_reader *r, const unsigned char *b)
 		uint64_t space = le64(e + (r->r0 ? QT_R0_ENTRY_SPACE : QT_ENTRY_SPACE));
 		uint64_t inodes = r->r0 ? le32(e + QT_R0_ENTRY_INODES) : le64(e + QT_ENTRY_INODES);
 		struct qt_usage *u;
-		unsigned k;
 
-		for (k = 0; k < size && !e[k]; k++)
-			;
-		if (k == size)
+		if (util_is_zero(e, size))
 			continue;	/* a free slot */
 		u = qt_lookup(t, id, 0);
 		if (u)

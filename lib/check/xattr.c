@@ -20,6 +20,7 @@
 #include "check/bitcursor.h"
 #include "check/ctx.h"
 #include "fs/inode.h"
+#include "util/bytes.h"
 
 #define HEADER_SIZE	32u
 #define ENTRY_SIZE	16u	/* before the name */
@@ -198,13 +199,8 @@ void check_xattr_free(struct check_ctx *c)
 /* Claim LEN bytes at OFF of the block in USED; 0 when they leave the block or are taken. */
 static int take(uint8_t *used, unsigned size, uint64_t off, uint64_t len)
 {
-	uint64_t i;
-
-	if (off > size || len > size - off)
+	if (off > size || len > size - off || !util_is_zero(used + off, len))
 		return 0;
-	for (i = off; i < off + len; i++)
-		if (used[i])
-			return 0;
 	memset(used + off, 1, len);
 	return 1;
 }

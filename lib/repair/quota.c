@@ -19,6 +19,7 @@
 #include "fs/bitmaps.h"
 #include "fs/inode.h"
 #include "repair/repair.h"
+#include "util/bytes.h"
 
 #define QT_BLOCK		1024u
 #define QT_ROOT			1u
@@ -98,11 +99,7 @@ errcode_t repair_quota_inode_off(struct check_ctx *c, const struct check_finding
 
 static int entry_free(const unsigned char *e)
 {
-	unsigned k;
-
-	for (k = 0; k < QT_ENTRY_SIZE && !e[k]; k++)
-		;
-	return k == QT_ENTRY_SIZE;
+	return util_is_zero(e, QT_ENTRY_SIZE);
 }
 
 /* One quota file open through libext2fs, read or written by quota block. */
