@@ -80,8 +80,13 @@ static void check_sb_values(struct check_ctx *c)
 	 * The inode table's size, the inode count and every inode's place come
 	 * from inodes per group: the check would walk inodes that are not
 	 * there (one group of one inode has no root). e2fsck stops on it too.
+	 * A repair stops at any of them, as e2fsck does: the layout its writes
+	 * would follow is not the filesystem's (descriptors read 9 bytes apart
+	 * for a descriptor size of 9 put bitmaps on inode tables, and clearing
+	 * an inode wrote over one: fuzz_check). Read-only, the walk goes on to
+	 * say what else it sees.
 	 */
-	if (ipg_bad) {
+	if (ipg_bad || (c->opts && c->opts->repair != E4R_REPAIR_NONE)) {
 		c->res->aborted = 1;
 		c->res->abort_err = EXT2_ET_CORRUPT_SUPERBLOCK;
 	}
