@@ -31,47 +31,6 @@ int fs_dirent_corrupt(ext2_filsys fs, const char *buf, unsigned end, unsigned of
 	       fs_dirent_name_len(de) + DIRENT_HEADER > rec_len;
 }
 
-/* An entry the walk may trust: readable, and naming no inode past the table. */
-static int entry_sound(ext2_filsys fs, const char *buf, unsigned end, unsigned off)
-{
-	return !fs_dirent_corrupt(fs, buf, end, off) &&
-	       fs_dirent_inode((const struct ext2_dir_entry *)(buf + off)) <= fs->super->s_inodes_count;
-}
-
-/*
- * The first offset past OFF (at least FIRST) from which sound entries chain
- * exactly to END: where the entries after a corrupt one start again. Worked
- * from the end back, so each offset is looked at once. 0 when there is none.
- */
-static unsigned resync(ext2_filsys fs, const char *buf, unsigned end, unsigned off, unsigned first)
-{
-	/* chains[n / 4]: sound entries from offset n chain to END (blocks are at most 64 KiB) */
-	unsigned char chains[EXT2_MAX_BLOCK_SIZE / 4 + 1];
-	unsigned n, len, found = 0;
-
-	if (end % 4 || first >= end || end < DIRENT_HEADER || end > EXT2_MAX_BLOCK_SIZE)
-		return 0;
-	memset(chains, 0, end / 4 + 1);
-	chains[end / 4] = 1;
-	/* the last 4 bytes cannot hold an entry's header */
-	for (n = end - DIRENT_HEADER; n >= first && n > off; n -= 4) {
-		/*
-		 * Where the record would end is asked first: at nearly every
-		 * offset of a garbage block it ends past END or nowhere a
-		 * chain starts, and the entry is never read. A check of a
-		 * fuzzed image met thousands of such blocks per run.
-		 */
-		len = rec_len_at(fs, buf, n);
-		if (len <= end - n && chains[(n + len) / 4] && entry_sound(fs, buf, end, n)) {
-			chains[n / 4] = 1;
-			found = n;
-		}
-		if (n < 4)
-			break;
-	}
-	return found;
-}
-
 /* The bytes [OFF, NEXT) leave the walk: the entry before takes them, or they become one empty entry. */
 static unsigned give_up_span(ext2_filsys fs, char *buf, unsigned end, unsigned off, unsigned prev,
 			     unsigned next)
@@ -120,7 +79,7 @@ unsigned fs_dirent_salvage(ext2_filsys fs, char *buf, unsigned end, unsigned off
 	 * sound chain of entries starts that reaches the end. e2fsck drops
 	 * them (they come back through lost+found, without their names).
 	 */
-	next = resync(fs, buf, end, off, off + (prev == FS_SALVAGE_NO_PREV ? FS_DIRENT_MIN : 4));
+	next = fs_dirent_chain_start(fs, buf, end, off + (prev == FS_SALVAGE_NO_PREV ? FS_DIRENT_MIN : 4));
 	if (next) {
 		if (entry_keepable(fs, buf, off, next - off)) {
 			fs_dirent_set_rec_len(fs, next - off, (struct ext2_dir_entry *)cp);

@@ -17,6 +17,13 @@
 int fs_dirent_corrupt(ext2_filsys fs, const char *buf, unsigned end, unsigned off);
 
 /*
+ * The first offset at or past FIRST from which sound entries (readable,
+ * naming no inode past the table) chain exactly to END: where the entries
+ * after a corrupt one start again. 0 when there is none (fs/dirent_chain.c).
+ */
+unsigned fs_dirent_chain_start(ext2_filsys fs, const char *buf, unsigned end, unsigned first);
+
+/*
  * Mend the corrupt entry at OFF of BUF[0..END) in place; PREV is the offset
  * of the good entry before it (FS_SALVAGE_NO_PREV at the start of the
  * region). Returns the offset the walk goes on at: OFF itself when the
