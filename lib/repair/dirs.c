@@ -1096,8 +1096,17 @@ errcode_t repair_htree_deindex(struct check_ctx *c, ext2_ino_t dir)
 {
 	ext2_filsys fs = c->fs;
 	errcode_t err = 0, flag_err;
+	struct ext2_inode in;
 	size_t i;
 
+	/*
+	 * Once per directory: the first of its findings in a round takes the
+	 * index away. Each later one would read every block of it again to
+	 * change nothing (a fuzzed directory of 2,600 garbage blocks had one
+	 * finding per block: 6.8 million reads).
+	 */
+	if (!fs_read_inode(fs, dir, &in) && !(in.i_flags & EXT2_INDEX_FL))
+		return 0;
 	if (ext2fs_has_feature_metadata_csum(fs->super))
 		for (i = 0; i < c->ndblocks && !err; i++)
 			if (c->dblocks[i].ino == dir)
