@@ -914,6 +914,54 @@ errcode_t repair_clone_meta_maps(struct check_ctx *c, ext2_ino_t ino)
 	return clone_meta_walk(c, ino, 1, NULL);
 }
 
+/*
+ * The inode's extended attribute block, lying in metadata (a reserved
+ * descriptor count grown over it), moves too, as e2fsck's pass 1D clones it
+ * with the file's other blocks. The copy is this inode's alone: each inode
+ * that shared the old block gets its own, counted once; the old block stays
+ * with the metadata. Its checksum covers its block number: made again.
+ * (Bigalloc's clusters are left to the trim, as the map's are.)
+ */
+static errcode_t clone_meta_xattr(struct check_ctx *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	struct inode_buf b = { 0 };
+	struct ext2_ext_attr_header *h;
+	blk64_t blk, nb;
+	char *buf;
+	errcode_t err;
+
+	if ((err = inode_read(c, ino, &b)))
+		return err;
+	blk = ext2fs_file_acl_block(fs, (struct ext2_inode *)b.in);
+	if (!blk || EXT2FS_CLUSTER_RATIO(fs) > 1 || check_out_of_fs(fs, blk, 1) ||
+	    !ext2fs_test_block_bitmap2(c->meta, blk)) {
+		free(b.in);
+		return 0;
+	}
+	buf = malloc(fs->blocksize);
+	err = buf ? repair_new_block(c, blk, NULL, &nb) : ENOMEM;
+	if (!err)
+		err = io_channel_read_blk64(fs->io, blk, 1, buf);
+	h = (struct ext2_ext_attr_header *)buf;
+	if (!err && ext2fs_le32_to_cpu(h->h_magic) == EXT2_EXT_ATTR_MAGIC) {
+		h->h_refcount = ext2fs_cpu_to_le32(1);
+		if (ext2fs_has_feature_metadata_csum(fs->super))
+			err = ext2fs_ext_attr_block_csum_set(fs, ino, nb, h);
+	}
+	if (!err && io_channel_write_blk64(fs->io, nb, 1, buf))
+		err = EIO;
+	free(buf);
+	if (err) {
+		free(b.in);
+		return err;
+	}
+	ext2fs_block_alloc_stats2(fs, nb, +1);
+	ext2fs_mark_block_bitmap2(c->used, nb);
+	ext2fs_file_acl_block_set(fs, (struct ext2_inode *)b.in, nb);
+	return inode_write(c, ino, &b);
+}
+
 errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, int clone)
 {
 	ext2_ino_t ino = (ext2_ino_t)f->ino;
@@ -928,7 +976,8 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 	 * (whole clusters on bigalloc); what cannot be copied is trimmed below
 	 */
 	if (clone && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
-	    (err = clone_meta_walk(c, ino, 0, &added)) == ENOMEM) {
+	    ((err = clone_meta_walk(c, ino, 0, &added)) == ENOMEM ||
+	     (err = clone_meta_xattr(c, ino)) == ENOMEM)) {
 		free(added.blk);
 		return err;
 	}
