@@ -60,8 +60,13 @@ static void check_sb_values(struct check_ctx *c)
 		bad = 2;
 	else if (sb->s_desc_size > EXT2_MAX_DESC_SIZE || !log2_ok(sb->s_desc_size))
 		bad = 3;
+	/*
+	 * Against the count the groups hold, as e2fsck checks it after setting
+	 * a wrong inode count from the groups (s_inodes_count of 1: mended)
+	 */
 	else if (sb->s_rev_level > EXT2_GOOD_OLD_REV &&
-		 (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO || sb->s_first_ino > sb->s_inodes_count))
+		 (sb->s_first_ino < EXT2_GOOD_OLD_FIRST_INO ||
+		  sb->s_first_ino > (uint64_t)sb->s_inodes_per_group * fs->group_desc_count))
 		bad = 4;
 	else if (isize_bad)
 		bad = 5;
