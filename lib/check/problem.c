@@ -643,8 +643,12 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(NONE), PH(NONE),
 	    PM_("too many problems: %f more were found but not listed")),
 
-	/* alone: pass 2 took every entry naming that inode (the root's too) as bad; e2fsck fixes it first */
-	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, ERR, E4R_ANS_CLEAR, 0,
+	/*
+	 * alone: pass 2 took every entry naming that inode (the root's too) as
+	 * bad; e2fsck fixes it first. With the quota feature or without it;
+	 * e2fsck -n names it and exits 0 for it alone (a warning)
+	 */
+	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, WARN, E4R_ANS_CLEAR, 0,
 	    FIX(QUOTA_INODE_OFF), PH(ALONE),
 	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
 	ROW(E4R_PR_QUOTA_INODE_NOT_CLEAR, "quota_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, 0,

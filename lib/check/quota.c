@@ -166,13 +166,13 @@ int check_hidden_ino(struct check_ctx *c, ext2_ino_t ino)
 errcode_t check_quota_setup(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
-	int t, any = 0;
+	int t, active[E4R_QUOTA_TYPES] = { 0 }, any = 0;
 
-	if (!ext2fs_has_feature_quota(fs->super))
-		return 0;
-	c->quota = calloc(1, sizeof(*c->quota));
-	if (!c->quota)
-		return ENOMEM;
+	/*
+	 * Judged with the feature or without it, as e2fsck judges them: a
+	 * field left naming the root makes every entry that names the root
+	 * bad (an inode number a quota file holds), feature or not.
+	 */
 	for (t = 0; t < E4R_QUOTA_TYPES; t++) {
 		ext2_ino_t ino = *check_quota_inump(fs->super, t);
 		struct check_finding f;
@@ -186,13 +186,15 @@ errcode_t check_quota_setup(struct check_ctx *c)
 			check_report(c, &f);
 			continue;
 		}
-		c->quota->active[t] = 1;
+		active[t] = 1;
 		any = 1;
 	}
-	if (!any) {
-		free(c->quota);
-		c->quota = NULL;
-	}
+	if (!any || !ext2fs_has_feature_quota(fs->super))
+		return 0;
+	c->quota = calloc(1, sizeof(*c->quota));
+	if (!c->quota)
+		return ENOMEM;
+	memcpy(c->quota->active, active, sizeof(active));
 	return 0;
 }
 
