@@ -177,8 +177,12 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_GD_UNINIT_NO_CSUM, "gd_uninit_no_csum", P0, WARN, E4R_ANS_FIX, PREEN,
 	    FIX(UNINIT_FLAGS), PH(SUMMARY),
 	    PM_("group %g has uninit flags %f but the filesystem has no group descriptor checksums")),
-	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, WARN, E4R_ANS_NONE, 0,
-	    FIX(NONE), PH(NONE),
+	/*
+	 * An error, as e2fsck's; -y: meta_bg goes, as e2fsck clears it before
+	 * pass 1 (every descriptor block is where it is without meta_bg)
+	 */
+	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(SB_FIELD), PH(NOW),
 	    PM_("first_meta_bg is too big (%f, max value %e)")),
 	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(JOURNAL_CLEAR), PH(NOW),

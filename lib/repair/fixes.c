@@ -282,6 +282,13 @@ static errcode_t do_resize_inode_recreate(struct check_ctx *c, size_t first, siz
 
 static errcode_t do_resize_inode_off(struct check_ctx *c, size_t first, size_t i)
 {
+	/*
+	 * meta_bg went first this round (a first meta_bg group past the
+	 * descriptors, found before): no conflict is left, and the resize
+	 * inode stays, as e2fsck, which clears meta_bg before it looks
+	 */
+	if (F(i)->code == E4R_PR_SB_RESIZE_META_BG && !ext2fs_has_feature_meta_bg(c->fs->super))
+		return 0;
 	return repair_resize_inode_off(c);
 }
 
@@ -392,6 +399,10 @@ static errcode_t do_sb_field(struct check_ctx *c, size_t first, size_t i)
 		break;
 	case E4R_PR_SB_RESERVED_GDT:
 		sb->s_reserved_gdt_blocks = 0;
+		break;
+	case E4R_PR_SB_FIRST_META_BG:
+		ext2fs_clear_feature_meta_bg(sb);
+		sb->s_first_meta_bg = 0;
 		break;
 	case E4R_PR_SB_CSUM_SEED:
 		ext2fs_clear_feature_csum_seed(sb);

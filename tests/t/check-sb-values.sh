@@ -30,3 +30,23 @@ for v in "desc_size 48" "reserved_gdt_blocks 300" "r_blocks_count 7000" "first_i
 	expect_out "superblock value is out of range" "check -n -f names the value ($v)"
 	[ "$(sha t.img)" = "$sum" ] || fail "check -n -f wrote to the image with $v"
 done
+
+# A first meta_bg group past the descriptor blocks (meta_bg, one group, so no backup): both
+# tools call it damaged, e2fsck -fy clears meta_bg, and so must check -y -f, leaving a
+# filesystem e2fsck -fn finds clean. libext2fs would take that many blocks after the
+# superblock for descriptors; past the filesystem's end it marked none of them, and a
+# repair allocated the descriptor block (fuzz_check,
+# fuzz/regress/check/first-meta-bg-past-descriptors).
+mkimg mb.img 8M -b 1024 -O meta_bg,^resize_inode
+populate mb.img
+for v in 5 4294967295; do
+	cp mb.img t.img
+	debugfs -w -R "ssv first_meta_bg $v" t.img >/dev/null 2>&1 || fail "debugfs ssv first_meta_bg $v"
+	cp t.img e2.img
+	run e2fsck -fy e2.img
+	expect_rc 1 "oracle: e2fsck -fy mends first_meta_bg $v"
+	run "$E4R" check -n -f t.img
+	expect_rc 4 "check -n -f with first_meta_bg $v"
+	expect_out "first_meta_bg is too big" "check -n -f names first_meta_bg $v"
+	repaired_image t.img "first_meta_bg $v"
+done
