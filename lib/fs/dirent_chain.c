@@ -16,15 +16,13 @@
 #include "fs/dirent.h"
 #include "fs/salvage.h"
 
-#define DIRENT_HEADER	8	/* inode, rec_len, name_len, file_type */
-
 unsigned fs_dirent_chain_start(ext2_filsys fs, const char *buf, unsigned end, unsigned first)
 {
 	/* chains[n / 4]: sound entries from offset n chain to END (blocks are at most 64 KiB) */
 	unsigned char chains[EXT2_MAX_BLOCK_SIZE / 4 + 1];
 	unsigned n, len, found = 0;
 
-	if (end % 4 || first >= end || end < DIRENT_HEADER || end > EXT2_MAX_BLOCK_SIZE || !first)
+	if (end % 4 || first >= end || end < FS_DIRENT_HEADER || end > EXT2_MAX_BLOCK_SIZE || !first)
 		return 0;
 	memset(chains, 0, end / 4 + 1);
 	chains[end / 4] = 1;
@@ -32,7 +30,7 @@ unsigned fs_dirent_chain_start(ext2_filsys fs, const char *buf, unsigned end, un
 	 * The last 4 bytes cannot hold an entry's header. N stays a multiple
 	 * of 4 and FIRST is above 0, so the loop ends before N would wrap.
 	 */
-	for (n = end - DIRENT_HEADER; n >= first; n -= 4) {
+	for (n = end - FS_DIRENT_HEADER; n >= first; n -= 4) {
 		/*
 		 * Where the record would end is asked first: at nearly every
 		 * offset of a garbage block it ends past END or nowhere a

@@ -6,8 +6,6 @@
 #include "fs/dirent.h"
 #include "fs/salvage.h"
 
-#define DIRENT_HEADER	8	/* inode, rec_len, name_len, file_type */
-
 static unsigned rec_len_at(ext2_filsys fs, const char *buf, unsigned off)
 {
 	unsigned len = 0;
@@ -15,20 +13,6 @@ static unsigned rec_len_at(ext2_filsys fs, const char *buf, unsigned off)
 	if (fs_dirent_rec_len(fs, (const struct ext2_dir_entry *)(buf + off), &len))
 		return 0;
 	return len;
-}
-
-int fs_dirent_corrupt(ext2_filsys fs, const char *buf, unsigned end, unsigned off)
-{
-	const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
-	unsigned rec_len;
-
-	if (off >= end)
-		return 0;
-	if (end - off < DIRENT_HEADER)
-		return 1;
-	rec_len = rec_len_at(fs, buf, off);
-	return rec_len < FS_DIRENT_MIN || rec_len % 4 || rec_len > end - off ||
-	       fs_dirent_name_len(de) + DIRENT_HEADER > rec_len;
 }
 
 /* The bytes [OFF, NEXT) leave the walk: the entry before takes them, or they become one empty entry. */
@@ -45,7 +29,7 @@ static unsigned give_up_span(ext2_filsys fs, char *buf, unsigned end, unsigned o
 	}
 	if (next - off < FS_DIRENT_MIN)
 		return end;	/* no room for an entry and none before it: nothing to mend with */
-	memset(de, 0, DIRENT_HEADER);
+	memset(de, 0, FS_DIRENT_HEADER);
 	fs_dirent_set_rec_len(fs, next - off, de);
 	return next;
 }
@@ -56,7 +40,7 @@ static int entry_keepable(ext2_filsys fs, const char *buf, unsigned off, unsigne
 	const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
 	unsigned nl = fs_dirent_name_len(de);
 
-	return span >= FS_DIRENT_MIN && nl + DIRENT_HEADER <= span &&
+	return span >= FS_DIRENT_MIN && nl + FS_DIRENT_HEADER <= span &&
 	       fs_dirent_inode(de) <= fs->super->s_inodes_count && strnlen(de->name, nl) == nl;
 }
 
@@ -65,7 +49,7 @@ unsigned fs_dirent_salvage(ext2_filsys fs, char *buf, unsigned end, unsigned off
 	unsigned left = end - off, rec_len, next;
 	char *cp = buf + off;
 
-	if (left < DIRENT_HEADER)
+	if (left < FS_DIRENT_HEADER)
 		return give_up_span(fs, buf, end, off, prev, end);
 	rec_len = rec_len_at(fs, buf, off);
 	/*
@@ -88,10 +72,10 @@ unsigned fs_dirent_salvage(ext2_filsys fs, char *buf, unsigned end, unsigned off
 		return give_up_span(fs, buf, end, off, prev, next);
 	}
 	/* nothing sound after it: e2fsck's rules */
-	if (rec_len == DIRENT_HEADER && left - DIRENT_HEADER >= FS_DIRENT_MIN) {
+	if (rec_len == FS_DIRENT_HEADER && left - FS_DIRENT_HEADER >= FS_DIRENT_MIN) {
 		/* an 8-byte hole: what follows moves up over it */
-		memmove(cp, cp + DIRENT_HEADER, left - DIRENT_HEADER);
-		memset(cp + left - DIRENT_HEADER, 0, DIRENT_HEADER);
+		memmove(cp, cp + FS_DIRENT_HEADER, left - FS_DIRENT_HEADER);
+		memset(cp + left - FS_DIRENT_HEADER, 0, FS_DIRENT_HEADER);
 		return off;
 	}
 	if (rec_len > left && entry_keepable(fs, buf, off, left)) {

@@ -13,9 +13,6 @@
 
 #define FS_SALVAGE_NO_PREV	(~0u)
 
-/* The entry at OFF of BUF[0..END) cannot be read: its record or name length is bad. */
-int fs_dirent_corrupt(ext2_filsys fs, const char *buf, unsigned end, unsigned off);
-
 /*
  * The first offset at or past FIRST from which sound entries (readable,
  * naming no inode past the table) chain exactly to END: where the entries

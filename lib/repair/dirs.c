@@ -13,7 +13,6 @@
 #include "fs/salvage.h"
 #include "repair/repair.h"
 
-#define DIRENT_HEADER		8
 #define DX_TAIL_SIZE		8
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */
 #define INLINE_PARENT_SIZE	4
@@ -38,7 +37,7 @@ static int has_tail(ext2_filsys fs, const char *buf)
 /* The space an entry needs: header and name, rounded to 4. */
 static unsigned entry_need(struct ext2_dir_entry *de)
 {
-	return (DIRENT_HEADER + fs_dirent_name_len(de) + 3) & ~3u;
+	return (FS_DIRENT_HEADER + fs_dirent_name_len(de) + 3) & ~3u;
 }
 
 /*
@@ -56,7 +55,7 @@ static int walk_block(ext2_filsys fs, char *buf, unsigned end, unsigned *last_of
 	while (off < end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 
-		if (end - off < DIRENT_HEADER || !fs_dirent_rec_len_ok(fs, de, end - off, &rec_len))
+		if (end - off < FS_DIRENT_HEADER || !fs_dirent_rec_len_ok(fs, de, end - off, &rec_len))
 			return -1;
 		if (off)
 			*before_last = *last_off;
@@ -123,9 +122,9 @@ static int is_sound_dx_node(ext2_filsys fs, char *buf)
 {
 	struct ext2_dx_countlimit cl;
 
-	memcpy(&cl, buf + DIRENT_HEADER, sizeof(cl));
+	memcpy(&cl, buf + FS_DIRENT_HEADER, sizeof(cl));
 	return is_dx_node(fs, buf) &&
-	       ext2fs_le16_to_cpu(cl.limit) == (fs->blocksize - DIRENT_HEADER - DX_TAIL_SIZE) /
+	       ext2fs_le16_to_cpu(cl.limit) == (fs->blocksize - FS_DIRENT_HEADER - DX_TAIL_SIZE) /
 					       sizeof(struct ext2_dx_entry);
 }
 
@@ -433,7 +432,7 @@ static int name_taken(struct check_ctx *c, ext2_ino_t dir, const char *buf, unsi
 	ext2_ino_t ino = 0;
 	unsigned off = 0, rec_len;
 
-	while (off + DIRENT_HEADER <= end) {
+	while (off + FS_DIRENT_HEADER <= end) {
 		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(buf + off);
 
 		if (!fs_dirent_rec_len_ok(c->fs, de, end - off, &rec_len))
@@ -462,7 +461,7 @@ static struct ext2_dir_entry *earlier_same_name(struct check_ctx *c, ext2_ino_t 
 	    !(in.i_flags & EXT4_ENCRYPT_FL))
 		fold = c->fs->encoding;
 	*same_ino = 0;
-	while (buf + off < (char *)de && off + DIRENT_HEADER <= end) {
+	while (buf + off < (char *)de && off + FS_DIRENT_HEADER <= end) {
 		struct ext2_dir_entry *o = (struct ext2_dir_entry *)(buf + off);
 		unsigned onl = fs_dirent_name_len(o);
 
@@ -511,7 +510,7 @@ static int rename_duplicate(struct check_ctx *c, const struct check_finding *f, 
 	nl = fs_dirent_name_len(de);
 	if (nl == 0 || fs_dirent_rec_len(c->fs, de, &rec_len))
 		return 0;
-	room = rec_len - DIRENT_HEADER;
+	room = rec_len - FS_DIRENT_HEADER;
 	if (room > EXT2_NAME_LEN)
 		room = EXT2_NAME_LEN;
 	memcpy(name, de->name, nl);
@@ -550,7 +549,7 @@ static int mend_entry(struct check_ctx *c, const struct check_finding *f, char *
 	unsigned off = 0, rec_len;
 	int retype = f->code == E4R_PR_ENTRY_FILETYPE || f->code == E4R_PR_ENTRY_FILETYPE_UNSET;
 
-	while (off + DIRENT_HEADER <= end) {
+	while (off + FS_DIRENT_HEADER <= end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off);
 		unsigned i, nl = fs_dirent_name_len(de);
 		int remove = 1, dot, dotdot;
@@ -658,7 +657,7 @@ static void make_dot(ext2_filsys fs, struct ext2_dir_entry *de, unsigned rec_len
 	if (!last && rec_len >= 2 * FS_DIRENT_MIN) {
 		struct ext2_dir_entry *rest = (struct ext2_dir_entry *)((char *)de + FS_DIRENT_MIN);
 		fs_dirent_set_rec_len(fs, FS_DIRENT_MIN, de);
-		memset(rest, 0, DIRENT_HEADER);
+		memset(rest, 0, FS_DIRENT_HEADER);
 		fs_dirent_set_rec_len(fs, rec_len - FS_DIRENT_MIN, rest);
 	}
 }
@@ -765,7 +764,7 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 		struct ext2_dir_entry *dd = (struct ext2_dir_entry *)(buf + FS_DIRENT_MIN);
 
 		fs_dirent_set_rec_len(fs, FS_DIRENT_MIN, de);
-		memset(dd, 0, DIRENT_HEADER);
+		memset(dd, 0, FS_DIRENT_HEADER);
 		fs_dirent_set_rec_len(fs, rec_len - FS_DIRENT_MIN, dd);
 		make_dot(fs, dd, rec_len - FS_DIRENT_MIN, 2, parent, 1);
 		err = dblock_write(c, dir, blk, buf);
@@ -860,13 +859,13 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 static int block_add_entry(ext2_filsys fs, char *buf, const char *name, ext2_ino_t ino, int ft)
 {
 	unsigned end = leaf_end(fs, buf), off = 0, rec_len, len = (unsigned)strlen(name);
-	unsigned need = (DIRENT_HEADER + len + 3) & ~3u;
+	unsigned need = (FS_DIRENT_HEADER + len + 3) & ~3u;
 
 	while (off < end) {
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off), *ne;
 		unsigned used;
 
-		if (end - off < DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
+		if (end - off < FS_DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
 		    rec_len < FS_DIRENT_MIN || rec_len % 4 || rec_len > end - off)
 			return 0;
 		used = fs_dirent_inode(de) ? entry_need(de) : 0;
