@@ -16,9 +16,31 @@
 /* The backup groups tried: sparse_super keeps copies in groups 1, 3, 5, 7, 9... */
 static const dgrp_t backup_groups[] = { 1, 3, 5, 7, 9, 25, 27 };
 
+/*
+ * Every group's bitmaps and table inside the filesystem. ext2fs_check_desc
+ * adds the table's length to its start unchecked: a start near 2^64 wraps
+ * past its test, and it then asks its bitmap about blocks 2^64-1 and 0
+ * (fuzz_check). Such a start is no sound place, whatever it would say.
+ */
+static int places_inside(ext2_filsys fs)
+{
+	blk64_t first = fs->super->s_first_data_block, count = ext2fs_blocks_count(fs->super);
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		blk64_t it = ext2fs_inode_table_loc(fs, g), bb = ext2fs_block_bitmap_loc(fs, g);
+		blk64_t ib = ext2fs_inode_bitmap_loc(fs, g);
+
+		if (it < first || it >= count || count - it < fs->inode_blocks_per_group ||
+		    bb < first || bb >= count || ib < first || ib >= count)
+			return 0;
+	}
+	return 1;
+}
+
 static int descriptors_sound(ext2_filsys fs)
 {
-	return ext2fs_check_desc(fs) == 0;
+	return places_inside(fs) && ext2fs_check_desc(fs) == 0;
 }
 
 int fs_super_csum_bad(ext2_filsys fs)
