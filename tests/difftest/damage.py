@@ -511,11 +511,15 @@ class Damager:
         elif struct_ == "gd":
             g = int(obj[1:])
             name, foff, size = next(f for f in GD_FIELDS + GD64_FIELDS if f[0] == field)
+            if foff + size > m.fs["desc_size"]:
+                raise ValueError("%s is past a %d-byte descriptor" % (field, m.fs["desc_size"]))
             base = m.groups[g]["desc"]
             reseal = ["gd:%d" % g]
         elif struct_ == "inode":
             ino = m.ino(obj)
             name, foff, size = next(f for f in INODE_FIELDS + INODE_LARGE_FIELDS if f[0] == field)
+            if foff + size > m.fs["inode_size"]:
+                raise ValueError("%s is past a %d-byte inode" % (field, m.fs["inode_size"]))
             base = m.inodes[ino]["off"]
             reseal, names = ["inode:%d" % ino], [ino]
         elif struct_ == "extent":

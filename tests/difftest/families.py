@@ -11,6 +11,8 @@ inode without its feature, immutable devices, a directory whose index flag
 went, short symlinks kept in a block.
 """
 
+import damage as dmg
+
 # objects of each type the bases hold (populate.py); a path missing from a
 # flavour is reported as unresolved and skipped
 INODE_PATHS = ["/small/tiny", "/small/one-block", "/small/empty", "/medium/fragmented",
@@ -26,7 +28,26 @@ GD_WORDS = ["bg_block_bitmap_lo", "bg_inode_bitmap_lo", "bg_inode_table_lo",
             "bg_free_blocks_count_lo", "bg_free_inodes_count_lo", "bg_used_dirs_count_lo",
             "bg_flags", "bg_itable_unused_lo"]
 
-FAMILIES = ["sb-features", "inode-mode", "inode-flags", "jsb", "gd"]
+# The value sweeps: every field of the structure (damage.py's tables) over the
+# values that most often cross a rule: zero, one, the lowest bit flipped, the top
+# bit flipped. The superblock's magic, checksum and feature words are left to
+# sb-features; a checksum field alone only restates the checksum families.
+SWEEP_OPS = ("=0", "flip:0", "flip:top", "=1")
+SWEEP_INODES = ["/small/tiny", "/medium/fragmented", "/big", "/deep0/deep1",
+                "/small/slow-link", "/small/char"]
+
+FAMILIES = ["sb-features", "inode-mode", "inode-flags", "jsb", "gd",
+            "sb-values", "gd-values", "inode-values"]
+
+
+def _sweep(prefix, fields, skip=()):
+    out = []
+    for name, _off, size in fields:
+        if name in skip:
+            continue
+        for op in SWEEP_OPS:
+            out.append("%s %s %s" % (prefix, name, op.replace("top", str(8 * size - 1))))
+    return out
 
 
 def specs(family):
@@ -43,6 +64,16 @@ def specs(family):
     if family == "gd":
         return ["gd %s %s %s" % (g, w, op) for g in ("g0", "g1") for w in GD_WORDS
                 for op in ("flip:0", "flip:1", "flip:5", "flip:9", "flip:15", "=0")]
+    if family == "sb-values":
+        return _sweep("sb -", dmg.SB_FIELDS, skip=("s_magic", "s_checksum") + tuple(FEATURE_WORDS))
+    if family == "gd-values":
+        # the first group (the root, the journal) and the second (a backup's group)
+        return [spec for g in ("g0", "g1") for spec in
+                _sweep("gd " + g, dmg.GD_FIELDS + dmg.GD64_FIELDS, skip=("bg_checksum",))]
+    if family == "inode-values":
+        return [spec for p in SWEEP_INODES for spec in
+                _sweep("inode " + p, dmg.INODE_FIELDS + dmg.INODE_LARGE_FIELDS,
+                       skip=("l_i_checksum_lo", "i_checksum_hi"))]
     raise ValueError("unknown family %r (known: %s)" % (family, ", ".join(FAMILIES)))
 
 
