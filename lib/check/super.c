@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "check/ctx.h"
+#include "fs/geometry.h"
 #include "fs/image.h"
 #include "fs/inode.h"
 #include "fs/open.h"
@@ -689,23 +690,17 @@ static void check_resize_inode(struct check_ctx *c)
 errcode_t check_mark_metadata(struct check_ctx *c)
 {
 	ext2_filsys fs = c->fs;
-	__u32 first_meta_bg = fs->super->s_first_meta_bg;
 	dgrp_t g;
 
 	/*
 	 * Superblocks, descriptors and reserved descriptor blocks of every
-	 * group. A first meta_bg group past the descriptor blocks (a
-	 * finding of its own) leaves every descriptor block where it is
-	 * without meta_bg, as libext2fs reads them; libext2fs would mark that
-	 * many blocks after each superblock, refuse the whole range, and leave
-	 * the descriptors free for a repair to allocate (fuzz_check: a guard
-	 * trip at block 2). Counted as what it amounts to.
+	 * group. A first meta_bg group past the descriptor blocks (a finding
+	 * of its own) is taken as what it amounts to: left unbounded, the
+	 * marks would run past the descriptors and leave them free for a
+	 * repair to allocate (fuzz_check: a guard trip at block 2).
 	 */
-	if (ext2fs_has_feature_meta_bg(fs->super) && first_meta_bg > fs->desc_blocks)
-		fs->super->s_first_meta_bg = (__u32)fs->desc_blocks;
 	for (g = 0; g < fs->group_desc_count; g++)
-		ext2fs_reserve_super_and_bgd(fs, g, c->meta);
-	fs->super->s_first_meta_bg = first_meta_bg;
+		fs_reserve_super_and_bgd(fs, g, c->meta);
 	for (g = 0; g < fs->group_desc_count; g++)
 		check_group(c, g);
 	if (ext2fs_has_feature_mmp(fs->super) && fs->super->s_mmp_block > fs->super->s_first_data_block &&

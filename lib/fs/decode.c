@@ -6,6 +6,7 @@
 
 #include "fs/bitmaps.h"
 #include "fs/decode.h"
+#include "fs/geometry.h"
 #include "util/e4r_err.h"
 #include "util/sorted.h"
 
@@ -92,7 +93,7 @@ static errcode_t add_group_sb_gdt(struct fs_decode *d, dgrp_t g)
 	blk64_t super = 0, old_desc = 0, new_desc = 0;
 	blk_t used = 0;
 	int meta_bg = ext2fs_has_feature_meta_bg(fs->super);
-	blk64_t ndesc = meta_bg ? fs->super->s_first_meta_bg : fs->desc_blocks;
+	blk64_t ndesc = fs_old_desc_blocks(fs);
 	errcode_t err;
 
 	err = ext2fs_super_and_bgd_loc2(fs, g, &super, &old_desc, &new_desc, &used);
@@ -102,8 +103,6 @@ static errcode_t add_group_sb_gdt(struct fs_decode *d, dgrp_t g)
 		err = add_run(d, super ? super : fs->super->s_first_data_block, 1,
 			      E4R_KIND_SUPERBLOCK, g, g != 0, 0);
 	if (!err && old_desc) {
-		if (ndesc > fs->desc_blocks)
-			ndesc = fs->desc_blocks;
 		err = add_run(d, old_desc, ndesc, E4R_KIND_GROUP_DESC, g, g != 0, 0);
 		if (!err && !meta_bg)
 			err = add_run(d, old_desc + ndesc, fs->super->s_reserved_gdt_blocks,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/geometry.h"
 #include "fs/guard_io.h"
 #include "util/e4r_err.h"
 #include "util/sorted.h"
@@ -72,8 +73,7 @@ errcode_t fs_guard_arm(ext2_filsys fs)
 {
 	unsigned per_block = fs->blocksize / EXT2_DESC_SIZE(fs->super);
 	unsigned itable_blocks = fs->inode_blocks_per_group;
-	blk64_t first_meta = ext2fs_has_feature_meta_bg(fs->super) ?
-			     fs->super->s_first_meta_bg : fs->desc_blocks;
+	blk64_t first_meta = fs_old_desc_blocks(fs);
 	errcode_t err = 0;
 	dgrp_t g;
 
@@ -82,8 +82,6 @@ errcode_t fs_guard_arm(ext2_filsys fs)
 	guard.count = 0;
 	guard.longest = 0;
 	guard.fs = fs;
-	if (first_meta > fs->desc_blocks)
-		first_meta = fs->desc_blocks;
 	for (g = 0; g < fs->group_desc_count && !err; g++) {
 		blk64_t super = 0, old_desc = 0, new_desc = 0;
 

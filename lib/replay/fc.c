@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "fs/bitmaps.h"
+#include "fs/geometry.h"
 #include "fs/inode.h"
 #include "replay/fc.h"
 #include "util/e4r_err.h"
@@ -83,7 +84,7 @@ static errcode_t build_metadata_map(struct fc_ctx *c)
 	if (err)
 		return err;
 	for (g = 0; g < fs->group_desc_count; g++) {
-		ext2fs_reserve_super_and_bgd(fs, g, c->meta);
+		fs_reserve_super_and_bgd(fs, g, c->meta);
 		mark_meta(fs, c->meta, ext2fs_block_bitmap_loc(fs, g), 1);
 		mark_meta(fs, c->meta, ext2fs_inode_bitmap_loc(fs, g), 1);
 		mark_meta(fs, c->meta, ext2fs_inode_table_loc(fs, g), fs->inode_blocks_per_group);
