@@ -36,6 +36,11 @@ int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len)
 	return blk < first || blk >= end || len > end - blk;
 }
 
+int check_extent_start_bad(ext2_filsys fs, blk64_t blk, blk64_t len)
+{
+	return blk == 0 || check_out_of_fs(fs, blk, len);
+}
+
 static errcode_t add_dir_block(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, int64_t lblk)
 {
 	if (c->ndblocks == c->dblocks_cap) {
@@ -389,7 +394,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			want_first = e.e_lblk;
 			node = e.e_pblk;
-			if (check_out_of_fs(fs, e.e_pblk, 1)) {
+			if (check_extent_start_bad(fs, e.e_pblk, 1)) {
 				extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
 				w->bad = 1;
 				break;
@@ -401,7 +406,7 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 			continue;
 		}
 		/* e2fsck drops it without counting it as the one before the next (nor its blocks) */
-		if (e.e_len == 0 || check_out_of_fs(fs, e.e_pblk, e.e_len)) {
+		if (e.e_len == 0 || check_extent_start_bad(fs, e.e_pblk, e.e_len)) {
 			extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
 			continue;
 		}

@@ -291,6 +291,13 @@ struct check_inode_walk {
 void check_walk_blocks(struct check_inode_walk *w, char *buf);
 int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
 /*
+ * An extent or index entry starting at BLK (LEN blocks) that e2fsck calls
+ * invalid: outside the filesystem, or block 0 even where the filesystem
+ * starts there (it holds the superblock then). Such an entry goes, not the
+ * inode, where a block in metadata would have the inode cleared.
+ */
+int check_extent_start_bad(ext2_filsys fs, blk64_t blk, blk64_t len);
+/*
  * A block of the bad blocks list on a superblock or descriptor copy: the
  * problem (bb_primary_super, bb_primary_desc, bb_backup_super,
  * bb_backup_desc) with *GROUP its group, or E4R_PR_COUNT for neither.

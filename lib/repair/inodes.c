@@ -600,7 +600,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 				continue;
 			}
 			if (!(e.e_flags & (EXT2_EXTENT_FLAGS_LEAF | EXT2_EXTENT_FLAGS_SECOND_VISIT)) &&
-			    !check_out_of_fs(fs, e.e_pblk, 1) && fs_guard_holds(e.e_pblk, 1)) {
+			    !check_extent_start_bad(fs, e.e_pblk, 1) && fs_guard_holds(e.e_pblk, 1)) {
 				skip_below = info.curr_level;
 				check_extent_bounds_step(&bounds, h, &e);
 				continue;
@@ -619,7 +619,7 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 			continue;
 		} else if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			check_extent_bounds_step(&bounds, h, &e);
-			drop = check_out_of_fs(fs, e.e_pblk, 1);
+			drop = check_extent_start_bad(fs, e.e_pblk, 1);
 		} else {
 			/* and one past its parent's end, as check's walk finds it */
 			past = check_extent_bounds_step(&bounds, h, &e);
