@@ -71,8 +71,12 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_SB_REV_LEVEL, "sb_rev_level", P0, WARN, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("the filesystem has feature flags set, but is a revision 0 filesystem")),
-	/* e2fsck -n says nothing of it (only its -y clears the feature) */
-	ROW(E4R_PR_SB_HURD_FILETYPE, "sb_hurd_filetype", P0, INFO, E4R_ANS_CLEAR, CLOSED,
+	/*
+	 * e2fsck -n says nothing of it (only its -y clears the feature). Not
+	 * closed: without the feature every entry's file type must be zero,
+	 * which the next check judges.
+	 */
+	ROW(E4R_PR_SB_HURD_FILETYPE, "sb_hurd_filetype", P0, INFO, E4R_ANS_CLEAR, 0,
 	    FIX(SB_FIELD), PH(ALONE),
 	    PM_("the Hurd does not support the filetype feature")),
 	ROW(E4R_PR_JOURNAL_RECOVER_SET, "journal_recover_set", P0, ERR, E4R_ANS_CLEAR, PREEN | CLOSED,
