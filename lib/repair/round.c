@@ -445,11 +445,22 @@ static int pick_map_repair(const struct check_finding *f, const void *arg, uint6
 	return 1;
 }
 
-/* A directory finding (pass 2) whose directory's map this round changes: it waits a round. */
+/*
+ * A directory finding whose directory's map this round changes waits a
+ * round: pass 2's on the directory holding the entry, pass 3's on the
+ * directory whose '..' it writes or which it reconnects. A map whose blocks
+ * another inode shares is one: written before the clone, the new '..' would
+ * land in both copies (e2fsck clones in pass 1D, before pass 2 reads).
+ */
 static int waits_for_map(const struct check_keys *to_map, const struct check_finding *f)
 {
-	return to_map->n && check_problem_info(f->code)->pass == E4R_PASS_DIRS && f->dir != E4R_NONE &&
-	       check_keys_has(to_map, f->dir);
+	enum check_pass pass = check_problem_info(f->code)->pass;
+
+	if (!to_map->n)
+		return 0;
+	if (pass == E4R_PASS_DIRS)
+		return f->dir != E4R_NONE && check_keys_has(to_map, f->dir);
+	return pass == E4R_PASS_CONNECT && f->ino != E4R_NONE && check_keys_has(to_map, f->ino);
 }
 
 /*
