@@ -109,6 +109,14 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 			return 0;
 		}
 	}
+	/*
+	 * A block-mapped symlink's target is its block 0: e2fsck drops any
+	 * other data block (too big) without counting it, and judges the link
+	 * on what is left. Its indirect blocks stay, and condemn it.
+	 */
+	if (w->kind == KIND_LNK && lblk > 0 && !w->dup_pass &&
+	    !(((struct ext2_inode *)w->inode)->i_flags & EXT4_EXTENTS_FL))
+		return illegal_block(w, blk, lblk, E4R_PR_SYMLINK_TOO_BIG);
 	if (!w->dup_pass && lblk >= 0) {
 		if (w->kind == KIND_DIR && lblk >= dir_max_blocks(fs)) {
 			check_report_ino(c, E4R_PR_DIR_TOO_BIG, w->ino, blk, lblk, E4R_NONE);

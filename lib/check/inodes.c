@@ -154,12 +154,15 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 
 		/*
 		 * One block, in i_block[0]: any other pointer is e2fsck's
-		 * "invalid". One outside the filesystem is pass 1's illegal
-		 * block, which -y zeroes before e2fsck's pass 2 judges the
-		 * link again; without repairs it stays and condemns it.
+		 * "invalid". A direct one past it (too big) or one outside the
+		 * filesystem (illegal) is a pass 1 finding that -y zeroes before
+		 * e2fsck's pass 2 judges the link again; without repairs it
+		 * stays and condemns it. An indirect block in the filesystem
+		 * stays either way.
 		 */
 		for (i = 1; i < EXT2_N_BLOCKS; i++)
-			if (in->i_block[i] && !(repairing && check_out_of_fs(fs, in->i_block[i], 1)))
+			if (in->i_block[i] &&
+			    !(repairing && (i < EXT2_NDIR_BLOCKS || check_out_of_fs(fs, in->i_block[i], 1))))
 				return 0;
 		blk = in->i_block[0];
 	}

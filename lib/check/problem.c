@@ -337,6 +337,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_DIR_TOO_BIG, "dir_too_big", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE_CLEAR), PH(NOW),
 	    PM_("directory inode %i has logical block %e, past the largest size a directory may have")),
+	/* a slow symlink holds its target in one block: -y drops the others and keeps the link */
+	ROW(E4R_PR_SYMLINK_TOO_BIG, "symlink_too_big", P1, ERR, E4R_ANS_CLEAR, 0,
+	    FIX(BLOCK_MAP), PH(NOW),
+	    PM_("symlink inode %i claims block %b at logical block %e; a symlink has one block")),
 	ROW(E4R_PR_IMAGIC_FLAG, "imagic_flag", P1, ERR, E4R_ANS_CLEAR, PREEN,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i has the imagic flag set, but the filesystem has no imagic_inodes feature")),

@@ -456,13 +456,18 @@ static int block_ok(struct check_ctx *c, blk64_t blk, blk64_t len)
 	return ext2fs_test_block_bitmap_range2(c->meta, blk, len);
 }
 
+struct trim_map {
+	struct check_ctx	*c;
+	int			symlink;	/* keeps its block 0 alone (symlink_too_big) */
+};
+
 static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		       blk64_t ref_blk, int ref_offset, void *priv)
 {
-	struct check_ctx *c = priv;
+	struct trim_map *t = priv;
 
-	(void)fs; (void)blockcnt; (void)ref_blk; (void)ref_offset;
-	if (*blocknr && !block_ok(c, *blocknr, 1)) {
+	(void)fs; (void)ref_blk; (void)ref_offset;
+	if (*blocknr && (!block_ok(t->c, *blocknr, 1) || (t->symlink && blockcnt > 0))) {
 		*blocknr = 0;
 		return BLOCK_CHANGED;
 	}
@@ -993,8 +998,11 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 	else if (ino == EXT2_RESIZE_INO)
 		/* its blocks are the reserved descriptor blocks: metadata, kept */
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_resize_cb, c);
-	else
-		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_map_cb, c);
+	else {
+		struct trim_map t = { c, LINUX_S_ISLNK(in.i_mode) };
+
+		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_map_cb, &t);
+	}
 	/* a map that cannot be walked cannot be trimmed: the inode goes */
 	if (err && err != ENOMEM)
 		err = repair_inode_clear(c, ino);
