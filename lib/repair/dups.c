@@ -143,6 +143,13 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 
 		if (!ino || ino > c->inodes)
 			continue;
+		/*
+		 * Cleared earlier in the round (an invalid symlink, say): a copy
+		 * for it would be a block in use that nothing owns, and the
+		 * others keep the shared blocks.
+		 */
+		if (!ext2fs_test_inode_bitmap2(c->inode_used, ino))
+			continue;
 		d.err = 0;
 		d.extents = 0;
 		d.lcluster = d.kept_pc = d.new_pc = E4R_NONE;
