@@ -162,6 +162,8 @@ errcode_t check_clean_skip(struct check_ctx *c);
 errcode_t check_inodes(struct check_ctx *c);
 errcode_t check_dups(struct check_ctx *c);
 errcode_t check_dirs(struct check_ctx *c);
+/* INO lies past its group's last used inode as the descriptor marks it (pass 2's entry_uninit_inode). */
+int check_ino_in_unused_area(ext2_filsys fs, ext2_ino_t ino);
 errcode_t check_connectivity(struct check_ctx *c);
 errcode_t check_links(struct check_ctx *c);
 errcode_t check_bitmaps(struct check_ctx *c);

@@ -109,6 +109,13 @@ static uint32_t unused_from(ext2_filsys fs, dgrp_t g)
 	return fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
 }
 
+int check_ino_in_unused_area(ext2_filsys fs, ext2_ino_t ino)
+{
+	dgrp_t g = ext2fs_group_of_ino(fs, ino);
+
+	return g < fs->group_desc_count && (ino - 1) % fs->super->s_inodes_per_group >= unused_from(fs, g);
+}
+
 static int in_unused_area(const struct dir_walk *d, ext2_ino_t ino)
 {
 	ext2_filsys fs = d->c->fs;

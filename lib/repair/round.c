@@ -214,7 +214,13 @@ static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *
 		return;
 	}
 	(*fixed)++;
-	if (!closes(f))
+	/*
+	 * A file reconnected past its group's used inodes: the entry is one
+	 * pass 2 refuses (as e2fsck's does) until the group's mark moves, which
+	 * a new check asks for.
+	 */
+	if (!closes(f) || (f->code == E4R_PR_UNATTACHED && f->ino != E4R_NONE &&
+			   check_ino_in_unused_area(c->fs, (ext2_ino_t)f->ino)))
 		c->recheck = 1;
 	if (p && p->severity == E4R_SEV_ERROR && c->res->left)
 		c->res->left--;
