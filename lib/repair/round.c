@@ -152,11 +152,19 @@ static int changes_entries(const struct check_finding *f)
 	return p && (p->pass == E4R_PASS_DIRS || p->pass == E4R_PASS_CONNECT);
 }
 
-/* Can F's repair leave nothing for a new check to find (E4R_PF_CLOSED)? */
-static int closes(const struct check_finding *f)
+/*
+ * Can F's repair leave nothing for a new check to find (E4R_PF_CLOSED)?
+ * Not a file reconnected past its group's used inodes: the entry is one
+ * pass 2 refuses (as e2fsck's does) until the group's mark moves, which a
+ * new check asks for.
+ */
+static int closes(ext2_filsys fs, const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
+	if (f->code == E4R_PR_UNATTACHED && f->ino != E4R_NONE &&
+	    check_ino_in_unused_area(fs, (ext2_ino_t)f->ino))
+		return 0;
 	return (p && (p->flags & E4R_PF_CLOSED)) || uncounted_entry(f);
 }
 
@@ -214,13 +222,7 @@ static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *
 		return;
 	}
 	(*fixed)++;
-	/*
-	 * A file reconnected past its group's used inodes: the entry is one
-	 * pass 2 refuses (as e2fsck's does) until the group's mark moves, which
-	 * a new check asks for.
-	 */
-	if (!closes(f) || (f->code == E4R_PR_UNATTACHED && f->ino != E4R_NONE &&
-			   check_ino_in_unused_area(c->fs, (ext2_ino_t)f->ino)))
+	if (!closes(c->fs, f))
 		c->recheck = 1;
 	if (p && p->severity == E4R_SEV_ERROR && c->res->left)
 		c->res->left--;
