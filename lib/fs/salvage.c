@@ -51,12 +51,11 @@ unsigned fs_dirent_salvage(ext2_filsys fs, char *buf, unsigned end, unsigned off
 
 	if (left < FS_DIRENT_HEADER)
 		return give_up_span(fs, buf, end, off, prev, end);
-	rec_len = rec_len_at(fs, buf, off);
 	/*
 	 * A record that fits, with a name longer than it: the record is
 	 * believed and dropped (e2fsck's way), the entries after it stay.
 	 */
-	if (rec_len >= FS_DIRENT_MIN && rec_len % 4 == 0 && rec_len <= left)
+	if (fs_dirent_rec_len_ok(fs, (const struct ext2_dir_entry *)cp, left, &rec_len))
 		return give_up_span(fs, buf, end, off, prev, off + rec_len);
 	/*
 	 * A bad record length: the entries after it are found again where a

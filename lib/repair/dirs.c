@@ -865,8 +865,7 @@ static int block_add_entry(ext2_filsys fs, char *buf, const char *name, ext2_ino
 		struct ext2_dir_entry *de = (struct ext2_dir_entry *)(buf + off), *ne;
 		unsigned used;
 
-		if (end - off < FS_DIRENT_HEADER || fs_dirent_rec_len(fs, de, &rec_len) ||
-		    rec_len < FS_DIRENT_MIN || rec_len % 4 || rec_len > end - off)
+		if (end - off < FS_DIRENT_HEADER || !fs_dirent_rec_len_ok(fs, de, end - off, &rec_len))
 			return 0;
 		used = fs_dirent_inode(de) ? entry_need(de) : 0;
 		if (rec_len >= used + need) {
