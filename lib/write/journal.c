@@ -136,32 +136,9 @@ static errcode_t write_jsb(struct write_journal *w, uint32_t start, uint32_t seq
 	return err;
 }
 
-static void put_header(unsigned char *blk, uint32_t type, uint32_t tid)
-{
-	struct jbd_header h = {
-		.h_magic = jbd_to_be32(JBD_MAGIC),
-		.h_blocktype = jbd_to_be32(type),
-		.h_sequence = jbd_to_be32(tid),
-	};
-
-	jbd_store(blk, &h);
-}
-
 static int csum_v23(const struct write_journal *w)
 {
 	return w->opt.csum == JBD_CSUM_V2 || w->opt.csum == JBD_CSUM_V3;
-}
-
-static void set_tail_csum(struct write_journal *w, unsigned char *blk)
-{
-	struct jbd_block_tail tail = { 0 };
-	unsigned char *at = blk + w->blocksize - sizeof(tail);
-
-	if (!csum_v23(w))
-		return;
-	jbd_store(at, &tail);
-	tail.t_checksum = jbd_to_be32(util_crc32c(w->csum_seed, blk, w->blocksize));
-	jbd_store(at, &tail);
 }
 
 /* The bytes a logged block has in the journal (escaped, or frozen). */
@@ -201,37 +178,13 @@ static errcode_t plan_revokes(struct write_journal *w, struct write_txn *t)
 				jbd_store(blk + off, &v);
 			}
 		}
-		put_header(blk, JBD_REVOKE_BLOCK, t->tid);
+		jbd_log_header(blk, JBD_REVOKE_BLOCK, t->tid);
 		jbd_load(&h, blk);
 		h.r_count = jbd_to_be32(off);
 		jbd_store(blk, &h);
-		set_tail_csum(w, blk);
+		jbd_log_tail_csum(&w->fmt, blk);
 	}
 	return 0;
-}
-
-static void write_tag(struct write_journal *w, unsigned char *p, struct write_tbuf *tb,
-		      uint32_t tid, unsigned flags)
-{
-	struct jbd_tag tag = { .blocknr = tb->buf->blk, .flags = (uint16_t)flags };
-
-	memset(p, 0, w->tag_bytes);
-	if (csum_v23(w)) {
-		jbd_be32_t seq = jbd_to_be32(tid);
-
-		tag.checksum = util_crc32c(w->csum_seed, &seq, sizeof(seq));
-		tag.checksum = util_crc32c(tag.checksum, tbuf_source(tb), w->blocksize);
-	}
-	jbd_tag_encode(p, w->incompat, &tag);
-}
-
-static void set_last_tag(const struct write_journal *w, unsigned char *p)
-{
-	struct jbd_tag tag;
-
-	jbd_tag_decode(p, w->incompat, &tag);
-	tag.flags |= JBD_FLAG_LAST_TAG;
-	jbd_tag_encode(p, w->incompat, &tag);
 }
 
 /* Escape blocks that start with the journal magic (their log copy is frozen, zeroed magic). */
@@ -260,79 +213,22 @@ static errcode_t prepare_escapes(struct write_journal *w, struct write_txn *t)
 /* Descriptor blocks with their tags, and the v1 checksum, as commit.c computes them now. */
 static errcode_t plan_descriptors(struct write_journal *w, struct write_txn *t)
 {
-	unsigned csum_size = csum_v23(w) ? JBD_TAIL_SIZE : 0;
-	unsigned per_first = (w->blocksize - JBD_HEADER_SIZE - csum_size - JBD_UUID_SIZE) / w->tag_bytes;
-	unsigned max, i = 0, d = 0;
-	errcode_t err;
+	struct jbd_log_entry *e;
+	errcode_t err = ext2fs_get_array(t->nlogged ? t->nlogged : 1, sizeof(*e), &e);
 
-	/* Generous: every descriptor holds at least per_first - 1 tags. */
-	max = per_first > 1 ? t->nlogged / (per_first - 1) + 1 : t->nlogged + 1;
-	err = ext2fs_get_memzero((size_t)max * w->blocksize, &t->descs);
-	if (!err)
-		err = ext2fs_get_memzero(max * sizeof(unsigned), &t->desc_end);
 	if (err)
 		return err;
-	t->v1_crc = ~0U;
-	while (i < t->nlogged) {
-		unsigned char *blk = t->descs + (size_t)d * w->blocksize, *tag = NULL;
-		unsigned off = JBD_HEADER_SIZE, space = w->blocksize - JBD_HEADER_SIZE, first = i;
+	for (unsigned i = 0; i < t->nlogged; i++) {
+		struct write_tbuf *tb = &t->bufs[t->logged[i]];
 
-		put_header(blk, JBD_DESCRIPTOR_BLOCK, t->tid);
-		for (;;) {
-			struct write_tbuf *tb = &t->bufs[t->logged[i]];
-			unsigned flags = (tb->escaped ? JBD_FLAG_ESCAPE : 0) |
-					 (i != first ? JBD_FLAG_SAME_UUID : 0);
-
-			tag = blk + off;
-			write_tag(w, tag, tb, t->tid, flags);
-			off += w->tag_bytes;
-			space -= w->tag_bytes;
-			if (i == first) {
-				memcpy(blk + off, w->journal->uuid, JBD_UUID_SIZE);
-				off += JBD_UUID_SIZE;
-				space -= JBD_UUID_SIZE;
-			}
-			i++;
-			if (i == t->nlogged || space < w->tag_bytes + 16 + csum_size)
-				break;
-		}
-		set_last_tag(w, tag);
-		set_tail_csum(w, blk);
-		if (w->opt.csum == JBD_CSUM_V1) {
-			t->v1_crc = util_crc32_be(t->v1_crc, blk, w->blocksize);
-			for (unsigned k = first; k < i; k++)
-				t->v1_crc = util_crc32_be(t->v1_crc, tbuf_source(&t->bufs[t->logged[k]]),
-							 w->blocksize);
-		}
-		t->desc_end[d++] = i;
+		e[i].blk = tb->buf->blk;
+		e[i].data = tbuf_source(tb);
+		e[i].escaped = tb->escaped;
 	}
-	t->ndesc = d;
-	return 0;
-}
-
-static errcode_t build_commit_block(struct write_journal *w, struct write_txn *t, unsigned char *blk)
-{
-	struct jbd_commit_header c;
-	struct timespec ts;
-
-	memset(blk, 0, w->blocksize);
-	put_header(blk, JBD_COMMIT_BLOCK, t->tid);
-	jbd_load(&c, blk);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	c.h_commit_sec = jbd_to_be64((uint64_t)ts.tv_sec);
-	c.h_commit_nsec = jbd_to_be32((uint32_t)ts.tv_nsec);
-	if (w->opt.csum == JBD_CSUM_V1) {
-		c.h_chksum_type = JBD_CRC32_CHKSUM;
-		c.h_chksum_size = JBD_CRC32_CHKSUM_SIZE;
-		c.h_chksum[0] = jbd_to_be32(t->v1_crc);
-	}
-	/* The struct's alignment padding is past the header: store only the header's bytes. */
-	memcpy(blk, &c, JBD_COMMIT_HEADER_SIZE);
-	if (csum_v23(w)) {
-		c.h_chksum[0] = jbd_to_be32(util_crc32c(w->csum_seed, blk, w->blocksize));
-		memcpy(blk, &c, JBD_COMMIT_HEADER_SIZE);
-	}
-	return 0;
+	err = jbd_log_descriptors(&w->fmt, t->tid, e, t->nlogged, &t->descs, &t->desc_end, &t->ndesc,
+				  &t->v1_crc);
+	ext2fs_free_mem(&e);
+	return err;
 }
 
 /* ---- transactions ---- */
@@ -447,7 +343,7 @@ static errcode_t write_txn_log(struct write_journal *w, struct write_txn *t)
 	commit_jblk = t->jstart;
 	for (i = 0; i + 1 < txn_log_blocks(t); i++)
 		commit_jblk = jbd_log_next(w->journal, commit_jblk);
-	build_commit_block(w, t, commit);
+	jbd_log_commit_block(&w->fmt, t->tid, t->v1_crc, commit);
 	/* Async commit: the commit block may reach the disk before the rest. */
 	if (w->opt.async_commit)
 		err = log_write(w, commit_jblk, commit);
@@ -620,6 +516,12 @@ static void choose_features(struct write_journal *w)
 		w->incompat |= JBD_FEATURE_INCOMPAT_CSUM_V3;
 	w->tag_bytes = jbd_tag_bytes(w->incompat);
 	w->csum_seed = util_crc32c(~0U, j->uuid, JBD_UUID_SIZE);
+	w->fmt.blocksize = w->blocksize;
+	w->fmt.incompat = w->incompat;
+	w->fmt.csum = w->opt.csum;
+	w->fmt.seed = w->csum_seed;
+	w->fmt.tag_bytes = w->tag_bytes;
+	w->fmt.uuid = j->uuid;
 }
 
 /* Write the superblock home, as ext4_commit_super does (not journaled). */

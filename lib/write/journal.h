@@ -6,6 +6,7 @@
 #include "write/blockdev.h"
 #include "jbd/format.h"
 #include "jbd/journal.h"
+#include "jbd/logwrite.h"
 
 /*
  * The model. libext2fs is opened through write_txn_io_manager, which keeps the
@@ -53,6 +54,7 @@ struct write_journal {
 	uint32_t	incompat, compat;	/* journal features as written */
 	uint32_t	csum_seed;
 	unsigned	tag_bytes;
+	struct jbd_logfmt fmt;		/* the log's layout, for jbd/logwrite.c */
 
 	/* statistics */
 	unsigned long	commits, checkpoints, journal_blocks_written;
