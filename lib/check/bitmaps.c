@@ -7,6 +7,7 @@
 
 #include "check/ctx.h"
 #include "fs/bitmaps.h"
+#include "util/nomem.h"
 
 /* A run of differing bits being gathered, reported as one range. */
 struct diff_run {
@@ -123,8 +124,10 @@ static void check_blocks(struct check_ctx *c)
 	uint64_t total_free = 0;
 	dgrp_t g;
 
-	if (!ours || !disk)
+	if (!ours || !disk) {
+		check_fatal(c, ENOMEM);
 		goto out;
+	}
 	for (g = 0; g < fs->group_desc_count; g++) {
 		uint64_t n = EXT2FS_B2C(fs, ext2fs_group_last_block2(fs, g)) -
 			     EXT2FS_B2C(fs, ext2fs_group_first_block2(fs, g)) + 1;
@@ -217,8 +220,10 @@ static void check_inodes_bitmap(struct check_ctx *c)
 	uint64_t total_free = 0;
 	dgrp_t g;
 
-	if (!ours || !disk)
+	if (!ours || !disk) {
+		check_fatal(c, ENOMEM);
 		goto out;
+	}
 	/*
 	 * The reserved inodes are in use whatever the scan could read of
 	 * them (e2fsck's pass 1 marks them; the rebuild of the summaries
@@ -270,6 +275,8 @@ errcode_t check_bitmaps(struct check_ctx *c)
 
 	check_progress(c, E4R_PASS_BITMAPS, 0, fs->group_desc_count * 2ULL);
 	err = fs_read_bitmaps(fs);
+	if (util_no_memory(err))
+		return err;
 	if (err) {
 		check_report_group(c, E4R_PR_BITMAP_READ, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 		return 0;

@@ -83,6 +83,8 @@ struct check_result {
 	enum check_reason	reason;
 	int			journal_skipped; /* needs_recovery, read-only: the unreplayed filesystem was checked */
 	int			aborted;	/* a pass could not go on; the check is incomplete */
+	errcode_t		fatal;		/* an operational error no caller could return (check_fatal):
+						   the run ends with it */
 	errcode_t		abort_err;
 	/* Totals for the summary line, like e2fsck's "N/M files, B/C blocks". */
 	uint64_t		inodes_used, inodes_count;

@@ -110,6 +110,12 @@ struct check_ctx {
 
 /* Record a finding; F's name (if any) is copied. Returns 0 or ENOMEM. */
 errcode_t check_report(struct check_ctx *c, const struct check_finding *f);
+/*
+ * An operational error (out of memory) met where it cannot be returned: the
+ * run ends with it after the pass (fsck_run reads res->fatal), and what the
+ * pass found since is not taken for the filesystem's. Returns ERR.
+ */
+errcode_t check_fatal(struct check_ctx *c, errcode_t err);
 
 /* Shorthands for the common shapes of finding. */
 errcode_t check_report_ino(struct check_ctx *c, enum check_problem code, uint64_t ino,

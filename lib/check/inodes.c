@@ -10,6 +10,7 @@
 #include "check/csum.h"
 #include "check/iscan.h"
 #include "fs/inode.h"
+#include "util/nomem.h"
 
 
 /* i_blocks as the inode counts it, in the units of its flags. */
@@ -964,7 +965,7 @@ errcode_t check_inodes(struct check_ctx *c)
 	for (ino = 1; ino <= c->inodes; ino++)
 		if (ino >= c->first_ino || ino == EXT2_ROOT_INO)
 			count_kind(c->res, c->kind[ino]);
-	if (err != ENOMEM)
+	if (!util_no_memory(err))
 		err = check_nlink_error(c);
 	return err;
 }

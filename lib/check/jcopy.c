@@ -16,6 +16,7 @@
 #include "check/ctx.h"
 #include "fs/dirent.h"
 #include "jbd/copies.h"
+#include "util/nomem.h"
 
 /* Steps of one extent walk: more than any sane tree of this filesystem has. */
 #define MAX_EXTENT_STEPS	(1u << 20)
@@ -720,7 +721,7 @@ out:
 	free(in);
 	free(refs);
 	/* a table that cannot be scanned offers no xattr copy */
-	if (err && err != ENOMEM) {
+	if (err && !util_no_memory(err)) {
 		for (size_t i = 0; i < x->n; i++)
 			if (x->v[i].kind == E4R_JCOPY_XATTR)
 				x->v[i].dropped = 1;

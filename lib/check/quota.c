@@ -23,6 +23,7 @@
 #include "fs/inode.h"
 #include "util/bytes.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 
 #define QT_BLOCK		1024u	/* quota blocks are 1 KiB whatever the filesystem's */
 #define QT_ROOT			1u
@@ -415,7 +416,7 @@ errcode_t check_quota(struct check_ctx *c)
 			ext2fs_file_close(r->file);
 		free(r->visited.slot);
 		free(r);
-		if (err == ENOMEM)
+		if (util_no_memory(err))
 			return err;
 		if (err) {
 			int code = err != E4R_QUOTA_BAD_HEADER ? E4R_PR_QUOTA_FILE_BAD :

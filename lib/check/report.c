@@ -39,7 +39,7 @@ errcode_t check_report(struct check_ctx *c, const struct check_finding *f)
 		size_t cap = r->cap ? r->cap * 2 : 64;
 		struct check_finding *n = realloc(r->findings, cap * sizeof(*n));
 		if (!n)
-			return ENOMEM;
+			return check_fatal(c, ENOMEM);
 		r->findings = n;
 		r->cap = cap;
 	}
@@ -48,9 +48,16 @@ errcode_t check_report(struct check_ctx *c, const struct check_finding *f)
 	slot->name = NULL;
 	slot->round = (uint16_t)c->round;
 	if (f->name && !(slot->name = strdup(f->name)))
-		return ENOMEM;
+		return check_fatal(c, ENOMEM);
 	r->count++;
 	return 0;
+}
+
+errcode_t check_fatal(struct check_ctx *c, errcode_t err)
+{
+	if (!c->res->fatal)
+		c->res->fatal = err;
+	return err;
 }
 
 errcode_t check_report_ino(struct check_ctx *c, enum check_problem code, uint64_t ino,

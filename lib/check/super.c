@@ -16,6 +16,7 @@
 #include "jbd/journal.h"
 
 #include "util/crc.h"
+#include "util/nomem.h"
 
 /* A power of two (zero passes, as in e2fsck's check). */
 static int log2_ok(uint64_t v)
@@ -523,8 +524,10 @@ static void check_journal(struct check_ctx *c)
 					   E4R_NONE);
 		return;
 	}
-	if (err == ENOMEM)
+	if (util_no_memory(err)) {
+		check_fatal(c, err);
 		return;
+	}
 	/* where the log starts and its tail: read only by a replay, which -n does not make */
 	if (err == E4R_JSB_BAD_FIRST || err == E4R_JSB_BAD_START || err == E4R_JSB_BAD_MAXLEN) {
 		uint32_t stored = 0, computed = 0, maxlen = UINT32_MAX, start = 0;

@@ -21,6 +21,7 @@
 #include "check/ctx.h"
 #include "fs/inode.h"
 #include "util/bytes.h"
+#include "util/nomem.h"
 
 #define HEADER_SIZE	32u
 #define ENTRY_SIZE	16u	/* before the name */
@@ -617,7 +618,7 @@ static void check_encrypt_context(struct check_inode_walk *w)
 
 	/* attributes that cannot be read count as no context, as for e2fsck */
 	err = xattr_lookup(c->fs, w->ino, "c", &size, &version);
-	if (err && err != EXT2_ET_NO_MEMORY && err != ENOMEM) {
+	if (err && !util_no_memory(err)) {
 		check_report_ino(c, E4R_PR_ENCRYPT_NO_ATTR, w->ino, E4R_NONE, E4R_NONE, E4R_NONE);
 		/*
 		 * -y clears the flag at once, as e2fsck: the symlink's target is

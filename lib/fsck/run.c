@@ -16,6 +16,7 @@
 #include "fs/ioerr_io.h"
 #include "repair/repair.h"
 #include "fsck/fsck.h"
+#include "util/nomem.h"
 
 #define DEFAULT_MAX_FINDINGS	100000
 /* Checks in one run with repairs: each fix may uncover the next (a cleared inode frees blocks). */
@@ -171,7 +172,7 @@ static errcode_t check_round(struct check_ctx *c, const struct check_opts *o)
 		return 0;
 	for (i = 0; i < sizeof(passes) / sizeof(passes[0]) && !r->aborted; i++) {
 		err = passes[i](c);
-		if (err == ENOMEM)
+		if (util_no_memory(err))
 			return err;
 		if (err) {
 			r->aborted = 1;
@@ -219,6 +220,9 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 */
 		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
 			err = ioerr.err;
+		/* out of memory where a pass could not say so: its findings are not the filesystem's */
+		if (!err && r->fatal)
+			err = r->fatal;
 		/* findings over the limit were not repaired: a new check finds them */
 		overflow = r->dropped != 0;
 		if (!err && r->dropped) {
@@ -241,6 +245,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		/* a repair's read or write failed: it may have gone on with what it did not read */
 		if (!err && !io_failed_before && fs_ioerr_last(&ioerr))
 			err = ioerr.err;
+		if (!err && r->fatal)
+			err = r->fatal;
 		/*
 		 * Another check only when a repair may have uncovered more: after
 		 * closed repairs alone (counts, bitmaps, checksums, flags set to what

@@ -14,6 +14,7 @@
 #include "check/ctx.h"
 #include "fs/inode.h"
 #include "repair/repair.h"
+#include "util/nomem.h"
 
 struct dup_clone {
 	struct check_ctx	*c;
@@ -163,7 +164,7 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 		 * under it would be written into it (block maps: see clone_cb)
 		 */
 		if (!err && d.extents && EXT2FS_CLUSTER_RATIO(fs) == 1 &&
-		    (err = repair_clone_meta_maps(c, ino)) != ENOMEM)
+		    !util_no_memory(err = repair_clone_meta_maps(c, ino)))
 			err = 0;	/* a map that cannot be walked: the clone's walk says so below */
 		if (!err)
 			err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, &d);

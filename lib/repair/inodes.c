@@ -15,6 +15,7 @@
 #include "util/array.h"
 #include "util/crc.h"
 #include "util/sorted.h"
+#include "util/nomem.h"
 
 struct inode_buf {
 	struct ext2_inode_large	*in;
@@ -981,8 +982,8 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 	 * (whole clusters on bigalloc); what cannot be copied is trimmed below
 	 */
 	if (clone && ino != EXT2_BAD_INO && ino != EXT2_RESIZE_INO &&
-	    ((err = clone_meta_walk(c, ino, 0, &added)) == ENOMEM ||
-	     (err = clone_meta_xattr(c, ino)) == ENOMEM)) {
+	    (util_no_memory(err = clone_meta_walk(c, ino, 0, &added)) ||
+	     util_no_memory(err = clone_meta_xattr(c, ino)))) {
 		free(added.blk);
 		return err;
 	}
@@ -1004,7 +1005,7 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_map_cb, &t);
 	}
 	/* a map that cannot be walked cannot be trimmed: the inode goes */
-	if (err && err != ENOMEM)
+	if (err && !util_no_memory(err))
 		err = repair_inode_clear(c, ino);
 	if (!err)
 		clone_give_back(c, ino, &added);

@@ -10,6 +10,7 @@
 
 #include "check/ctx.h"
 #include "repair/repair.h"
+#include "util/nomem.h"
 
 errcode_t repair_journal_copy(struct check_ctx *c, const struct check_finding *f)
 {
@@ -80,7 +81,7 @@ errcode_t repair_journal_copies(struct check_ctx *c, size_t first, unsigned *fix
 		err = repair_journal_copy(c, f);
 		c->fs->flags = (c->fs->flags & ~EXT2_FLAG_IGNORE_CSUM_ERRORS) |
 			       (flags & EXT2_FLAG_IGNORE_CSUM_ERRORS);
-		if (err == ENOMEM)
+		if (util_no_memory(err))
 			return err;
 		if (!err) {
 			f->fixed = 1;

@@ -20,6 +20,7 @@
 #include "fs/inode.h"
 #include "repair/repair.h"
 #include "util/bytes.h"
+#include "util/nomem.h"
 
 #define QT_BLOCK		1024u
 #define QT_ROOT			1u
@@ -326,7 +327,7 @@ static errcode_t old_read(struct check_ctx *c, ext2_ino_t ino, int t, struct qt_
 	}
 	o->seen[0] = 1;	/* the header is no tree block */
 	err = old_walk(&q, o, QT_ROOT, 0);
-	if (err && err != ENOMEM)
+	if (err && !util_no_memory(err))
 		err = 0;	/* what could be read is kept */
 	if (!err && o->n) {
 		qsort(o->rec, o->n, QT_ENTRY_SIZE, rec_cmp);

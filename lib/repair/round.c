@@ -9,6 +9,7 @@
 #include "check/ctx.h"
 #include "fs/guard_io.h"
 #include "repair/repair.h"
+#include "util/nomem.h"
 
 /* What the round makes after the per-finding repairs. */
 struct repair_plan {
@@ -248,7 +249,7 @@ static errcode_t settle(struct check_ctx *c, size_t first, enum check_problem co
 	}
 	if (decide(c, &r->findings[n])) {
 		err = fix_one(c, first, n);
-		if (err == ENOMEM)
+		if (util_no_memory(err))
 			return err;
 		if (!err)
 			count_fixed(c, &r->findings[n], fixed);
@@ -324,7 +325,7 @@ static errcode_t settle_round(struct check_ctx *c, size_t first, unsigned *fixed
 			if (!done) {
 				errcode_t e = repair_quota_rewrite(c, f);
 
-				if (e == ENOMEM)
+				if (util_no_memory(e))
 					err = e;
 				if (e)
 					continue;
@@ -751,7 +752,7 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		for (i = 0; i < plan.nlate; i++) {
 			errcode_t e = fix_one(c, first, plan.late[i]);
 
-			if (e == ENOMEM) {
+			if (util_no_memory(e)) {
 				err = e;
 				goto out;
 			}
