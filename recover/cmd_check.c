@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,44 @@ static void checked_cb(void *arg, const struct check_result *r, size_t first)
 	fflush(stdout);
 }
 
+/* Why repairs went home without the journal, as a phrase and as JSON's name. */
+static const char *const unjournaled_texts[] = {
+	[E4R_UNJOURNALED_NO_JOURNAL] = N_("the filesystem has no journal here"),
+	[E4R_UNJOURNALED_JOURNAL_BAD] = N_("the journal could not be used as it is"),
+	[E4R_UNJOURNALED_JOURNAL_REPAIRED] = N_("the repairs change the journal itself"),
+	[E4R_UNJOURNALED_TOO_BIG] = N_("the repairs of one check did not fit in the journal"),
+};
+static const char *const unjournaled_names[] = {
+	[E4R_UNJOURNALED_NO_JOURNAL] = "no_journal", [E4R_UNJOURNALED_JOURNAL_BAD] = "journal_bad",
+	[E4R_UNJOURNALED_JOURNAL_REPAIRED] = "journal_repaired", [E4R_UNJOURNALED_TOO_BIG] = "too_big",
+};
+
+/*
+ * How the repairs reached the disk, where a person needs to know: a round
+ * that was dropped, and repairs of a journaled filesystem written without
+ * its journal (a crash while they were written could have left them half
+ * done). On ext2 writing in place is what everyone expects: not said.
+ */
+static void print_writes(const char *image, const struct check_result *r)
+{
+	if (r->commits.direct && r->commits.why != E4R_UNJOURNALED_NO_JOURNAL &&
+	    r->commits.why < sizeof(unjournaled_texts) / sizeof(unjournaled_texts[0]) &&
+	    unjournaled_texts[r->commits.why])
+		printf(_("\n%s: %u of the repairs' %u writes went to the disk without the journal: %s\n"), image,
+		       r->commits.direct, r->commits.direct + r->commits.journaled,
+		       _(unjournaled_texts[r->commits.why]));
+	if (!r->round_dropped)
+		return;
+	if (r->dropped_round)
+		printf(_("\n%s: the repairs of check %u could not be finished (%s): none of them was written\n"),
+		       image, r->dropped_round, error_message(r->dropped_err));
+	else
+		printf(_("\n%s: the last writes of the repairs (the state, the totals) could not be made (%s)\n"),
+		       image, error_message(r->dropped_err));
+	printf(_("%s: the filesystem is as the check before left it, marked with errors: the next check checks it fully\n"),
+	       image);
+}
+
 static void print_text(struct report *at, const struct check_result *r, enum check_repair_mode mode)
 {
 	const char *image = at->image;
@@ -298,13 +337,16 @@ verdict:
 	}
 	if (r->journal_recreated)
 		printf(_("\n%s: *** the journal, removed by the repairs, has been made anew ***\n"), image);
+	print_writes(image, r);
 	if (r->fixed || r->written)
 		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);
 	if (r->unsettled)
 		printf(_("\n%s: the repairs did not settle in %u checks; run check again\n"), image, r->rounds);
 	if (r->left || r->unsettled || r->preen_halt)
 		printf(_("\n%s: ********** WARNING: Filesystem still has errors **********\n\n"), image);
-	print_summary(image, r);
+	/* after a dropped round the counts in memory are the dropped ones' */
+	if (!r->round_dropped)
+		print_summary(image, r);
 }
 
 static void json_finding(struct json *j, const struct check_finding *f)
@@ -378,6 +420,23 @@ static int print_json(const char *image, const struct fsck_session *s)
 	json_uint(&j, "symlinks", r->symlinks);
 	json_uint(&j, "other_files", r->other_files);
 	json_bool(&j, "totals_set", r->totals_set);
+	json_end_object(&j);
+	json_begin_object(&j, "writes");
+	json_uint(&j, "journaled", r->commits.journaled);
+	json_uint(&j, "direct", r->commits.direct);
+	if (r->commits.direct && r->commits.why < sizeof(unjournaled_names) / sizeof(unjournaled_names[0]) &&
+	    unjournaled_names[r->commits.why])
+		json_string(&j, "direct_reason", unjournaled_names[r->commits.why]);
+	else
+		json_null(&j, "direct_reason");
+	json_bool(&j, "round_dropped", r->round_dropped);
+	if (r->round_dropped) {
+		json_uint(&j, "dropped_round", r->dropped_round);
+		json_string(&j, "dropped_error", error_message(r->dropped_err));
+	} else {
+		json_null(&j, "dropped_round");
+		json_null(&j, "dropped_error");
+	}
 	json_end_object(&j);
 	check_story_json(&j, s);
 	check_orphans_json(&j, &s->orphans);
@@ -491,6 +550,25 @@ static int ask_cb(void *arg, const struct check_finding *f)
 	}
 }
 
+static void on_cancel(int sig)
+{
+	(void)sig;
+	fsck_session_cancel();
+}
+
+/* Catch SIGINT and SIGTERM once (ON), or give them back their default. */
+static void catch_cancel(int on)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on ? on_cancel : SIG_DFL;
+	sa.sa_flags = on ? SA_RESETHAND : 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int cmd_check(int argc, const char **argv)
 {
 	int no = 0, yes = 0, preen = 0, force = 0, json = 0, progress_fd = -1;
@@ -564,9 +642,23 @@ int cmd_check(int argc, const char **argv)
 	so.event_arg = &teller;
 	if (so.check.repair == E4R_REPAIR_NONE)
 		cli_warn_if_mounted(image);
+	/*
+	 * Ctrl-C or a TERM while repairing ends the round under way at its
+	 * next write, dropped whole (exit 32); a second one kills at once,
+	 * which a journaled round survives too.
+	 */
+	if (so.check.repair != E4R_REPAIR_NONE)
+		catch_cancel(1);
 	rc = fsck_session_run(&so, &s);
+	if (so.check.repair != E4R_REPAIR_NONE)
+		catch_cancel(0);
 	bar_clear(&prog.bar);
 	if (s.stopped != FSCK_STAGE_NONE) {
+		/* a round dropped whole: what was found, and that none of it was written */
+		if (s.result && s.result->round_dropped && json)
+			print_json(image, &s);
+		else if (s.result && s.result->round_dropped)
+			print_text(&rep, s.result, so.check.repair);
 		print_stop(image, undo, &s);
 	} else if (json) {
 		if (print_json(image, &s))

@@ -73,6 +73,24 @@ enum check_reason {
 	E4R_REASON_INTERVAL,		/* the check interval has passed */
 };
 
+/* Why a repair round's writes went home without the journal. */
+enum check_unjournaled {
+	E4R_UNJOURNALED_NONE = 0,
+	E4R_UNJOURNALED_NO_JOURNAL,	/* ext2, or a journal on another device */
+	E4R_UNJOURNALED_JOURNAL_BAD,	/* the journal does not load, or is not empty */
+	E4R_UNJOURNALED_JOURNAL_REPAIRED, /* the round changes the journal itself */
+	E4R_UNJOURNALED_TOO_BIG,	/* the round's writes do not fit the log */
+};
+
+/* How many transactions the repairs made, journaled or not. */
+struct check_commits {
+	unsigned		journaled;
+	unsigned		direct;
+	enum check_unjournaled	why;		/* the last direct one's reason */
+	int			in_log;		/* the last one failed after its commit: the
+						   journal holds it, a replay completes it */
+};
+
 struct check_result {
 	struct check_finding	*findings;
 	size_t			count, cap;
@@ -103,6 +121,16 @@ struct check_result {
 	int			journal_recreated;	/* ... and it was made anew */
 	int			totals_set;	/* clean, with repairs: the superblock's free totals were
 						   set from the groups' counts (as e2fsck does) */
+	/*
+	 * How the repairs reached the disk (fsck/commit.c): each round's writes
+	 * as one transaction of the filesystem's journal, or, where no journal
+	 * could be used (why: unjournaled_why), straight home; either way only
+	 * once the round was complete.
+	 */
+	struct check_commits	commits;
+	int			round_dropped;	/* a round that could not finish was dropped whole ... */
+	unsigned		dropped_round;	/* ... this one (0: the orphans' or the final writes) */
+	errcode_t		dropped_err;	/* ... for this error */
 };
 
 

@@ -14,6 +14,8 @@
 #include "check/ctx.h"
 #include "fs/image.h"
 #include "fs/ioerr_io.h"
+#include "fs/overlay_io.h"
+#include "fsck/commit.h"
 #include "repair/repair.h"
 #include "fsck/fsck.h"
 #include "util/nomem.h"
@@ -143,6 +145,32 @@ static int sum_counts(ext2_filsys fs)
 	return 1;
 }
 
+/*
+ * The round from FIRST could not finish (ERR): nothing of it reaches the
+ * disk, which keeps the state before it, marked with errors. Its findings
+ * stay, none of them fixed.
+ */
+static void drop_round(ext2_filsys fs, struct check_result *r, size_t first, unsigned round, errcode_t err)
+{
+	size_t i;
+
+	for (i = first; i < r->count; i++) {
+		struct check_finding *f = &r->findings[i];
+		const struct check_problem_info *p = check_problem_info(f->code);
+
+		if (!f->fixed)
+			continue;
+		f->fixed = 0;
+		if (!(p && (p->flags & E4R_PF_UNCOUNTED)) && r->fixed)
+			r->fixed--;
+	}
+	r->left = r->errors;
+	r->round_dropped = 1;
+	r->dropped_round = round + 1;
+	r->dropped_err = err;
+	fsck_commit_drop(fs);
+}
+
 /* The passes after the superblock, in order; each sees what the earlier ones left. */
 static errcode_t (*const passes[])(struct check_ctx *) = {
 	check_inodes, check_dups, check_dirs, check_journal_copies, check_connectivity, check_links, check_bitmaps,
@@ -247,6 +275,14 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 			err = ioerr.err;
 		if (!err && r->fatal)
 			err = r->fatal;
+		/* a cancel that came while the round wrote nothing more still ends it */
+		if (!err && mode != E4R_REPAIR_NONE)
+			err = fs_overlay_refused();
+		/* the round reaches the disk whole (journaled where it can be), or not at all */
+		if (!err && mode != E4R_REPAIR_NONE)
+			err = fsck_commit_round(fs, &r->commits, 0);
+		if (err && mode != E4R_REPAIR_NONE && !r->commits.in_log)
+			drop_round(fs, r, first, c.round, err);
 		/*
 		 * Another check only when a repair may have uncovered more: after
 		 * closed repairs alone (counts, bitmaps, checksums, flags set to what
@@ -258,8 +294,14 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		    !fixed_before(r, first, c.alone_fixed))
 			r->alone_rounds++;
 		ctx_free(&c);
-		if (err)
+		if (err) {
+			/* what was found is the caller's to report; what was dropped is marked */
+			if (mode != E4R_REPAIR_NONE) {
+				*out = r;
+				return err;
+			}
 			goto fail;
+		}
 		/*
 		 * Clean again after a repair removed the journal: a new one (as
 		 * e2fsck makes at the end of its run), and a round to check it.

@@ -13,6 +13,8 @@
 #include "fs/guard_io.h"
 #include "fs/ioerr_io.h"
 #include "fs/open.h"
+#include "fs/overlay_io.h"
+#include "fsck/commit.h"
 #include "fsck/fsck.h"
 #include "fsck/session.h"
 #include "replay/image.h"
@@ -155,6 +157,7 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 
 	memset(s, 0, sizeof(*s));
 	fs_ioerr_clear();
+	fs_overlay_refuse(0);
 	if (repair) {
 		/* Refused before anything is written, the journal's replay included. */
 		if (o->undo_file && access(o->undo_file, F_OK) == 0)
@@ -167,8 +170,12 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		undo_made = o->undo_file && access(o->undo_file, F_OK) == 0;
 		if ((err = fs_undo_io(o->image, o->undo_file, undo_made, &io)))
 			return stop(s, FSCK_STAGE_UNDO, err);
-		/* every repair write passes the guard (fs/guard_io.h) */
-		io = fs_guard_io(io);
+		/*
+		 * every repair write passes the guard (fs/guard_io.h), which judges it as
+		 * it is made; the overlay under it holds it until its round is complete
+		 * (fsck/commit.h)
+		 */
+		io = fs_guard_io(fs_overlay_io(io));
 		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
 	} else if (fs_image_open(o->image, flags, io, &fs) == 0 && !fs_super_csum_bad(fs)) {
 		ext2fs_close_free(&fs);
@@ -201,13 +208,15 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		err = fs_image_open(o->image, flags | E4R_OPEN_IGNORE_SB_ERRORS, io, &fs);
 	if (err)
 		return stop(s, FSCK_STAGE_OPEN, err);
-	if (repair && (err = fs_guard_arm(fs))) {
+	if (repair && ((err = fs_guard_arm(fs)) || (err = fsck_commit_begin(fs)))) {
 		ext2fs_close_free(&fs);
+		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_OPEN, err);
 	}
-	if (repair && (err = after_replay(o, s, fs))) {
-		fs->flags &= ~EXT2_FLAG_DIRTY;
-		ext2fs_close_free(&fs);
+	/* the orphans' release is a transaction of its own, before the check reads the result */
+	if (repair && ((err = after_replay(o, s, fs)) || (err = fsck_commit_round(fs, &s->orphans_commit, 0)))) {
+		fsck_commit_drop(fs);
+		fsck_commit_close_dropped(&fs);
 		/* the guard outlives a filesystem unless disarmed: the next session in this process would trip it */
 		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CHECK, err);
@@ -215,24 +224,43 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	err = fsck_run(fs, &o->check, &s->result);
 	if (err) {
 		guard_report(s);
-		/* after an I/O error nothing more is written: not the superblock, not the bitmaps */
-		if (fs_ioerr_last(NULL))
-			fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_IB_DIRTY | EXT2_FLAG_BB_DIRTY);
-		/* what the repairs made so far is written as at a normal end, bitmaps included */
-		else if (!s->guard_tripped)
-			fs_guard_bitmaps(1);
-		ext2fs_close_free(&fs);
+		/*
+		 * The round under way was dropped (fsck_run): what earlier rounds
+		 * committed stays, nothing more is written.
+		 */
+		if (repair)
+			fsck_commit_close_dropped(&fs);
+		else
+			ext2fs_close_free(&fs);
 		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CHECK, s->guard_tripped ? E4R_WRITE_GUARD : err);
 	}
+	s->result->commits.journaled += s->orphans_commit.journaled;
+	s->result->commits.direct += s->orphans_commit.direct;
+	if (s->orphans_commit.direct && !s->result->commits.why)
+		s->result->commits.why = s->orphans_commit.why;
 	/*
 	 * Releasing orphans is routine: e2fsck's exit code does not count it.
 	 * After a full check it still says the filesystem was modified.
 	 */
 	if (s->orphans.changed && s->result->reason != E4R_REASON_CLEAN_SKIPPED)
 		s->result->written = 1;
-	/* The repairs are in memory and in the io cache: writing them is part of the check. */
-	fs_guard_bitmaps(1);
+	/*
+	 * The last writes (the clean state, the totals) are the last
+	 * transaction; a failure to commit them drops them like a round's.
+	 */
+	if (repair && (err = fsck_commit_round(fs, &s->result->commits, 1))) {
+		guard_report(s);
+		if (!s->result->commits.in_log) {
+			s->result->round_dropped = 1;
+			s->result->dropped_round = 0;
+			s->result->dropped_err = err;
+			fsck_commit_drop(fs);
+		}
+		fsck_commit_close_dropped(&fs);
+		fs_guard_disarm();
+		return stop(s, FSCK_STAGE_CLOSE, s->guard_tripped ? E4R_WRITE_GUARD : err);
+	}
 	err = ext2fs_close_free(&fs);
 	guard_report(s);
 	fs_guard_disarm();
@@ -253,11 +281,19 @@ void fsck_session_free(struct fsck_session *s)
 	fsck_orphans_free(&s->orphans);
 }
 
+void fsck_session_cancel(void)
+{
+	fs_overlay_refuse(E4R_CANCELLED);
+}
+
 int fsck_exit_code(const struct fsck_session *s)
 {
 	const struct check_result *r = s->result;
 	int rc;
 
+	/* e2fsck's FSCK_CANCELED, whatever error the refused write became on its way up */
+	if (s->stopped != FSCK_STAGE_NONE && fs_overlay_refused() == E4R_CANCELLED)
+		return FSCK_EXIT_CANCELED;
 	/* e2fsck without its journal device: "Cannot proceed", errors left (12). */
 	if (s->journal.device_missing)
 		return FSCK_EXIT_OPERATIONAL | FSCK_EXIT_UNCORRECTED;

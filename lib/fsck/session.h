@@ -19,6 +19,7 @@
 #define FSCK_EXIT_UNCORRECTED	4	/* errors are left */
 #define FSCK_EXIT_OPERATIONAL	8	/* the check could not run or finish */
 #define FSCK_EXIT_USAGE		16	/* the caller asked for something refused (an existing undo file) */
+#define FSCK_EXIT_CANCELED	32	/* cancelled (fsck_session_cancel): the round under way was dropped */
 
 /* Where a session stopped early; the front-end names it in its error message. */
 enum fsck_stage {
@@ -60,6 +61,8 @@ struct fsck_session {
 	struct replay_result	*replay;	/* the replay's plan, scan and diagnosis (its journal
 						   handle is closed: not to be read through) */
 	struct fsck_orphans	orphans;	/* released before the check (repairs only) */
+	struct check_commits	orphans_commit;	/* how the release reached the disk (result->commits
+						   counts it too) */
 	int			exit_code;	/* fsck_exit_code of all the above */
 	/* The write guard refused a repair's write (err is E4R_WRITE_GUARD): where. */
 	int			guard_tripped;
@@ -97,6 +100,14 @@ struct fsck_session_opts {
  */
 int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s);
 void fsck_session_free(struct fsck_session *s);
+
+/*
+ * Ask the running session to stop: the repair round under way fails at its
+ * next write or at its end and is dropped whole (nothing of it is written;
+ * the filesystem is marked with errors), and the exit code is 32. Safe to
+ * call from a signal handler.
+ */
+void fsck_session_cancel(void);
 
 /*
  * e2fsck's exit code for what S holds: 8 (16 for a refused undo file, 12

@@ -1,0 +1,152 @@
+# Journaled repair rounds: each round of check -y reaches the disk as one transaction of
+# the filesystem's own journal, or not at all.
+#
+# For each damaged image (the journal with no checksum, v1, v2 and v3, 32- and 64-bit
+# tags, 1 and 4 KiB blocks), tests/unit/repair_cuts --states cuts the repair after every
+# block write, lets e2fsck replay the journal (e2fsck -E journal_only, the oracle), and
+# requires the image outside the journal to be one of at most rounds + 1 states, in
+# order: the image as it was, then the state after each transaction, never anything in
+# between; where loop mounts work, a cut that left a committed transaction is mounted by
+# the kernel too, whose replay must give what e2fsck's gives. Then every allocation of
+# e4recover's own code fails in turn: each run must end as an operational error in one of
+# those states, marked with errors or with a log to replay, never with a finding made of
+# the failure.
+#
+# A repair that cannot finish (a full filesystem, no block for a clone): the round is
+# dropped, the image is byte for byte the one before it but for the superblock's state
+# (marked with errors, which e2fsck -n reports) and checksum, and the report says so.
+. "$E4R_TESTS_SRCDIR/check_lib.sh"
+
+cuts=$E4R_TOP_BUILDDIR/tests/unit/repair_cuts
+[ -x "$cuts" ] || fail "no $cuts: build with make check"
+
+# The kernel as a second replayer, where it can be had.
+kernel=
+if [ "$(id -u)" = 0 ] && mkdir mnt && mkimg probe.img 8M && mount -o loop probe.img mnt 2>/dev/null; then
+	umount mnt
+	kernel=$PWD/mnt
+else
+	note "loop mounts refused: the kernel's replay is not compared"
+fi
+
+# On a RAM disk a cut's copy, repair and replay take a third of the time.
+scratch=.
+if [ -d /dev/shm ] && [ -w /dev/shm ] && s=$(mktemp -d /dev/shm/e4r-jcuts.XXXXXX 2>/dev/null); then
+	scratch=$s
+	trap 'rm -rf "$scratch"' EXIT
+fi
+
+images=0 states=0 journaled=0 kreplays=0 nomem=0
+# states_of IMAGE WHAT: the cut and out-of-memory runs over IMAGE (damaged: the oracle says so).
+states_of() {
+	local img=$1 what=$2 line
+	run e2fsck -fn "$img"
+	[ "$RC" -ne 0 ] || fail "oracle: e2fsck -fn finds nothing wrong with $what"
+	cp "$img" "$scratch/s.img"
+	run env E4R_CUTS_JOURNALED=1 ${kernel:+E4R_CUTS_KERNEL=$kernel} E2FSPROGS_FAKE_TIME=1700000000 \
+		"$cuts" --states "$scratch/s.img"
+	expect_rc 0 "$what: every cut leaves the state before or after a transaction, every allocation failure too"
+	line=$(printf '%s\n' "$OUT" | grep "cuts, .* states, .* journaled")
+	[ -n "$line" ] || fail "$what: no summary"
+	set -- $(printf '%s\n' "$line" | sed 's/.*, \([0-9]*\) states, \([0-9]*\) journaled .*, \([0-9]*\) replayed.*/\1 \2 \3/')
+	[ "$2" -gt 0 ] || fail "$what: no transaction went through the journal"
+	images=$((images + 1)) states=$((states + $1)) journaled=$((journaled + $2)) kreplays=$((kreplays + $3))
+	line=$(printf '%s\n' "$OUT" | grep "allocations failed in turn" | sed 's/.*: \([0-9]*\) allocations.*/\1/')
+	nomem=$((nomem + ${line:-0}))
+}
+
+# damaged IMAGE "DEBUGFS COMMANDS": a copy of IMAGE damaged by debugfs -w, then states_of.
+n=0
+damaged() {
+	n=$((n + 1))
+	cp "$1" "d$n.img"
+	printf '%s\n' "$2" | tr ';' '\n' | debugfs -w -f - "d$n.img" >/dev/null 2>&1 || fail "debugfs $2"
+	states_of "d$n.img" "$1: '$2'"
+}
+
+# 1 KiB blocks, 64-bit, a journal without checksums (as mke2fs leaves it).
+base_image -b 1024
+blk=$(debugfs -R "bmap f1 0" base.img 2>/dev/null)
+f3=$(debugfs -R "bmap dir/f3 0" base.img 2>/dev/null)
+damaged base.img "sif f1 links_count 5;set_bg 0 free_blocks_count 17;set_bg 0 checksum calc"
+damaged base.img "unlink dir/sub;freeb $blk;sif f2 links_count 7;ln <40> dangling;set_bg 0 checksum 0x1"
+damaged base.img "rmdir lost+found;unlink f2"
+damaged base.img "sif f2 block[5] $f3"
+# The journal's checksum schemes (the writer sets them, as a kernel mount would v3),
+# with 32-bit tags on 4 KiB blocks and 64-bit ones on 1 KiB blocks.
+for w in "v1 -b 4096 -O ^64bit" "v2 -b 1024 -O 64bit" "v3 -b 4096 -O ^64bit" "v3 -b 1024 -O 64bit"; do
+	set -- $w
+	cs=$1 && shift
+	geo="$*"
+	mkimg "w$cs.img" 16M $geo
+	run "$E4R" write --csum "$cs" --ops 60 --seed 7 "w$cs.img"
+	expect_rc 0 "the writer on w$cs.img ($geo)"
+	populate "w$cs.img"
+	dumpe2fs -h "w$cs.img" 2>/dev/null | grep -q "Journal features:.*checksum" ||
+		fail "w$cs.img: the journal has no checksum feature"
+	blk=$(debugfs -R "bmap f1 0" "w$cs.img" 2>/dev/null)
+	damaged "w$cs.img" "sif f1 links_count 5;unlink dir/sub;freeb $blk;set_bg 0 free_blocks_count 17;set_bg 0 checksum calc"
+done
+note "$images images: $states states, $journaled journaled transactions, $kreplays kernel replays compared, $nomem allocation failures"
+
+# A full filesystem whose repair needs blocks it does not have: two files share every
+# block (copy_inode onto a free inode), and no block is free for the clone. e2fsck
+# deletes a file there; e4recover drops the round whole: nothing written but the error
+# state. Filled with one-block files, so the write that fails allocates nothing.
+mkimg full.img 8M -b 1024
+seeded_bytes one 1024 > one
+seeded_bytes four 4096 > four
+debugfs -w -R "write four fill0" full.img >/dev/null 2>&1 || fail "debugfs write fill0"
+free=$(dumpe2fs -h full.img 2>/dev/null | sed -n 's/^Free blocks: *//p')
+seeded_bytes bulk $(( (free - 300) * 1024 )) > bulk
+debugfs -w -R "write bulk bulk" full.img >/dev/null 2>&1 || fail "debugfs write bulk"
+i=0
+while :; do
+	i=$((i + 1))
+	out=$(debugfs -w -R "write one fill$i" full.img 2>&1)
+	case $out in *"Could not allocate block"*) break ;; *"Could not allocate"*) fail "$out" ;; esac
+	[ $i -lt 20000 ] || fail "full.img never filled"
+done
+debugfs -w -R "rm fill$i" full.img >/dev/null 2>&1
+[ "$(dumpe2fs -h full.img 2>/dev/null | sed -n 's/^Free blocks: *//p')" = 0 ] || fail "full.img has free blocks left"
+run e2fsck -fn full.img
+expect_rc 0 "oracle: e2fsck -fn on the full image"
+free_ino=$(debugfs -R "ffi" full.img 2>&1 | sed -n "s/.*found: *\\([0-9]*\\).*/\\1/p")
+[ -n "$free_ino" ] || fail "no free inode in full.img"
+printf '%s\n' "copy_inode fill0 <$free_ino>" "link <$free_ino> twin" "seti <$free_ino>" |
+	debugfs -w -f - full.img >/dev/null 2>&1 || fail "debugfs: a twin of fill0"
+run e2fsck -fn full.img
+expect_rc 4 "oracle: e2fsck -fn sees the shared blocks"
+expect_out "multiply-claimed" "oracle: e2fsck names the shared blocks"
+cp full.img dropped.img
+run "$E4R" check -y -f dropped.img
+expect_rc 8 "check -y -f on a full filesystem whose clone finds no block"
+expect_out "could not be finished" "the report says the round was not done"
+expect_out "none of them was written" "the report says nothing of it was written"
+expect_out "multiply-claimed|also claims" "the report lists what was found"
+python3 - full.img dropped.img <<'PY' || fail "the dropped round changed more than the superblock's state"
+import sys
+a = open(sys.argv[1], "rb").read()
+b = open(sys.argv[2], "rb").read()
+assert len(a) == len(b)
+state = range(1024 + 0x3a, 1024 + 0x3c)
+csum = range(1024 + 0x3fc, 2048)
+diff = [i for i in range(len(a)) if a[i] != b[i] and i not in state and i not in csum]
+assert not diff, "bytes %d.. differ" % diff[0]
+assert b[1024 + 0x3a] & 2, "not marked with errors"
+PY
+run e2fsck -n dropped.img
+expect_out "contains a file system with errors" "oracle: e2fsck -n sees the error state"
+expect_rc 4 "oracle: e2fsck -n still finds the damage"
+cp full.img dropped.img
+json=$("$E4R" check -y -f --json dropped.img 2>/dev/null)
+[ $? = 8 ] || fail "check -y -f --json on the full filesystem: not exit 8"
+printf '%s\n' "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+w = d["writes"]
+assert w["round_dropped"] is True and w["dropped_round"] == 1, w
+assert w["journaled"] == 0 and d["problems_fixed"] == 0, (w, d["problems_fixed"])
+assert any(f["problem"] == "block_dup" for f in d["findings"]), d["findings"]
+' || fail "--json does not say the round was dropped: $json"
+exit 0
