@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check/ctx.h"
+#include "fs/goal.h"
 #include "fs/inode.h"
 #include "repair/repair.h"
 #include "util/nomem.h"
@@ -29,7 +30,33 @@ struct dup_clone {
 	 * (kept_pc) or the new one its blocks go to (new_pc), E4R_NONE if none
 	 */
 	blk64_t			lcluster, kept_pc, new_pc;
+	/*
+	 * Where the kernel would put the file's next block (ext4_ext_find_goal):
+	 * after its last data block walked, by the logical distance; before
+	 * any, its inode's (flex) group (fs_inode_goal)
+	 */
+	blk64_t			home, last_pblk;
+	e2_blkcnt_t		last_lblk;
 };
+
+/* The goal for the copy of logical block LBLK (negative: a map block). */
+static blk64_t clone_goal(const struct dup_clone *d, e2_blkcnt_t lblk)
+{
+	if (d->last_pblk == E4R_NONE)
+		return d->home;
+	if (lblk < 0 || lblk <= d->last_lblk)
+		return d->last_pblk + 1;
+	return d->last_pblk + (blk64_t)(lblk - d->last_lblk);
+}
+
+/* LBLK of the file walked is at PBLK now (kept or copied): the next goal follows it. */
+static void clone_follow(struct dup_clone *d, e2_blkcnt_t lblk, blk64_t pblk)
+{
+	if (lblk < 0 || !pblk)
+		return;
+	d->last_lblk = lblk;
+	d->last_pblk = pblk;
+}
 
 /*
  * bigalloc: a block of a shared cluster. A cluster holds one logical
@@ -50,13 +77,15 @@ static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blockn
 		if (aligned && !ext2fs_test_block_bitmap2(d->kept, blk)) {
 			ext2fs_mark_block_bitmap2(d->kept, blk);
 			d->kept_pc = pc;
+			clone_follow(d, blockcnt, blk);
 			return 0;
 		}
 	} else if (d->kept_pc == pc && aligned) {
+		clone_follow(d, blockcnt, blk);
 		return 0;
 	}
 	if (d->new_pc == E4R_NONE) {
-		if ((d->err = ext2fs_new_block2(fs, blk, NULL, &nb)))
+		if ((d->err = ext2fs_new_block2(fs, clone_goal(d, blockcnt), NULL, &nb)))
 			return BLOCK_ABORT;
 		ext2fs_block_alloc_stats2(fs, nb, +1);
 		d->new_pc = EXT2FS_B2C(fs, nb);
@@ -65,6 +94,7 @@ static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blockn
 	if ((d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
 	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
 		return BLOCK_ABORT;
+	clone_follow(d, blockcnt, nb);
 	*blocknr = nb;
 	d->cloned++;
 	return BLOCK_CHANGED;
@@ -88,8 +118,10 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		*blocknr = 0;
 		return 0;
 	}
-	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(d->c->dup, blk))
+	if (!blk || check_out_of_fs(fs, blk, 1) || !ext2fs_test_block_bitmap2(d->c->dup, blk)) {
+		clone_follow(d, blockcnt, blk);
 		return 0;
+	}
 	/*
 	 * Held by an indirect block in metadata (one on the descriptors): the
 	 * new number would be written into it. The block stays shared; the
@@ -102,6 +134,7 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		return clone_in_cluster(fs, d, blocknr, blockcnt);
 	if (!ext2fs_test_block_bitmap2(d->kept, blk)) {
 		ext2fs_mark_block_bitmap2(d->kept, blk);
+		clone_follow(d, blockcnt, blk);
 		return 0;
 	}
 	/*
@@ -112,11 +145,12 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	 */
 	if (blockcnt < 0 && d->extents)
 		return 0;
-	if ((d->err = repair_new_block(d->c, blk, NULL, &nb)) ||
+	if ((d->err = repair_new_block(d->c, clone_goal(d, blockcnt), NULL, &nb)) ||
 	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
 	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
 		return BLOCK_ABORT;
 	ext2fs_block_alloc_stats2(fs, nb, +1);
+	clone_follow(d, blockcnt, nb);
 	*blocknr = nb;
 	d->cloned++;
 	return BLOCK_CHANGED;
@@ -154,8 +188,12 @@ errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t
 		d.err = 0;
 		d.extents = 0;
 		d.lcluster = d.kept_pc = d.new_pc = E4R_NONE;
-		if (!(err = fs_read_inode(fs, ino, &in)))
+		d.last_pblk = E4R_NONE;
+		d.last_lblk = 0;
+		if (!(err = fs_read_inode(fs, ino, &in))) {
 			d.extents = !!(in.i_flags & EXT4_EXTENTS_FL);
+			d.home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
+		}
 		/* inline data holds no blocks to clone (libext2fs refuses to walk it) */
 		if (!err && (in.i_flags & EXT4_INLINE_DATA_FL))
 			continue;

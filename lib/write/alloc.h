@@ -91,8 +91,6 @@ errcode_t write_ialloc(struct write_alloc *a, ext2_ino_t parent, int is_dir,
 /* Free inode INO (bitmap and counts). */
 void write_ifree(struct write_alloc *a, ext2_ino_t ino, int is_dir);
 
-/* ext4_inode_to_goal_block: the first block of the inode's (flex) group. */
-blk64_t write_inode_goal(struct write_alloc *a, ext2_ino_t ino, int is_reg);
 /* Allocate one metadata block near GOAL (mballoc, no data hint). */
 errcode_t write_balloc(struct write_alloc *a, blk64_t goal, blk64_t *out);
 /* The block write_balloc would take, without taking it (libext2fs marks it itself). */

@@ -1,6 +1,7 @@
 /* Giving a file or directory one more block where the kernel's goal puts it. */
 #include "config.h"
 
+#include "fs/goal.h"
 #include "write/fsops.h"
 
 errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode,
@@ -13,7 +14,7 @@ errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_in
 	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
 		goal = prev + 1;
 	else
-		goal = write_inode_goal(&f->alloc, ino, is_reg);
+		goal = fs_inode_goal(f->fs, ino, is_reg);
 	err = write_balloc(&f->alloc, goal, pblk);
 	/*
 	 * An extent tree block the new extent needs has the kernel's goal too: next to the
@@ -22,7 +23,7 @@ errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_in
 	 */
 	if (inode->i_flags & EXT4_EXTENTS_FL)
 		f->meta_goal = ((const struct ext3_extent_header *)inode->i_block)->eh_depth ?
-			       goal : write_inode_goal(&f->alloc, ino, is_reg);
+			       goal : fs_inode_goal(f->fs, ino, is_reg);
 	/* BMAP_ALLOC: a block-mapped (ext3) file may need a new indirect block for it. */
 	if (!err)
 		err = ext2fs_bmap2(f->fs, ino, inode, NULL, BMAP_SET | BMAP_ALLOC, lblk, NULL, pblk);

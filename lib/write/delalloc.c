@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/goal.h"
 #include "util/e4r_err.h"
 #include "write/fsops.h"
 
@@ -150,11 +151,11 @@ static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *i
 				goal = lblk >= e.e_lblk ? e.e_pblk + (lblk - e.e_lblk) : e.e_pblk - (e.e_lblk - lblk);
 			ext2fs_extent_free(h);
 		}
-		return goal ? goal : write_inode_goal(&f->alloc, ino, 1);
+		return goal ? goal : fs_inode_goal(f->fs, ino, 1);
 	}
 	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
 		return prev + 1;
-	return write_inode_goal(&f->alloc, ino, 1);
+	return fs_inode_goal(f->fs, ino, 1);
 }
 
 /*
@@ -199,7 +200,7 @@ static blk64_t tree_block_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_i
 
 	if (!(inode->i_flags & EXT4_EXTENTS_FL))
 		return 0;
-	return eh->eh_depth ? goal : write_inode_goal(&f->alloc, ino, 1);
+	return eh->eh_depth ? goal : fs_inode_goal(f->fs, ino, 1);
 }
 
 /* ext4_writepages for one inode: its dirty blocks B[0..N), sorted by logical block. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fs/goal.h"
 #include "util/e4r_err.h"
 #include "write/alloc.h"
 
@@ -24,11 +25,8 @@ errcode_t write_alloc_init(struct write_alloc *a, struct write_journal *w)
 	memset(a, 0, sizeof(*a));
 	a->fs = fs;
 	a->w = w;
-	a->flex_size = 1;
-	if (ext2fs_has_feature_flex_bg(fs->super) && fs->super->s_log_groups_per_flex < 31) {
-		a->log_flex = fs->super->s_log_groups_per_flex;
-		a->flex_size = 1U << a->log_flex;
-	}
+	a->flex_size = fs_flex_size(fs);
+	a->log_flex = a->flex_size > 1 ? fs->super->s_log_groups_per_flex : 0;
 	/* percpu_counter_batch = max(32, 2 * nr_cpus) */
 	a->batch = cpus > 16 ? 2 * cpus : 32;
 	/* The counters start exact, summed from the descriptors at mount. */
