@@ -1,4 +1,4 @@
-/* What the checker's passes share (private to lib/check_*.c). */
+/* What the checker's passes share (private to lib/check/ and the driver that runs them). */
 #ifndef E4R_CHECK_CTX_H
 #define E4R_CHECK_CTX_H
 
@@ -109,6 +109,14 @@ struct check_ctx {
 };
 
 /* Record a finding; F's name (if any) is copied. Returns 0 or ENOMEM. */
+/*
+ * Set C up for a check of FS (C's opts, res and round are the caller's):
+ * every map and table sized from the superblock as far as the groups hold
+ * it. check_ctx_free frees what it made, also after a failure.
+ */
+errcode_t check_ctx_init(struct check_ctx *c, ext2_filsys fs);
+void check_ctx_free(struct check_ctx *c);
+
 errcode_t check_report(struct check_ctx *c, const struct check_finding *f);
 /*
  * An operational error (out of memory) met where it cannot be returned: the
