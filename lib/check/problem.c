@@ -1,6 +1,8 @@
 /* The checker's problem table: one row per problem code, in code order. */
 #include "config.h"
 
+#include <string.h>
+
 #include "check/check.h"
 #include "check/problem.h"
 
@@ -802,6 +804,13 @@ struct check_finding check_finding_init(enum check_problem code)
 		.qid = E4R_NONE,
 	};
 	return f;
+}
+
+int check_same_finding(const struct check_finding *a, const struct check_finding *b)
+{
+	return a->code == b->code && a->group == b->group && a->ino == b->ino &&
+	       a->blk == b->blk && a->dir == b->dir && a->qid == b->qid &&
+	       (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
 }
 
 int check_problem_fixable(enum check_problem code)

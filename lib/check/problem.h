@@ -421,6 +421,13 @@ const char *check_quota_type_name(int type);
 struct check_finding check_finding_init(enum check_problem code);
 
 /*
+ * Do A and B report the same problem of the same object (group, inode,
+ * block, directory, quota id, name)? The counts they found may differ: a
+ * later round that finds the same damage again is asking the same thing.
+ */
+int check_same_finding(const struct check_finding *a, const struct check_finding *b);
+
+/*
  * Does finding F name a damaged block of a kind a journal copy can restore
  * (a directory block, an extent node, an xattr block)? Then 1, with the
  * kind and the inode it belongs to (unchecked: the caller judges it). The

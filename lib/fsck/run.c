@@ -39,8 +39,7 @@ static int fixed_before(const struct check_result *r, size_t first, size_t i)
 	for (j = 0; j < first; j++) {
 		const struct check_finding *g = &r->findings[j];
 
-		if (g->fixed && g->code == f->code && g->group == f->group && g->ino == f->ino &&
-		    g->blk == f->blk)
+		if (g->fixed && check_same_finding(g, f))
 			return 1;
 	}
 	return 0;

@@ -77,14 +77,6 @@ static int preen_allowed(struct check_ctx *c, size_t first)
 	return ok;
 }
 
-/* The same problem on the same object (what a person answered about). */
-static int same_finding(const struct check_finding *a, const struct check_finding *b)
-{
-	return a->code == b->code && a->group == b->group && a->ino == b->ino &&
-	       a->blk == b->blk && a->dir == b->dir && a->qid == b->qid &&
-	       (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
-}
-
 /*
  * A fix the user declined stays declined for the whole run: a later round
  * finds the same problem again (it is still there) and must neither ask again
@@ -96,7 +88,7 @@ static int declined_before(const struct check_ctx *c, const struct check_finding
 	size_t i;
 
 	for (i = 0; i < r->count && r->findings[i].round < f->round; i++)
-		if (r->findings[i].declined && same_finding(&r->findings[i], f))
+		if (r->findings[i].declined && check_same_finding(&r->findings[i], f))
 			return 1;
 	return 0;
 }
@@ -294,7 +286,7 @@ static errcode_t settle_round(struct check_ctx *c, size_t first, unsigned *fixed
 			int said = 0;
 
 			for (j = first; j < from && !said; j++)
-				said = !r->findings[j].fixed && same_finding(&r->findings[j], f);
+				said = !r->findings[j].fixed && check_same_finding(&r->findings[j], f);
 			if (!said) {
 				r->findings[kept++] = *f;
 				continue;
