@@ -129,9 +129,15 @@ static struct jbd_journal *usable_journal(ext2_filsys fs, enum check_unjournaled
 	return j;
 }
 
-/* libext2fs's metadata in memory joins the round's writes, as ext2fs_close would write it. */
-static errcode_t hold_fs_metadata(ext2_filsys fs)
+/*
+ * libext2fs's metadata in memory joins the round's writes, as ext2fs_close
+ * would write it; until the FINAL writes, the primary superblock and
+ * descriptors only: the backups are written once, at the end, as they were
+ * before rounds were committed one by one, not once a round.
+ */
+static errcode_t hold_fs_metadata(ext2_filsys fs, int final)
 {
+	int master_only = fs->flags & EXT2_FLAG_MASTER_SB_ONLY;
 	errcode_t err = 0;
 
 	if (fs->flags & (EXT2_FLAG_IB_DIRTY | EXT2_FLAG_BB_DIRTY)) {
@@ -139,8 +145,12 @@ static errcode_t hold_fs_metadata(ext2_filsys fs)
 		err = ext2fs_write_bitmaps(fs);
 		fs_guard_bitmaps(0);
 	}
-	if (!err && (fs->flags & EXT2_FLAG_DIRTY))
+	if (!err && (fs->flags & EXT2_FLAG_DIRTY)) {
+		if (!final)
+			fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
 		err = ext2fs_flush2(fs, EXT2_FLAG_FLUSH_NO_SYNC);
+		fs->flags = (fs->flags & ~EXT2_FLAG_MASTER_SB_ONLY) | master_only;
+	}
 	return err;
 }
 
@@ -202,7 +212,7 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final)
 	/* after rounds that said "not clean" on the disk, the last writes say what is true now */
 	if (final && n && (n->journaled || n->direct))
 		ext2fs_mark_super_dirty(fs);
-	err = hold_fs_metadata(fs);
+	err = hold_fs_metadata(fs, final);
 	if (err || !fs_overlay_count())
 		return err;
 	/*
