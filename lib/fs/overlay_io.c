@@ -278,22 +278,6 @@ const unsigned char *fs_overlay_data(blk64_t blk)
 	return h ? h->data : NULL;
 }
 
-int fs_overlay_holds(blk64_t start, blk64_t len)
-{
-	unsigned i;
-
-	if (len > ov.n) {
-		for (i = 0; i < ov.n; i++)
-			if (ov.v[i].blk >= start && ov.v[i].blk - start < len)
-				return 1;
-		return 0;
-	}
-	for (; len; len--, start++)
-		if (find(start))
-			return 1;
-	return 0;
-}
-
 errcode_t fs_overlay_put(uint64_t off, unsigned len, const void *src)
 {
 	if (!ov.ch || !ov.bs)

@@ -33,8 +33,6 @@ unsigned long fs_overlay_count(void);
 const blk64_t *fs_overlay_blocks(void);
 /* The held content of block BLK; NULL when it is not held. */
 const unsigned char *fs_overlay_data(blk64_t blk);
-/* 1 when a block of START..START+LEN-1 is held. */
-int fs_overlay_holds(blk64_t start, blk64_t len);
 
 /* Hold LEN bytes of SRC at byte OFF, as a write through the overlay would: the owner's own change. */
 errcode_t fs_overlay_put(uint64_t off, unsigned len, const void *src);

@@ -20,9 +20,10 @@ errcode_t fsck_commit_begin(ext2_filsys fs)
 /*
  * Change the primary superblock on the disk under the overlay: SET and
  * CLEAR are masks of the incompat features, STATE of s_state bits to set.
- * The checksum follows. Nothing else of it changes.
+ * The checksum follows. Nothing else of it changes. On the disk before
+ * returning when DURABLE; else with the next flush.
  */
-static errcode_t home_super(ext2_filsys fs, uint32_t set, uint32_t clear, uint16_t state)
+static errcode_t home_super(ext2_filsys fs, uint32_t set, uint32_t clear, uint16_t state, int durable)
 {
 	io_channel lo = fs_overlay_lower();
 	struct ext2_super_block sb;
@@ -44,7 +45,7 @@ static errcode_t home_super(ext2_filsys fs, uint32_t set, uint32_t clear, uint16
 	err2 = io_channel_set_blksize(lo, (int)saved);
 	if (!err)
 		err = err2;
-	if (!err)
+	if (!err && durable)
 		err = io_channel_flush(lo);
 	return err;
 }
@@ -173,8 +174,9 @@ static errcode_t commit_journaled(ext2_filsys fs, struct jbd_journal *j, int *in
 	 */
 	err = held_super(fs, EXT3_FEATURE_INCOMPAT_RECOVER, 0);
 	n = fs_overlay_count();
+	/* on the disk with the log's blocks, by the flush before the commit block */
 	if (!err)
-		err = home_super(fs, EXT3_FEATURE_INCOMPAT_RECOVER, 0, 0);
+		err = home_super(fs, EXT3_FEATURE_INCOMPAT_RECOVER, 0, 0, 0);
 	blks = fs_overlay_blocks();
 	if (!err && !blks)
 		err = EXT2_ET_NO_MEMORY;
@@ -194,8 +196,12 @@ static errcode_t commit_journaled(ext2_filsys fs, struct jbd_journal *j, int *in
 		err = fs_overlay_write_home();
 	if (!err)
 		err = jbd_log_checkpointed(j);
+	/*
+	 * Lost, the flag would only make the next replay find an empty log;
+	 * the next flush (the next round's, or the close's) takes it along.
+	 */
 	if (!err)
-		err = home_super(fs, 0, EXT3_FEATURE_INCOMPAT_RECOVER, 0);
+		err = home_super(fs, 0, EXT3_FEATURE_INCOMPAT_RECOVER, 0, 0);
 	return err;
 }
 
@@ -253,7 +259,7 @@ errcode_t fsck_commit_drop(ext2_filsys fs)
 	fs_overlay_drop();
 	if (!fs_overlay_lower())
 		return 0;
-	return home_super(fs, 0, 0, EXT2_ERROR_FS);
+	return home_super(fs, 0, 0, EXT2_ERROR_FS, 1);
 }
 
 void fsck_commit_close_dropped(ext2_filsys *fs)
