@@ -659,6 +659,7 @@ int cmd_check(int argc, const char **argv)
 			print_json(image, &s);
 		else if (s.result && s.result->round_dropped)
 			print_text(&rep, s.result, so.check.repair);
+		fflush(stdout);	/* the report first, then why it stopped (stderr) */
 		print_stop(image, undo, &s);
 	} else if (json) {
 		if (print_json(image, &s))

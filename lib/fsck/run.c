@@ -206,6 +206,9 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		/* the round reaches the disk whole (journaled where it can be), or not at all */
 		if (!err && mode != E4R_REPAIR_NONE)
 			err = fsck_commit_round(fs, &r->commits, 0);
+		/* a cancel is what failed, whatever error the refused write became on its way up */
+		if (err && mode != E4R_REPAIR_NONE && fs_overlay_refused())
+			err = fs_overlay_refused();
 		if (err && mode != E4R_REPAIR_NONE && !r->commits.in_log)
 			drop_round(fs, r, first, c.round, err);
 		/*
