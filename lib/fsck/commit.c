@@ -11,6 +11,7 @@
 #include "jbd/logwrite.h"
 #include "util/bytes.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 
 errcode_t fsck_commit_begin(ext2_filsys fs)
 {
@@ -103,18 +104,25 @@ static int journal_touched(ext2_filsys fs, const struct jbd_journal *j)
  * internal journal that loads as e2fsck would load it, is empty, and is
  * not itself changed by the round.
  */
-static struct jbd_journal *usable_journal(ext2_filsys fs, enum check_unjournaled *why)
+static struct jbd_journal *usable_journal(ext2_filsys fs, enum check_unjournaled *why, errcode_t *err)
 {
 	struct jbd_journal *j = NULL;
 
+	*err = 0;
 	*why = E4R_UNJOURNALED_NO_JOURNAL;
 	if (!ext2fs_has_feature_journal(fs->super) || !fs->super->s_journal_inum ||
 	    !util_is_zero(fs->super->s_journal_uuid, sizeof(fs->super->s_journal_uuid)) ||
 	    fs->super->s_journal_dev)
 		return NULL;
 	*why = E4R_UNJOURNALED_JOURNAL_BAD;
-	if (fs->super->s_journal_inum != EXT2_JOURNAL_INO || jbd_journal_open(fs, NULL, &j))
+	if (fs->super->s_journal_inum != EXT2_JOURNAL_INO)
 		return NULL;
+	/* out of memory is the run's end, not a journal to go without */
+	if ((*err = jbd_journal_open(fs, NULL, &j))) {
+		if (!util_no_memory(*err))
+			*err = 0;
+		return NULL;
+	}
 	if (j->external || j->start || j->sb_csum_ok == 0 || j->format != 2) {
 		jbd_journal_close(j);
 		return NULL;
@@ -228,7 +236,9 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final)
 	 */
 	if (!final && (err = held_super(fs, 0, EXT2_VALID_FS)))
 		return err;
-	j = usable_journal(fs, &why);
+	j = usable_journal(fs, &why, &err);
+	if (err)
+		return err;
 	if (j) {
 		jbd_logfmt_of(j, &f);
 		if (jbd_log_blocks_needed(&f, fs_overlay_count()) > j->last - j->first) {
