@@ -217,7 +217,7 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final)
 {
 	enum check_unjournaled why;
 	struct jbd_journal *j;
-	struct jbd_logfmt f;
+	const blk64_t *blks;
 	int in_log = 0;
 	errcode_t err;
 
@@ -239,13 +239,15 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final)
 	j = usable_journal(fs, &why, &err);
 	if (err)
 		return err;
-	if (j) {
-		jbd_logfmt_of(j, &f);
-		if (jbd_log_blocks_needed(&f, fs_overlay_count()) > j->last - j->first) {
-			why = E4R_UNJOURNALED_TOO_BIG;
-			jbd_journal_close(j);
-			j = NULL;
-		}
+	/* asked before anything is written: jbd_log_commit would refuse it only after the home flag */
+	if (j && !(blks = fs_overlay_blocks())) {
+		jbd_journal_close(j);
+		return EXT2_ET_NO_MEMORY;
+	}
+	if (j && !jbd_log_holds(j, fs_overlay_count(), blks[fs_overlay_count() - 1])) {
+		why = E4R_UNJOURNALED_TOO_BIG;
+		jbd_journal_close(j);
+		j = NULL;
 	}
 	if (j) {
 		err = commit_journaled(fs, j, &in_log);

@@ -175,6 +175,17 @@ unsigned long jbd_log_blocks_needed(const struct jbd_logfmt *f, unsigned long n)
 	return (n + per - 1) / per + n + 1;
 }
 
+int jbd_log_holds(const struct jbd_journal *j, unsigned long n, blk64_t max_blk)
+{
+	struct jbd_logfmt f;
+
+	jbd_logfmt_of(j, &f);
+	/* a block past 2^32 cannot be tagged without the 64BIT feature */
+	if (!(f.incompat & JBD_FEATURE_INCOMPAT_64BIT) && max_blk > UINT32_MAX)
+		return 0;
+	return jbd_log_blocks_needed(&f, n) <= j->last - j->first;
+}
+
 /* Write BUF to journal block JBLK. */
 static errcode_t log_put(struct jbd_journal *j, uint32_t jblk, const void *buf)
 {
@@ -222,17 +233,17 @@ errcode_t jbd_log_commit(struct jbd_journal *j, const struct jbd_log_entry *e, u
 	struct jbd_log_entry *le = NULL;
 	unsigned *desc_end = NULL, ndesc = 0, d, k = 0;
 	uint32_t v1_crc, jblk = j->first, tid = j->sequence;
+	blk64_t max = 0;
 	errcode_t err;
 
 	jbd_logfmt_of(j, &f);
 	if (j->start)
 		return E4R_WRITE_NEEDS_RECOVERY;
-	if (jbd_log_blocks_needed(&f, n) > j->last - j->first)
-		return E4R_WRITE_TXN_TOO_BIG;
-	/* a block past 2^32 cannot be tagged without the 64BIT feature */
 	for (k = 0; k < n; k++)
-		if (!(f.incompat & JBD_FEATURE_INCOMPAT_64BIT) && e[k].blk > UINT32_MAX)
-			return E4R_WRITE_TXN_TOO_BIG;
+		if (e[k].blk > max)
+			max = e[k].blk;
+	if (!jbd_log_holds(j, n, max))
+		return E4R_WRITE_TXN_TOO_BIG;
 	/* blocks that start with the journal magic go into the log with it zeroed, and flagged */
 	if ((err = escaped_copies(&f, e, n, &le, &copies)))
 		return err;

@@ -61,13 +61,21 @@ void jbd_log_commit_block(const struct jbd_logfmt *f, uint32_t tid, uint32_t v1_
 unsigned long jbd_log_blocks_needed(const struct jbd_logfmt *f, unsigned long n);
 
 /*
+ * 1 when J's log can take one transaction of N blocks, the largest numbered
+ * MAX_BLK: they fit between its first and last block, and every one can be
+ * tagged (past 2^32 only with 64BIT). jbd_log_commit refuses the others.
+ */
+int jbd_log_holds(const struct jbd_journal *j, unsigned long n, blk64_t max_blk);
+
+/*
  * Commit E[0..N) (their data as home is to have it; escaping is done here,
  * their ESCAPED flags are not read) as one transaction into J's log, which must be empty
  * (s_start 0): the descriptors and blocks from the log's first block, a
  * flush, the commit block, a flush, then the journal superblock saying
  * where the log starts. From then any replay (the kernel's, e2fsck's, ours)
  * writes the blocks home; J->io must be the device under any overlay.
- * E4R_JOURNAL_TOO_SMALL when the log cannot hold them: nothing is written.
+ * E4R_WRITE_TXN_TOO_BIG when the log cannot hold them (jbd_log_holds):
+ * nothing is written.
  */
 errcode_t jbd_log_commit(struct jbd_journal *j, const struct jbd_log_entry *e, unsigned n);
 
