@@ -278,6 +278,10 @@ static void print_writes(const char *image, const struct check_result *r)
 		printf(_("\n%s: %u of the repairs' %u writes went to the disk without the journal: %s\n"), image,
 		       r->commits.direct, r->commits.direct + r->commits.journaled,
 		       _(unjournaled_texts[r->commits.why]));
+	if (r->commits.split)
+		printf(_("\n%s: %u of the repairs' rounds did not fit in the journal at once: %u transactions carried "
+			 "them, the filesystem marked not clean until the last\n"),
+		       image, r->commits.split, r->commits.split_txns);
 	if (!r->round_dropped)
 		return;
 	if (r->dropped_round)
@@ -423,6 +427,7 @@ static int print_json(const char *image, const struct fsck_session *s)
 	json_end_object(&j);
 	json_begin_object(&j, "writes");
 	json_uint(&j, "journaled", r->commits.journaled);
+	json_uint(&j, "split_rounds", r->commits.split);
 	json_uint(&j, "direct", r->commits.direct);
 	if (r->commits.direct && r->commits.why < sizeof(unjournaled_names) / sizeof(unjournaled_names[0]) &&
 	    unjournaled_names[r->commits.why])

@@ -79,13 +79,15 @@ enum check_unjournaled {
 	E4R_UNJOURNALED_NO_JOURNAL,	/* ext2, or a journal on another device */
 	E4R_UNJOURNALED_JOURNAL_BAD,	/* the journal does not load, or is not empty */
 	E4R_UNJOURNALED_JOURNAL_REPAIRED, /* the round changes the journal itself */
-	E4R_UNJOURNALED_TOO_BIG,	/* the round's writes do not fit the log */
+	E4R_UNJOURNALED_TOO_BIG,	/* the log takes no transaction of the round's blocks */
 };
 
 /* How many transactions the repairs made, journaled or not. */
 struct check_commits {
 	unsigned		journaled;
 	unsigned		direct;
+	unsigned		split;		/* rounds larger than the log, journaled ... */
+	unsigned		split_txns;	/* ... as this many transactions */
 	enum check_unjournaled	why;		/* the last direct one's reason */
 	int			in_log;		/* the last one failed after its commit: the
 						   journal holds it, a replay completes it */

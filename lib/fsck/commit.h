@@ -4,7 +4,9 @@
  * fsck_commit_round writes them as one transaction of the filesystem's own
  * journal (jbd/logwrite.h) and then home, so that a power cut leaves either
  * the state before the round or, after any replay (the kernel's mount,
- * e2fsck's, ours), the state after it. Where no journal can be used the
+ * e2fsck's, ours), the state after it. A round larger than the log takes
+ * several transactions, the first saying "not clean" and the last
+ * carrying the round's superblock. Where no journal can be used the
  * blocks go home directly: a cut can then land between them, but a round
  * that cannot finish still writes nothing (fsck_commit_drop).
  */

@@ -242,6 +242,8 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	}
 	s->result->commits.journaled += s->orphans_commit.journaled;
 	s->result->commits.direct += s->orphans_commit.direct;
+	s->result->commits.split += s->orphans_commit.split;
+	s->result->commits.split_txns += s->orphans_commit.split_txns;
 	if (s->orphans_commit.direct && !s->result->commits.why)
 		s->result->commits.why = s->orphans_commit.why;
 	/*

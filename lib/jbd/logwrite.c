@@ -186,6 +186,30 @@ int jbd_log_holds(const struct jbd_journal *j, unsigned long n, blk64_t max_blk)
 	return jbd_log_blocks_needed(&f, n) <= j->last - j->first;
 }
 
+unsigned long jbd_log_capacity(const struct jbd_journal *j, blk64_t max_blk)
+{
+	struct jbd_logfmt f;
+	unsigned long room = j->last > j->first ? j->last - j->first : 0;
+	unsigned long per, n;
+
+	jbd_logfmt_of(j, &f);
+	if (!(f.incompat & JBD_FEATURE_INCOMPAT_64BIT) && max_blk > UINT32_MAX)
+		return 0;
+	/* a descriptor, a block and the commit block at the least */
+	if (room < 3)
+		return 0;
+	per = tags_per_descriptor(&f);
+	if (per < 1)
+		per = 1;
+	/* n blocks, ceil(n / per) descriptors and a commit block: start from the estimate, step to the bound */
+	n = (room - 1) / (per + 1) * per;
+	while (n && jbd_log_blocks_needed(&f, n) > room)
+		n--;
+	while (jbd_log_blocks_needed(&f, n + 1) <= room)
+		n++;
+	return n;
+}
+
 /* Write BUF to journal block JBLK. */
 static errcode_t log_put(struct jbd_journal *j, uint32_t jblk, const void *buf)
 {

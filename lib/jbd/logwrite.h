@@ -68,6 +68,13 @@ unsigned long jbd_log_blocks_needed(const struct jbd_logfmt *f, unsigned long n)
 int jbd_log_holds(const struct jbd_journal *j, unsigned long n, blk64_t max_blk);
 
 /*
+ * The most blocks one transaction of J's log can take when the largest
+ * numbered is MAX_BLK (jbd_log_holds of it is 1, of one more 0); 0 when
+ * none can be taken.
+ */
+unsigned long jbd_log_capacity(const struct jbd_journal *j, blk64_t max_blk);
+
+/*
  * Commit E[0..N) (their data as home is to have it; escaping is done here,
  * their ESCAPED flags are not read) as one transaction into J's log, which must be empty
  * (s_start 0): the descriptors and blocks from the log's first block, a

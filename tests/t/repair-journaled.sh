@@ -1,5 +1,6 @@
 # Journaled repair rounds: each round of check -y reaches the disk as one transaction of
-# the filesystem's own journal, or not at all.
+# the filesystem's own journal (several, each complete, when it is larger than the log),
+# or not at all.
 #
 # For each damaged image (the journal with no checksum, v1, v2 and v3, 32- and 64-bit
 # tags, 1 and 4 KiB blocks), tests/unit/repair_cuts --states cuts the repair after every
@@ -39,11 +40,11 @@ fi
 images=0 states=0 journaled=0 kreplays=0 nomem=0
 # states_of IMAGE WHAT: the cut and out-of-memory runs over IMAGE (damaged: the oracle says so).
 states_of() {
-	local img=$1 what=$2 line
+	local img=$1 what=$2 stride=${3:-1} line
 	run e2fsck -fn "$img"
 	[ "$RC" -ne 0 ] || fail "oracle: e2fsck -fn finds nothing wrong with $what"
 	cp "$img" "$scratch/s.img"
-	run env E4R_CUTS_JOURNALED=1 ${kernel:+E4R_CUTS_KERNEL=$kernel} E2FSPROGS_FAKE_TIME=1700000000 \
+	run env E4R_CUTS_JOURNALED=1 E4R_CUT_STRIDE=$stride ${kernel:+E4R_CUTS_KERNEL=$kernel} E2FSPROGS_FAKE_TIME=1700000000 \
 		"$cuts" --states "$scratch/s.img"
 	expect_rc 0 "$what: every cut leaves the state before or after a transaction, every allocation failure too"
 	line=$(printf '%s\n' "$OUT" | grep "cuts, .* states, .* journaled")
@@ -87,6 +88,34 @@ for w in "v1 -b 4096 -O ^64bit" "v2 -b 1024 -O 64bit" "v3 -b 4096 -O ^64bit" "v3
 	blk=$(debugfs -R "bmap f1 0" "w$cs.img" 2>/dev/null)
 	damaged "w$cs.img" "sif f1 links_count 5;unlink dir/sub;freeb $blk;set_bg 0 free_blocks_count 17;set_bg 0 checksum calc"
 done
+
+# A round larger than the journal (the smallest, 1024 blocks): an inode of every inode
+# table block (1,125 of 4,500 files, 256-byte inodes, 1 KiB blocks) has a deletion time,
+# which e2fsck clears. The round goes through the log as several transactions, each
+# full; the cuts (after every 37th of some 2,300 writes, so in every transaction)
+# still leave at most transactions + 1 states, each marked not clean but the first
+# and the last, and the report says the round was split.
+mkdir many
+(cd many && i=0 && while [ $i -lt 4500 ]; do i=$((i + 1)); : > "f$i"; done)
+mke2fs -q -F -t ext4 -b 1024 -I 256 -N 4600 -J size=1 -d many big.img 16M >/dev/null 2>&1 ||
+	fail "mke2fs -d many big.img"
+ino=12
+while [ $ino -lt 4512 ]; do echo "sif <$ino> dtime 1"; ino=$((ino + 4)); done > dtimes
+debugfs -w -f dtimes big.img >/dev/null 2>&1 || fail "debugfs: the deletion times"
+states_of big.img "a round larger than the journal" 37
+cp big.img bigj.img
+json=$("$E4R" check -y -f --json bigj.img 2>/dev/null)
+printf '%s\n' "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+w = d["writes"]
+assert w["split_rounds"] == 1 and w["direct"] == 0 and w["journaled"] >= 3, w
+' || fail "--json does not say the round was split: $(printf '%s\n' "$json" | tail -12)"
+run e2fsck -fn bigj.img
+expect_rc 0 "oracle: e2fsck -fn after the split round"
+cp big.img bigt.img
+run "$E4R" check -y -f bigt.img
+expect_out "did not fit in the journal at once: [0-9]+ transactions carried them" "the report says the round was split"
 note "$images images: $states states, $journaled journaled transactions, $kreplays kernel replays compared, $nomem allocation failures"
 
 # A full filesystem whose repair needs blocks it does not have: two files share every

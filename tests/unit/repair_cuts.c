@@ -145,6 +145,19 @@ static int alloc_failed(void)
 }
 #endif
 
+/*
+ * E4R_CUT_STRIDE=S: cut after every S-th write only (and after the last),
+ * and fail every S-th allocation, for repairs too large to cut everywhere
+ * in a test's time. The stride's cuts still fall in every transaction.
+ */
+static long cut_stride(void)
+{
+	const char *s = getenv("E4R_CUT_STRIDE");
+	long v = s ? atol(s) : 1;
+
+	return v > 0 ? v : 1;
+}
+
 /* How the last uncut repair's writes reached the disk. */
 static struct check_commits commits;
 
@@ -301,6 +314,19 @@ static int log_live(const char *img)
 	return yes;
 }
 
+/* Does IMG's primary superblock say clean (valid, no errors), the state a preen passes over? */
+static int marked_clean(const char *img)
+{
+	struct ext2_super_block sb;
+	FILE *f = fopen(img, "rb");
+	int clean = f && fseek(f, 1024, SEEK_SET) == 0 && fread(&sb, sizeof(sb), 1, f) == 1 &&
+		    (sb.s_state & EXT2_VALID_FS) && !(sb.s_state & EXT2_ERROR_FS);
+
+	if (f)
+		fclose(f);
+	return clean;
+}
+
 /* The kernel's replay: a loop mount of IMG on DIR (a read-only one would not replay), and its unmount. */
 static int kernel_replay(const char *img, const char *dir)
 {
@@ -337,7 +363,7 @@ static int nomem_states(const char *image, const char *cut, const unsigned char 
 		printf("%s: allocation failures not injected in this build (a sanitizer's allocator)\n", image);
 		return 1;
 	}
-	for (k = 0; ok; k++) {
+	for (k = 0; ok; k += cut_stride()) {
 		struct ext2_super_block sb;
 		uint64_t h;
 		unsigned i;
@@ -394,7 +420,8 @@ static int nomem_states(const char *image, const char *cut, const unsigned char 
 /*
  * --states: every cut, replayed by e2fsck, leaves one of the states the
  * repair passes through between its transactions, and they come in order:
- * at most commits + 1 of them, never one seen again after a later one.
+ * at most commits + 1 of them, never one seen again after a later one;
+ * every state but the first and the last is marked not clean.
  */
 static int cut_states(const char *image, const char *ref, const char *cut, long total)
 {
@@ -406,8 +433,9 @@ static int cut_states(const char *image, const char *ref, const char *cut, long 
 	blk64_t count = 0;
 	unsigned char *skip = skipped_blocks(image, &bs, &count);
 	uint64_t *seen = NULL, *seen_state = NULL, want_first, want_last, h;
+	unsigned char *seen_clean = NULL;
 	unsigned nseen = 0, limit = commits.journaled + commits.direct + 1;
-	long k;
+	long k, cuts = 0, stride = cut_stride();
 	int ok = 1;
 
 	snprintf(kcut, sizeof(kcut), "%s.k", cut);
@@ -419,10 +447,12 @@ static int cut_states(const char *image, const char *ref, const char *cut, long 
 	want_last = state_of(ref, skip, bs, count, 0);
 	seen = calloc(total + 2, sizeof(*seen));
 	seen_state = calloc(total + 2, sizeof(*seen_state));
-	CHECK(seen && seen_state && want_first && want_last);
-	for (k = 0; seen && k <= total; k++) {
+	seen_clean = calloc(total + 2, 1);
+	CHECK(seen && seen_state && seen_clean && want_first && want_last);
+	for (k = 0; seen && k <= total; k = k < total && k + stride > total ? total : k + stride) {
 		unsigned i;
 
+		cuts++;
 		CHECK(copy_file(image, cut) == 0);
 		e4r_fault_io_setup(unix_io_manager, k);
 		e4r_fault_io_target(cut);
@@ -463,6 +493,7 @@ static int cut_states(const char *image, const char *ref, const char *cut, long 
 			;
 		if (i == nseen) {
 			seen_state[nseen] = state_of(cut, skip, bs, count, MASK_STATE);
+			seen_clean[nseen] = marked_clean(cut);
 			seen[nseen++] = h;
 		} else if (i + 1 != nseen) {
 			printf("cut after %ld of %ld writes: an earlier state again (state %u after %u)\n",
@@ -478,17 +509,24 @@ static int cut_states(const char *image, const char *ref, const char *cut, long 
 		printf("every write made, replayed: not the state the uncut repair leaves\n");
 		ok = 0;
 	}
+	/* between the first state and the last the filesystem says it needs checking */
+	for (unsigned i = 1; i + 1 < nseen; i++)
+		if (seen_clean[i]) {
+			printf("state %u of %u, between transactions, is marked clean\n", i + 1, nseen);
+			ok = 0;
+		}
 	if (nseen > limit) {
 		printf("%u states for %u transactions: a cut left something in between\n", nseen, limit - 1);
 		ok = 0;
 	}
 	printf("%s: %ld block writes, %ld cuts, %u states, %u journaled and %u direct transactions, "
 	       "%u replayed by the kernel too\n",
-	       image, total, k, nseen, commits.journaled, commits.direct, kernel_replays);
+	       image, total, cuts, nseen, commits.journaled, commits.direct, kernel_replays);
 	if (ok && seen_state)
 		ok = nomem_states(image, cut, skip, bs, count, seen_state, nseen);
 	free(seen);
 	free(seen_state);
+	free(seen_clean);
 	free(skip);
 	return ok;
 }

@@ -5,7 +5,8 @@
  * with the journal magic and must be escaped, and more blocks than one
  * descriptor tags) is replayed by e2fsck -E journal_only and by
  * replay_image: every block lands home as it was given, and the log is
- * empty after. jbd_log_blocks_needed is checked against the blocks written.
+ * empty after. jbd_log_blocks_needed is checked against the blocks written,
+ * jbd_log_capacity against jbd_log_holds.
  */
 #include "config.h"
 
@@ -138,6 +139,19 @@ static int commit_blocks(const char *img, enum jbd_csum_version csum, blk64_t *b
 		j->start = 0;
 		j->last = j->first + (uint32_t)jbd_log_blocks_needed(&f, NBLOCKS) - 1;
 		CHECK_EQ(jbd_log_commit(j, e, NBLOCKS), E4R_WRITE_TXN_TOO_BIG);
+		/* the capacity is the bound jbd_log_holds draws, on logs around this one's length */
+		CHECK(jbd_log_capacity(j, blks[NBLOCKS - 1]) < NBLOCKS);
+		for (j->last = j->first + 3; j->last < j->first + 2 * NBLOCKS; j->last += 7) {
+			unsigned long cap = jbd_log_capacity(j, blks[NBLOCKS - 1]);
+
+			CHECK(jbd_log_holds(j, cap, blks[NBLOCKS - 1]));
+			CHECK(!jbd_log_holds(j, cap + 1, blks[NBLOCKS - 1]));
+		}
+		j->last = j->first + (uint32_t)jbd_log_blocks_needed(&f, NBLOCKS);
+		CHECK(jbd_log_capacity(j, blks[NBLOCKS - 1]) >= NBLOCKS);
+		/* past 2^32 only with 64-bit tags */
+		if (!(f.incompat & JBD_FEATURE_INCOMPAT_64BIT))
+			CHECK_EQ(jbd_log_capacity(j, (blk64_t)1 << 32), 0);
 		j->last = last;
 		j->start = j->first;
 	}
