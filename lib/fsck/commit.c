@@ -304,14 +304,15 @@ static errcode_t unclean_super_block(ext2_filsys fs, unsigned char *buf)
 }
 
 /*
- * Write the held blocks through J, CAP of them at most a transaction: log,
+ * Write the held blocks through J, CAP of them at most a transaction (the
+ * round's superblock without the CLEAR_STATE bits): log,
  * commit, home, log empty, as many times as it takes. *IN_LOG is set once
  * the first transaction is committed: a failure after that is not undone
  * (the disk says "not clean" or holds a log to replay). *TXNS counts the
  * transactions committed.
  */
-static errcode_t commit_journaled(ext2_filsys fs, struct jbd_journal *j, unsigned long cap, int *in_log,
-				  unsigned *txns)
+static errcode_t commit_journaled(ext2_filsys fs, struct jbd_journal *j, unsigned long cap, uint16_t clear_state,
+				  int *in_log, unsigned *txns)
 {
 	struct jbd_log_entry *e = NULL, *piece = NULL;
 	struct ranked *r = NULL;
@@ -325,7 +326,7 @@ static errcode_t commit_journaled(ext2_filsys fs, struct jbd_journal *j, unsigne
 	 * the home copy says it first, and the logged copy keeps saying it
 	 * until the home copies are all written (the log empties after).
 	 */
-	err = held_super(fs, EXT3_FEATURE_INCOMPAT_RECOVER, 0);
+	err = held_super(fs, EXT3_FEATURE_INCOMPAT_RECOVER, clear_state);
 	/* on the disk with the log's blocks, by the flush before the commit block */
 	if (!err)
 		err = home_super(fs, EXT3_FEATURE_INCOMPAT_RECOVER, 0, 0, 0);
@@ -406,13 +407,6 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final)
 	err = hold_fs_metadata(fs, final);
 	if (err || !fs_overlay_count())
 		return err;
-	/*
-	 * Between rounds the filesystem may still hold what the next round
-	 * mends: a crash there must not leave it called clean, or the next
-	 * preen would pass over the rest. The last writes set the state.
-	 */
-	if (!final && (err = held_super(fs, 0, EXT2_VALID_FS)))
-		return err;
 	j = usable_journal(fs, &why, &err);
 	if (err)
 		return err;
@@ -426,8 +420,13 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final)
 		jbd_journal_close(j);
 		j = NULL;
 	}
+	/*
+	 * Between rounds the filesystem may still hold what the next round
+	 * mends: a crash there must not leave it called clean, or the next
+	 * preen would pass over the rest. The last writes set the state.
+	 */
 	if (j) {
-		err = commit_journaled(fs, j, cap, &in_log, &txns);
+		err = commit_journaled(fs, j, cap, final ? 0 : EXT2_VALID_FS, &in_log, &txns);
 		jbd_journal_close(j);
 		if (in_log && n) {
 			n->journaled += txns;
@@ -439,12 +438,24 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final)
 		}
 		return err;
 	}
-	err = fs_overlay_write_home();
+	if (!final)
+		err = held_super(fs, 0, EXT2_VALID_FS);
+	if (!err)
+		err = fs_overlay_write_home();
 	if (!err && n) {
 		n->direct++;
 		n->why = why;
 	}
 	return err;
+}
+
+void fsck_commit_drop_round(ext2_filsys fs, struct check_result *r, unsigned round, errcode_t err)
+{
+	r->round_dropped = 1;
+	r->dropped_round = round;
+	r->dropped_err = err;
+	/* the error state is the best left: if even it cannot be written, the error above is the one to report */
+	(void)fsck_commit_drop(fs);
 }
 
 errcode_t fsck_commit_drop(ext2_filsys fs)

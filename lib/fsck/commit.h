@@ -39,6 +39,12 @@ errcode_t fsck_commit_round(ext2_filsys fs, struct check_commits *n, int final);
  */
 errcode_t fsck_commit_drop(ext2_filsys fs);
 
+/*
+ * fsck_commit_drop, and R says so: round ROUND (from 1; 0 for the last
+ * writes) was dropped for ERR.
+ */
+void fsck_commit_drop_round(ext2_filsys fs, struct check_result *r, unsigned round, errcode_t err);
+
 /* Close FS after fsck_commit_drop: nothing more is written. */
 void fsck_commit_close_dropped(ext2_filsys *fs);
 

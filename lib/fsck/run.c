@@ -90,10 +90,7 @@ static void drop_round(ext2_filsys fs, struct check_result *r, size_t first, uns
 			r->fixed--;
 	}
 	r->left = r->errors;
-	r->round_dropped = 1;
-	r->dropped_round = round + 1;
-	r->dropped_err = err;
-	fsck_commit_drop(fs);
+	fsck_commit_drop_round(fs, r, round + 1, err);
 }
 
 /* The passes after the superblock, in order; each sees what the earlier ones left. */

@@ -23,7 +23,8 @@
 static int stop(struct fsck_session *s, enum fsck_stage stage, errcode_t err)
 {
 	s->stopped = stage;
-	s->err = err;
+	/* a cancel is what stopped it, whatever error the refused write became on its way up */
+	s->err = fs_overlay_refused() == E4R_CANCELLED ? E4R_CANCELLED : err;
 	s->exit_code = fsck_exit_code(s);
 	return s->exit_code;
 }
@@ -258,12 +259,8 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 	 */
 	if (repair && (err = fsck_commit_round(fs, &s->result->commits, 1))) {
 		guard_report(s);
-		if (!s->result->commits.in_log) {
-			s->result->round_dropped = 1;
-			s->result->dropped_round = 0;
-			s->result->dropped_err = err;
-			fsck_commit_drop(fs);
-		}
+		if (!s->result->commits.in_log)
+			fsck_commit_drop_round(fs, s->result, 0, err);
 		fsck_commit_close_dropped(&fs);
 		fs_guard_disarm();
 		return stop(s, FSCK_STAGE_CLOSE, s->guard_tripped ? E4R_WRITE_GUARD : err);
@@ -298,8 +295,8 @@ int fsck_exit_code(const struct fsck_session *s)
 	const struct check_result *r = s->result;
 	int rc;
 
-	/* e2fsck's FSCK_CANCELED, whatever error the refused write became on its way up */
-	if (s->stopped != FSCK_STAGE_NONE && fs_overlay_refused() == E4R_CANCELLED)
+	/* e2fsck's FSCK_CANCELED */
+	if (s->stopped != FSCK_STAGE_NONE && s->err == E4R_CANCELLED)
 		return FSCK_EXIT_CANCELED;
 	/* e2fsck without its journal device: "Cannot proceed", errors left (12). */
 	if (s->journal.device_missing)
