@@ -111,9 +111,9 @@ static void report(const char *image, struct write_journal *w, const struct writ
 		       image, w->bdev.dropped);
 	else if (run->in_flight_end)
 		printf(_("%s: stopped right after the last commit: the image needs journal recovery\n"), image);
-	if (f->alloc.bug_ialloc34)
+	if (f->bug_ialloc34)
 		printf(_("%s: ialloc-3.4: %lu inode bitmap bits leaked into a committing transaction\n"),
-		       image, f->alloc.leaks);
+		       image, f->leaks);
 }
 
 static int run_session(const char *image, const struct write_args *a, struct write_workload *wl)
@@ -142,7 +142,7 @@ static int run_session(const char *image, const struct write_args *a, struct wri
 		return EXIT_OPERATIONAL;
 	}
 	err = write_fs_init(&f, w);
-	f.alloc.bug_ialloc34 = a->reproduce != NULL;
+	f.bug_ialloc34 = a->reproduce != NULL;
 	run.in_flight_end = a->reproduce != NULL;
 	if (!err)
 		err = write_workload_run(&f, wl, &run);

@@ -15,7 +15,7 @@ errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_in
 		goal = prev + 1;
 	else
 		goal = fs_inode_goal(f->fs, ino, is_reg);
-	err = write_balloc(&f->alloc, goal, pblk);
+	err = alloc_block(&f->alloc, goal, pblk);
 	/*
 	 * An extent tree block the new extent needs has the kernel's goal too: next to the
 	 * inode's group when the tree grows out of the inode (ext4_ext_grow_indepth), the

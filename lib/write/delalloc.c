@@ -163,7 +163,7 @@ static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *i
  * after it, each as its logical and physical number (physical 0: none), which keep
  * an inode preallocation's range off blocks the file already has.
  */
-static void neighbours(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, struct write_mb_req *r)
+static void neighbours(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, struct alloc_mb_req *r)
 {
 	blk64_t lblk = r->lend - r->len;
 	ext2_extent_handle_t h;
@@ -215,7 +215,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 		return err;
 	isize = (EXT2_I_SIZE(&inode) + f->fs->blocksize - 1) / f->fs->blocksize;
 	while (!err && i < n) {
-		struct write_mb_req r = { 0, 1, 1, 1, 0, isize, ino };
+		struct alloc_mb_req r = { 0, 1, 1, 1, 0, isize, ino };
 		unsigned got = 0;
 		blk64_t start;
 
@@ -224,7 +224,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 		r.goal = run_goal(f, ino, &inode, b[i].lblk);
 		r.lend = b[i].lblk + r.len;
 		neighbours(f, ino, &inode, &r);
-		err = write_mb_alloc(&f->alloc, &r, &start, &got);
+		err = alloc_mb(&f->alloc, &r, &start, &got);
 		f->meta_goal = tree_block_goal(f, ino, &inode, r.goal);
 		for (unsigned k = 0; !err && k < got; k++) {
 			blk64_t pblk = start + k;

@@ -10,17 +10,38 @@
 #define E4R_MAX_PATH	4096
 
 /* libext2fs's own allocations (extent tree blocks) take our allocator too. */
-static errcode_t alloc_block_cb(ext2_filsys fs, blk64_t goal, blk64_t *ret)
+static errcode_t pick_block_cb(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
 	struct write_journal *w = fs->priv_data;
 	struct write_fs *f = w->owner;
 
 	/* ext2fs_alloc_block marks the block itself. */
-	return write_bpick(&f->alloc, f->meta_goal ? f->meta_goal : goal, ret);
+	return alloc_block_pick(&f->alloc, f->meta_goal ? f->meta_goal : goal, ret);
+}
+
+/*
+ * mballoc does not reuse a block its transaction freed until that transaction is on
+ * disk: the running one's frees, and the committing one's unless a sync waited for it.
+ */
+static void pending_frees(void *arg, void (*fn)(blk64_t blk, void *priv), void *priv)
+{
+	struct write_fs *f = arg;
+
+	write_for_each_pending_free(f->w, !f->sync_committed, fn, priv);
+}
+
+/* --reproduce=ialloc-3.4: the inode's bit reaches the journal's buffer unprotected. */
+static void leak_bit(void *arg, blk64_t blk, unsigned bit)
+{
+	struct write_fs *f = arg;
+
+	if (f->bug_ialloc34 && write_leak_bit_unjournaled(f->w, blk, bit))
+		f->leaks++;
 }
 
 errcode_t write_fs_init(struct write_fs *f, struct write_journal *w)
 {
+	struct alloc_hooks hooks = { pending_frees, leak_bit, f };
 	errcode_t err;
 
 	memset(f, 0, sizeof(*f));
@@ -29,16 +50,16 @@ errcode_t write_fs_init(struct write_fs *f, struct write_journal *w)
 	w->owner = f;
 	err = ext2fs_get_mem(f->fs->blocksize, &f->blockbuf);
 	if (!err)
-		err = write_alloc_init(&f->alloc, w);
+		err = alloc_init(&f->alloc, w->fs, &hooks);
 	if (!err)
-		ext2fs_set_alloc_block_callback(f->fs, alloc_block_cb, NULL);
+		ext2fs_set_alloc_block_callback(f->fs, pick_block_cb, NULL);
 	return err;
 }
 
 void write_fs_free(struct write_fs *f)
 {
 	write_da_free(f);
-	write_alloc_free(&f->alloc);
+	alloc_free(&f->alloc);
 	ext2fs_free_mem(&f->blockbuf);
 }
 
@@ -212,7 +233,7 @@ static errcode_t free_blocks_from(struct write_fs *f, ext2_ino_t ino, struct ext
 	err = ext2fs_punch(f->fs, ino, inode, NULL, start, ~0ULL);
 	after = ext2fs_get_stat_i_blocks(f->fs, inode);
 	if (before > after)
-		write_bfreed(&f->alloc, (before - after) / (f->fs->blocksize / 512));
+		alloc_blocks_freed(&f->alloc, (before - after) / (f->fs->blocksize / 512));
 	return err;
 }
 
@@ -222,7 +243,7 @@ static errcode_t free_inode(struct write_fs *f, ext2_ino_t ino, struct ext2_inod
 	int is_dir = LINUX_S_ISDIR(inode->i_mode);
 	errcode_t err;
 
-	write_ipa_discard(&f->alloc, ino);	/* ext4_clear_inode */
+	alloc_ipa_discard(&f->alloc, ino);	/* ext4_clear_inode */
 	err = free_blocks_from(f, ino, inode, 0);
 
 	write_da_forget(f, ino);
@@ -234,7 +255,7 @@ static errcode_t free_inode(struct write_fs *f, ext2_ino_t ino, struct ext2_inod
 	inode->i_dtime = (uint32_t)f->fs->now;
 	err = ext2fs_write_inode(f->fs, ino, inode);
 	if (!err)
-		write_ifree(&f->alloc, ino, is_dir);
+		alloc_inode_free(&f->alloc, ino, is_dir);
 	return err;
 }
 
@@ -418,7 +439,7 @@ errcode_t write_op_mkdir(struct write_fs *f, const char *path, ext2_ino_t *out)
 	errcode_t err = resolve_new(f, path, &dir, name);
 
 	if (!err)
-		err = write_ialloc(&f->alloc, dir, 1, name, &ino);
+		err = alloc_inode(&f->alloc, dir, 1, name, &ino);
 	if (err)
 		return err;
 	new_inode_init(f, &inode, LINUX_S_IFDIR | 0755, 1);
@@ -451,7 +472,7 @@ errcode_t write_op_mkdir(struct write_fs *f, const char *path, ext2_ino_t *out)
 static void release_file(struct write_fs *f, ext2_ino_t ino)
 {
 	if (!write_da_has(f, ino))
-		write_ipa_discard(&f->alloc, ino);
+		alloc_ipa_discard(&f->alloc, ino);
 }
 
 errcode_t write_op_create(struct write_fs *f, const char *path, uint64_t size, ext2_ino_t *out)
@@ -463,7 +484,7 @@ errcode_t write_op_create(struct write_fs *f, const char *path, uint64_t size, e
 	errcode_t err2, err = resolve_new(f, path, &dir, name);
 
 	if (!err)
-		err = write_ialloc(&f->alloc, dir, 0, name, &ino);
+		err = alloc_inode(&f->alloc, dir, 0, name, &ino);
 	if (err)
 		return err;
 	new_inode_init(f, &inode, LINUX_S_IFREG | 0644, 1);
@@ -553,7 +574,7 @@ errcode_t write_op_truncate(struct write_fs *f, const char *path, uint64_t size)
 	 * measured on 6.18 (kernel_vs_write.py seed 4, 1k blocks without flex_bg: a
 	 * file's blocks go where a grown file's preallocation would have been).
 	 */
-	write_ipa_discard(&f->alloc, ino);
+	alloc_ipa_discard(&f->alloc, ino);
 	if (size < EXT2_I_SIZE(&inode)) {
 		err = zero_tail(f, ino, &inode, size);
 		if (!err)
@@ -718,7 +739,7 @@ errcode_t write_op_symlink(struct write_fs *f, const char *target, const char *p
 		return E4R_WRITE_PATH;
 	err = resolve_new(f, path, &dir, name);
 	if (!err)
-		err = write_ialloc(&f->alloc, dir, 0, name, &ino);
+		err = alloc_inode(&f->alloc, dir, 0, name, &ino);
 	if (err)
 		return err;
 	/* ext4_symlink: fast when the target and its NUL fit in i_block. */

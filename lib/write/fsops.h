@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <ext2fs/ext2fs.h>
-#include "write/alloc.h"
+#include "alloc/alloc.h"
 #include "write/journal.h"
 
 /* A file block written but not yet given a place (delayed allocation). */
@@ -17,7 +17,7 @@ struct write_da_block {
 struct write_fs {
 	struct write_journal *w;
 	ext2_filsys	fs;
-	struct write_alloc alloc;
+	struct alloc_ctx alloc;
 	unsigned char	*blockbuf;
 	struct write_da_block *da;	/* in the order they were dirtied */
 	unsigned	nda, capda;
@@ -34,6 +34,13 @@ struct write_fs {
 	 * have continued to); 0 leaves libext2fs's.
 	 */
 	blk64_t		meta_goal;
+	/*
+	 * The committing transaction was started by a sync (the script's commit),
+	 * which returns once it is on disk: its freed blocks are back in the buddy.
+	 */
+	int		sync_committed;
+	int		bug_ialloc34;	/* 3.4 order: bitmap bit set before journal write access */
+	unsigned long	leaks;		/* bits that leaked into a committing transaction */
 };
 
 errcode_t write_fs_init(struct write_fs *f, struct write_journal *w);

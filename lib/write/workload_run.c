@@ -44,7 +44,7 @@ errcode_t write_workload_run(struct write_fs *f, const struct write_workload *wl
 			err = write_da_flush(f);		/* sync writes the dirty data back first */
 			if (!err)
 				err = write_commit_start(w);	/* its log blocks go out after the next op */
-			f->alloc.sync_committed = 1;
+			f->sync_committed = 1;
 		} else if (op->kind == E4R_OP_CRASH) {
 			err = write_commit_finish(w);	/* already submitted: it reaches the disk */
 			run->crashed = 1;
@@ -54,7 +54,7 @@ errcode_t write_workload_run(struct write_fs *f, const struct write_workload *wl
 				err = write_commit_finish(w);
 			if (!err && write_running_full(w)) {
 				err = write_commit_start(w);
-				f->alloc.sync_committed = 0;	/* in the background: frees wait for it */
+				f->sync_committed = 0;	/* in the background: frees wait for it */
 			}
 		}
 		if (!err)

@@ -6,7 +6,7 @@
 
 #include "fs/goal.h"
 #include "util/e4r_err.h"
-#include "write/alloc.h"
+#include "alloc/alloc.h"
 
 #define E4R_NO_GROUP	((dgrp_t)~0U)
 
@@ -16,15 +16,15 @@ struct orlov_stats {
 	long long	used_dirs;
 };
 
-errcode_t write_alloc_init(struct write_alloc *a, struct write_journal *w)
+errcode_t alloc_init(struct alloc_ctx *a, ext2_filsys fs, const struct alloc_hooks *hooks)
 {
-	ext2_filsys fs = w->fs;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	dgrp_t g;
 
 	memset(a, 0, sizeof(*a));
 	a->fs = fs;
-	a->w = w;
+	if (hooks)
+		a->hooks = *hooks;
 	a->flex_size = fs_flex_size(fs);
 	a->log_flex = a->flex_size > 1 ? fs->super->s_log_groups_per_flex : 0;
 	/* percpu_counter_batch = max(32, 2 * nr_cpus) */
@@ -48,7 +48,7 @@ errcode_t write_alloc_init(struct write_alloc *a, struct write_journal *w)
 	return 0;
 }
 
-void write_alloc_free(struct write_alloc *a)
+void alloc_free(struct alloc_ctx *a)
 {
 	ext2fs_free_mem(&a->lag_ino);
 	ext2fs_free_mem(&a->lag_group);
@@ -60,7 +60,7 @@ void write_alloc_free(struct write_alloc *a)
 }
 
 /* EXT4_I(dir)->i_last_alloc_group: ~0 until this session allocates for DIR. */
-static dgrp_t last_alloc_group(struct write_alloc *a, ext2_ino_t dir)
+static dgrp_t last_alloc_group(struct alloc_ctx *a, ext2_ino_t dir)
 {
 	for (unsigned i = 0; i < a->nlag; i++)
 		if (a->lag_ino[i] == dir)
@@ -68,7 +68,7 @@ static dgrp_t last_alloc_group(struct write_alloc *a, ext2_ino_t dir)
 	return E4R_NO_GROUP;
 }
 
-static errcode_t set_last_alloc_group(struct write_alloc *a, ext2_ino_t dir, dgrp_t g)
+static errcode_t set_last_alloc_group(struct alloc_ctx *a, ext2_ino_t dir, dgrp_t g)
 {
 	errcode_t err;
 
@@ -99,7 +99,7 @@ static dgrp_t ino_group(ext2_filsys fs, ext2_ino_t ino)
 }
 
 /* get_orlov_stats: a flex group's sums (the kernel's exact flex atomics), or one group's. */
-static void orlov_stats(struct write_alloc *a, dgrp_t g, struct orlov_stats *s)
+static void orlov_stats(struct alloc_ctx *a, dgrp_t g, struct orlov_stats *s)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t first = g * a->flex_size, i;
@@ -113,7 +113,7 @@ static void orlov_stats(struct write_alloc *a, dgrp_t g, struct orlov_stats *s)
 }
 
 /* The hash of a top-level directory's name that spreads them over the groups. */
-static dgrp_t topdir_start(struct write_alloc *a, const char *name, dgrp_t ngroups)
+static dgrp_t topdir_start(struct alloc_ctx *a, const char *name, dgrp_t ngroups)
 {
 	ext2_dirhash_t hash = 0, minor = 0;
 
@@ -124,7 +124,7 @@ static dgrp_t topdir_start(struct write_alloc *a, const char *name, dgrp_t ngrou
 }
 
 /* found_flex_bg: the first real group of flex group G with free inodes. */
-static int first_in_flex(struct write_alloc *a, dgrp_t g, dgrp_t *group)
+static int first_in_flex(struct alloc_ctx *a, dgrp_t g, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
 
@@ -140,7 +140,7 @@ static int first_in_flex(struct write_alloc *a, dgrp_t g, dgrp_t *group)
 	return -1;
 }
 
-static int orlov_fallback(struct write_alloc *a, ext2_ino_t parent, long long freei, dgrp_t *group)
+static int orlov_fallback(struct alloc_ctx *a, ext2_ino_t parent, long long freei, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t ngroups = fs->group_desc_count, start = ino_group(fs, parent);
@@ -162,7 +162,7 @@ static int orlov_fallback(struct write_alloc *a, ext2_ino_t parent, long long fr
 	}
 }
 
-static int orlov_topdir(struct write_alloc *a, const char *name, dgrp_t ngroups,
+static int orlov_topdir(struct alloc_ctx *a, const char *name, dgrp_t ngroups,
 			long long avefreei, long long avefreec, dgrp_t *found)
 {
 	long long best_ndir = a->fs->super->s_inodes_per_group;
@@ -184,15 +184,15 @@ static int orlov_topdir(struct write_alloc *a, const char *name, dgrp_t ngroups,
 	return ret;
 }
 
-static int find_group_orlov(struct write_alloc *a, ext2_ino_t parent, int is_dir,
+static int find_group_orlov(struct alloc_ctx *a, ext2_ino_t parent, int is_dir,
 			    const char *name, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t real = fs->group_desc_count, ngroups = real, g, pg = ino_group(fs, parent), lag;
 	long long ipg = fs->super->s_inodes_per_group, cpg = fs->super->s_clusters_per_group;
-	long long freei = e4r_pcounter_read_positive(&a->free_inodes);
-	long long freec = e4r_pcounter_read_positive(&a->free_clusters);
-	long long ndirs = e4r_pcounter_read_positive(&a->dirs);
+	long long freei = alloc_pcounter_read_positive(&a->free_inodes);
+	long long freec = alloc_pcounter_read_positive(&a->free_clusters);
+	long long ndirs = alloc_pcounter_read_positive(&a->dirs);
 	long long avefreei, avefreec, max_dirs, min_inodes, min_clusters;
 	struct ext2_inode pinode;
 
@@ -240,7 +240,7 @@ static int group_has(ext2_filsys fs, dgrp_t g, int need_blocks)
 	       (!need_blocks || ext2fs_bg_free_blocks_count(fs, g));
 }
 
-static int find_group_other(struct write_alloc *a, ext2_ino_t parent, dgrp_t *group)
+static int find_group_other(struct alloc_ctx *a, ext2_ino_t parent, dgrp_t *group)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t ngroups = fs->group_desc_count, pg = ino_group(fs, parent), g, i;
@@ -307,7 +307,7 @@ static ext2_ino_t first_free_in_group(ext2_filsys fs, dgrp_t g)
 }
 
 /* What __ext4_new_inode does to the group once it holds the bit. */
-static void mark_inode_used(struct write_alloc *a, ext2_ino_t ino, int is_dir)
+static void mark_inode_used(struct alloc_ctx *a, ext2_ino_t ino, int is_dir)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t g = ino_group(fs, ino);
@@ -318,13 +318,13 @@ static void mark_inode_used(struct write_alloc *a, ext2_ino_t ino, int is_dir)
 	}
 	ext2fs_inode_alloc_stats2(fs, ino, +1, is_dir);
 	ext2fs_group_desc_csum_set(fs, g);
-	e4r_pcounter_add(a, &a->free_inodes, -1);
+	alloc_pcounter_add(a, &a->free_inodes, -1);
 	if (is_dir)
-		e4r_pcounter_add(a, &a->dirs, +1);
+		alloc_pcounter_add(a, &a->dirs, +1);
 }
 
-errcode_t write_ialloc(struct write_alloc *a, ext2_ino_t parent, int is_dir,
-		     const char *name, ext2_ino_t *out)
+errcode_t alloc_inode(struct alloc_ctx *a, ext2_ino_t parent, int is_dir,
+		      const char *name, ext2_ino_t *out)
 {
 	ext2_filsys fs = a->fs;
 	dgrp_t group, ngroups = fs->group_desc_count;
@@ -342,13 +342,10 @@ errcode_t write_ialloc(struct write_alloc *a, ext2_ino_t parent, int is_dir,
 
 		if (!ino)
 			continue;
-		if (a->bug_ialloc34) {
-			/* 119c0d4460b0: the bit goes into b_data before get_write_access. */
-			unsigned bit = (ino - 1) % fs->super->s_inodes_per_group;
-
-			if (write_leak_bit_unjournaled(a->w, ext2fs_inode_bitmap_loc(fs, group), bit))
-				a->leaks++;
-		}
+		/* 119c0d4460b0: the 3.4 kernels set the bit in b_data before get_write_access. */
+		if (a->hooks.leak_bit)
+			a->hooks.leak_bit(a->hooks.arg, ext2fs_inode_bitmap_loc(fs, group),
+					  (ino - 1) % fs->super->s_inodes_per_group);
 		mark_inode_used(a, ino, is_dir);
 		*out = ino;
 		return 0;
@@ -356,11 +353,11 @@ errcode_t write_ialloc(struct write_alloc *a, ext2_ino_t parent, int is_dir,
 	return E4R_WRITE_NO_INODES;
 }
 
-void write_ifree(struct write_alloc *a, ext2_ino_t ino, int is_dir)
+void alloc_inode_free(struct alloc_ctx *a, ext2_ino_t ino, int is_dir)
 {
 	ext2fs_inode_alloc_stats2(a->fs, ino, -1, is_dir);
 	ext2fs_group_desc_csum_set(a->fs, ino_group(a->fs, ino));
-	e4r_pcounter_add(a, &a->free_inodes, +1);
+	alloc_pcounter_add(a, &a->free_inodes, +1);
 	if (is_dir)
-		e4r_pcounter_add(a, &a->dirs, -1);
+		alloc_pcounter_add(a, &a->dirs, -1);
 }

@@ -10,15 +10,15 @@
 
 #include "util/array.h"
 #include "util/e4r_err.h"
-#include "write/alloc.h"
+#include "alloc/alloc.h"
 
 #define EXT_MAX_BLOCKS	0xffffffffULL
 
-int write_ipa_use(struct write_alloc *a, ext2_ino_t ino, blk64_t lblk, unsigned len, blk64_t *start,
+int alloc_ipa_use(struct alloc_ctx *a, ext2_ino_t ino, blk64_t lblk, unsigned len, blk64_t *start,
 		  unsigned *got)
 {
 	for (unsigned i = 0; i < a->nipa; i++) {
-		struct write_ipa *p = &a->ipa[i];
+		struct alloc_ipa *p = &a->ipa[i];
 		blk64_t end;
 
 		if (p->ino != ino || lblk < p->lstart || lblk >= p->lstart + p->len || !p->free)
@@ -42,7 +42,7 @@ int write_ipa_use(struct write_alloc *a, ext2_ino_t ino, blk64_t lblk, unsigned 
  * larger) rounded up to 16K, 32K, ... 1M; above that a chunk of 2, 4 or 8M aligned
  * on its size; a request larger than that as it is.
  */
-static void size_class(const struct write_mb_req *r, unsigned bits, blk64_t *start, blk64_t *len)
+static void size_class(const struct alloc_mb_req *r, unsigned bits, blk64_t *start, blk64_t *len)
 {
 	static const uint64_t classes[] = { 16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20 };
 	blk64_t olog = r->lend - r->len;
@@ -72,7 +72,7 @@ static void size_class(const struct write_mb_req *r, unsigned bits, blk64_t *sta
 	*len = 1ULL << (chunk_bits - bits);
 }
 
-void write_ipa_normalize(struct write_alloc *a, const struct write_mb_req *r, blk64_t *gstart, unsigned *glen)
+void alloc_ipa_normalize(struct alloc_ctx *a, const struct alloc_mb_req *r, blk64_t *gstart, unsigned *glen)
 {
 	ext2_filsys fs = a->fs;
 	unsigned bits = fs->super->s_log_block_size + 10;
@@ -98,7 +98,7 @@ void write_ipa_normalize(struct write_alloc *a, const struct write_mb_req *r, bl
 	end = start + len;
 	/* nor the file's other preallocations (ext4_mb_pa_adjust_overlap) */
 	for (unsigned i = 0; i < a->nipa; i++) {
-		const struct write_ipa *p = &a->ipa[i];
+		const struct alloc_ipa *p = &a->ipa[i];
 
 		if (p->ino != r->ino)
 			continue;
@@ -118,7 +118,7 @@ void write_ipa_normalize(struct write_alloc *a, const struct write_mb_req *r, bl
 	*glen = (unsigned)(end - start);
 }
 
-errcode_t write_ipa_new(struct write_alloc *a, const struct write_mb_req *r, blk64_t gstart, unsigned glen,
+errcode_t alloc_ipa_new(struct alloc_ctx *a, const struct alloc_mb_req *r, blk64_t gstart, unsigned glen,
 			blk64_t pstart, unsigned found, blk64_t *start, unsigned *got)
 {
 	blk64_t olog = r->lend - r->len, lstart = gstart, end;
@@ -158,7 +158,7 @@ errcode_t write_ipa_new(struct write_alloc *a, const struct write_mb_req *r, blk
 	return 0;
 }
 
-void write_ipa_discard(struct write_alloc *a, ext2_ino_t ino)
+void alloc_ipa_discard(struct alloc_ctx *a, ext2_ino_t ino)
 {
 	unsigned j = 0;
 
@@ -168,7 +168,7 @@ void write_ipa_discard(struct write_alloc *a, ext2_ino_t ino)
 	a->nipa = j;
 }
 
-void write_ipa_for_each(struct write_alloc *a, blk64_t first, blk64_t count,
+void alloc_ipa_for_each(struct alloc_ctx *a, blk64_t first, blk64_t count,
 			void (*fn)(blk64_t blk, void *priv), void *priv)
 {
 	for (unsigned i = 0; i < a->nipa; i++) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "util/e4r_err.h"
-#include "write/alloc.h"
+#include "alloc/alloc.h"
 
 #define MB_GROUP_PREALLOC	512	/* s_mb_group_prealloc */
 #define MB_STREAM_REQUEST	16	/* s_mb_stream_request */
@@ -26,7 +26,7 @@
 enum mb_cr { CR_POWER2_ALIGNED, CR_GOAL_LEN_FAST, CR_GOAL_LEN_SLOW, CR_ANY_FREE, CR_END };
 
 struct mb_ctx {
-	struct write_alloc *a;
+	struct alloc_ctx *a;
 	unsigned	len;		/* ac_g_ex.fe_len, normalised */
 	unsigned	order2;		/* ac_2order, 0 for none */
 	int		data;		/* EXT4_MB_HINT_DATA */
@@ -72,7 +72,7 @@ static unsigned next_bit(const unsigned char *m, unsigned i, unsigned n, int wan
  */
 static void load_group(struct mb_ctx *c, dgrp_t g)
 {
-	struct write_alloc *a = c->a;
+	struct alloc_ctx *a = c->a;
 	ext2_filsys fs = a->fs;
 	unsigned i, prev = 1;
 
@@ -83,11 +83,12 @@ static void load_group(struct mb_ctx *c, dgrp_t g)
 	memset(c->map, 0, (c->n + 7) / 8);
 	if (ext2fs_get_block_bitmap_range2(fs->block_map, c->first, c->n, c->map))
 		memset(c->map, 0xff, (c->n + 7) / 8);
-	write_for_each_pending_free(a->w, !a->sync_committed, mark_busy, c);
+	if (a->hooks.for_each_pending_free)
+		a->hooks.for_each_pending_free(a->hooks.arg, mark_busy, c);
 	for (i = 0; i < a->nlg_pa; i++)
 		for (unsigned k = 0; k < a->lg_pa[i].free; k++)
 			mark_busy(a->lg_pa[i].pstart + k, c);
-	write_ipa_for_each(a, c->first, c->n, mark_busy, c);
+	alloc_ipa_for_each(a, c->first, c->n, mark_busy, c);
 	c->free = c->frags = 0;
 	for (i = 0; i < c->n; i++) {
 		int busy;
@@ -137,7 +138,7 @@ static unsigned largest_order(const struct mb_ctx *c)
 
 static int group_needs_init(const struct mb_ctx *c, dgrp_t g, enum mb_cr cr)
 {
-	struct write_alloc *a = c->a;
+	struct alloc_ctx *a = c->a;
 
 	if (a->mb_inited[g])
 		return 0;
@@ -155,7 +156,7 @@ static int group_needs_init(const struct mb_ctx *c, dgrp_t g, enum mb_cr cr)
 /* ext4_mb_good_group_nolock */
 static int good_group(struct mb_ctx *c, dgrp_t g, enum mb_cr cr)
 {
-	struct write_alloc *a = c->a;
+	struct alloc_ctx *a = c->a;
 
 	load_group(c, g);
 	if (!c->free || (cr < CR_ANY_FREE && c->free < c->len))
@@ -274,7 +275,7 @@ static void complex_scan(struct mb_ctx *c, enum mb_cr cr)
 
 static void prefetch_fini(struct mb_ctx *c, dgrp_t next, unsigned nr)
 {
-	struct write_alloc *a = c->a;
+	struct alloc_ctx *a = c->a;
 	dgrp_t ngroups = a->fs->group_desc_count;
 
 	while (nr--) {
@@ -304,7 +305,7 @@ struct mb_scan {
 /* One group of a pass (ext4_mb_scan_group): read-ahead, the checks, the scan. */
 static void scan_group(struct mb_ctx *c, struct mb_scan *sc, dgrp_t g, enum mb_cr cr)
 {
-	struct write_alloc *a = c->a;
+	struct alloc_ctx *a = c->a;
 
 	/* bitmaps are read ahead; the buddies of the last batch are loaded at the end */
 	if (g == sc->prefetch_grp) {
@@ -331,7 +332,7 @@ static void scan_group(struct mb_ctx *c, struct mb_scan *sc, dgrp_t g, enum mb_c
  */
 static void optimized_pass(struct mb_ctx *c, struct mb_scan *sc, dgrp_t start, enum mb_cr cr)
 {
-	struct write_alloc *a = c->a;
+	struct alloc_ctx *a = c->a;
 	dgrp_t ngroups = a->fs->group_desc_count;
 	unsigned o = cr == CR_POWER2_ALIGNED ? c->order2 : avg_fragment_order(c, c->len);
 
@@ -353,7 +354,7 @@ static void optimized_pass(struct mb_ctx *c, struct mb_scan *sc, dgrp_t start, e
 /* ext4_mb_regular_allocator: the passes, each over the groups from the goal's. */
 static void regular_allocator(struct mb_ctx *c, dgrp_t goal_group)
 {
-	struct write_alloc *a = c->a;
+	struct alloc_ctx *a = c->a;
 	dgrp_t ngroups = a->fs->group_desc_count;
 	int optimize = ngroups >= MB_LINEAR_SCAN_THRESHOLD;
 	struct mb_scan sc = { goal_group, 0, 0 };
@@ -380,7 +381,7 @@ static void regular_allocator(struct mb_ctx *c, dgrp_t goal_group)
 }
 
 /* The locality group preallocation closest to GOAL with LEN free blocks (ext4_mb_check_group_pa). */
-static int lg_pa_pick(struct write_alloc *a, blk64_t goal, unsigned len)
+static int lg_pa_pick(struct alloc_ctx *a, blk64_t goal, unsigned len)
 {
 	int best = -1;
 	blk64_t bdist = 0;
@@ -398,7 +399,7 @@ static int lg_pa_pick(struct write_alloc *a, blk64_t goal, unsigned len)
 	return best;
 }
 
-static void lg_pa_take(struct write_alloc *a, int i, unsigned len, blk64_t *start)
+static void lg_pa_take(struct alloc_ctx *a, int i, unsigned len, blk64_t *start)
 {
 	*start = a->lg_pa[i].pstart;
 	a->lg_pa[i].pstart += len;
@@ -407,7 +408,7 @@ static void lg_pa_take(struct write_alloc *a, int i, unsigned len, blk64_t *star
 		a->lg_pa[i] = a->lg_pa[--a->nlg_pa];
 }
 
-errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, blk64_t *start, unsigned *got)
+errcode_t alloc_mb(struct alloc_ctx *a, const struct alloc_mb_req *r, blk64_t *start, unsigned *got)
 {
 	ext2_filsys fs = a->fs;
 	struct mb_ctx c;
@@ -428,7 +429,7 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 	c.data = r->data;
 	c.maxorder = fs->super->s_log_block_size + 10 + 1;
 	/* ext4_mb_use_preallocated: the file's own preallocation covering the request's start comes first */
-	if (r->data && r->mark && write_ipa_use(a, r->ino, r->lend - r->len, r->len, start, got))
+	if (r->data && r->mark && alloc_ipa_use(a, r->ino, r->lend - r->len, r->len, start, got))
 		goto mark;
 	/* ext4_mb_group_or_file: small closed files share the locality group's preallocation */
 	if (r->data) {
@@ -443,7 +444,7 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 		stream = !group_pa && r->lend != r->isize && r->mark;
 	}
 	if (stream)
-		write_ipa_normalize(a, r, &gstart, &c.len);
+		alloc_ipa_normalize(a, r, &gstart, &c.len);
 	if (group_pa) {
 		while ((pa = lg_pa_pick(a, goal, r->len)) >= 0) {
 			/* the bitmap does not know the preallocation: drop one something else took */
@@ -481,7 +482,7 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 	*start = ext2fs_group_first_block2(fs, c.bgroup) + c.bstart;
 	a->mb_inited[c.bgroup] = 1;
 	if (stream) {
-		err = write_ipa_new(a, r, gstart, c.len, *start, c.blen, start, got);
+		err = alloc_ipa_new(a, r, gstart, c.len, *start, c.blen, start, got);
 		if (err)
 			return err;
 	} else if (group_pa) {
@@ -499,7 +500,7 @@ errcode_t write_mb_alloc(struct write_alloc *a, const struct write_mb_req *r, bl
 mark:
 	if (r->mark) {
 		ext2fs_block_alloc_stats_range(fs, *start, *got, +1);
-		e4r_pcounter_add(a, &a->free_clusters, -(long long)*got);
+		alloc_pcounter_add(a, &a->free_clusters, -(long long)*got);
 	}
 	return 0;
 }
