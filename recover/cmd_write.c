@@ -101,7 +101,7 @@ static int dump_script(const char *path, const struct write_workload *wl)
 	return -1;
 }
 
-static void report(const char *image, struct write_journal *w, const struct write_fs *f,
+static void report(const char *image, struct jbd_writer *w, const struct write_fs *f,
 		   const struct write_run *run, const struct write_workload *wl)
 {
 	printf(_("%s: %u of %u operations, %lu commits, %lu checkpoints, %lu block writes\n"),
@@ -118,8 +118,8 @@ static void report(const char *image, struct write_journal *w, const struct writ
 
 static int run_session(const char *image, const struct write_args *a, struct write_workload *wl)
 {
-	struct write_options opt = { 0 };
-	struct write_journal *w;
+	struct jbd_writer_options opt = { 0 };
+	struct jbd_writer *w;
 	struct write_fs f;
 	struct write_run run = { 0 };
 	ext2_filsys probe = cli_open_image(image, 0);
@@ -132,7 +132,7 @@ static int run_session(const char *image, const struct write_args *a, struct wri
 	opt.async_commit = a->async_commit;
 	opt.crash_after = a->crash_after;
 	opt.torn_bytes = a->torn;
-	err = write_open(image, &opt, &w);
+	err = jbd_writer_open(image, &opt, &w);
 	if (err == E4R_FS_MOUNTED) {
 		cli_mounted_error(image, err);
 		return EXIT_OPERATIONAL;
@@ -155,7 +155,7 @@ static int run_session(const char *image, const struct write_args *a, struct wri
 		cli_error(image, err, _("journal commit"));
 	}
 	if (!run.crashed && !run.in_flight_end) {
-		errcode_t cerr = write_close_clean(w);
+		errcode_t cerr = jbd_writer_close_clean(w);
 
 		if (cerr)
 			cli_error(image, cerr, _("final commit and checkpoint"));
@@ -163,7 +163,7 @@ static int run_session(const char *image, const struct write_args *a, struct wri
 	}
 	report(image, w, &f, &run, wl);
 	write_fs_free(&f);
-	write_abandon(w);
+	jbd_writer_abandon(w);
 	return err ? EXIT_OPERATIONAL : EXIT_OK;
 }
 

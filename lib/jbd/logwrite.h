@@ -1,9 +1,9 @@
 /*
  * Writing JBD2 log blocks: descriptor blocks with their tags, escaped data
  * blocks and the commit block, in the checksum scheme a journal uses. The
- * workload simulator's transactions (write/journal.c) and the checker's
- * journaled repair rounds (jbd_log_commit, below) are both laid out here, so
- * the log either writes is the same format every replayer reads.
+ * journal writer's transactions (writer.c, under the simulator) and the
+ * checker's journaled repair rounds (jbd_log_commit, below) are both laid out
+ * here, so the log either writes is the same format every replayer reads.
  */
 #ifndef E4R_JBD_LOGWRITE_H
 #define E4R_JBD_LOGWRITE_H

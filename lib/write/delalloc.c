@@ -233,7 +233,7 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 			if (!err)
 				err = ext2fs_iblk_add_blocks(f->fs, &inode, 1);
 			if (!err)
-				err = write_data_block(f->w, start + k, b[i + k].data);
+				err = jbd_writer_write_data(f->w, start + k, b[i + k].data);
 		}
 		f->meta_goal = 0;
 		i += got;

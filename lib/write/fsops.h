@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <ext2fs/ext2fs.h>
 #include "alloc/alloc.h"
-#include "write/journal.h"
+#include "jbd/writer.h"
 
 /* A file block written but not yet given a place (delayed allocation). */
 struct write_da_block {
@@ -15,7 +15,7 @@ struct write_da_block {
 };
 
 struct write_fs {
-	struct write_journal *w;
+	struct jbd_writer *w;
 	ext2_filsys	fs;
 	struct alloc_ctx alloc;
 	unsigned char	*blockbuf;
@@ -43,7 +43,7 @@ struct write_fs {
 	unsigned long	leaks;		/* bits that leaked into a committing transaction */
 };
 
-errcode_t write_fs_init(struct write_fs *f, struct write_journal *w);
+errcode_t write_fs_init(struct write_fs *f, struct jbd_writer *w);
 void write_fs_free(struct write_fs *f);
 
 /* The deterministic content of byte OFFSET of a file created or appended to as PATH. */

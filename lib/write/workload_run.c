@@ -32,7 +32,7 @@ static errcode_t run_op(struct write_fs *f, const struct write_op *op)
 
 errcode_t write_workload_run(struct write_fs *f, const struct write_workload *wl, struct write_run *run)
 {
-	struct write_journal *w = f->w;
+	struct jbd_writer *w = f->w;
 	errcode_t err = 0;
 	unsigned i;
 
@@ -43,17 +43,17 @@ errcode_t write_workload_run(struct write_fs *f, const struct write_workload *wl
 		if (op->kind == E4R_OP_COMMIT) {
 			err = write_da_flush(f);		/* sync writes the dirty data back first */
 			if (!err)
-				err = write_commit_start(w);	/* its log blocks go out after the next op */
+				err = jbd_writer_commit_start(w);	/* its log blocks go out after the next op */
 			f->sync_committed = 1;
 		} else if (op->kind == E4R_OP_CRASH) {
-			err = write_commit_finish(w);	/* already submitted: it reaches the disk */
+			err = jbd_writer_commit_finish(w);	/* already submitted: it reaches the disk */
 			run->crashed = 1;
 		} else {
 			err = run_op(f, op);
 			if (!err)
-				err = write_commit_finish(w);
-			if (!err && write_running_full(w)) {
-				err = write_commit_start(w);
+				err = jbd_writer_commit_finish(w);
+			if (!err && jbd_writer_running_full(w)) {
+				err = jbd_writer_commit_start(w);
 				f->sync_committed = 0;	/* in the background: frees wait for it */
 			}
 		}
@@ -68,9 +68,9 @@ errcode_t write_workload_run(struct write_fs *f, const struct write_workload *wl
 		return err;
 	err = write_da_flush(f);	/* the unmount writes back what is left */
 	if (!err)
-		err = write_commit_finish(w);
+		err = jbd_writer_commit_finish(w);
 	if (!err && run->in_flight_end)
-		err = write_commit_sync(w);
+		err = jbd_writer_commit_sync(w);
 	if (w->bdev.crashed)
 		run->crashed = 1;
 	return err;

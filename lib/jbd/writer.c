@@ -12,16 +12,16 @@
 #include "fs/image.h"
 #include "fs/open.h"
 #include "util/array.h"
-#include "write/journal_int.h"
+#include "jbd/writer_int.h"
 
 #define JW_HASH_SIZE	65536U
 
 /* ---- pending frees and revokes ---- */
 
-int write_block_pending_free(struct write_journal *w, blk64_t blk)
+int jbd_writer_pending_free(struct jbd_writer *w, blk64_t blk)
 {
 	unsigned i;
-	struct write_txn *ts[2] = { w->running, w->committing };
+	struct jbd_wtxn *ts[2] = { w->running, w->committing };
 
 	for (int k = 0; k < 2; k++)
 		for (i = 0; ts[k] && i < ts[k]->nfreed; i++)
@@ -30,10 +30,10 @@ int write_block_pending_free(struct write_journal *w, blk64_t blk)
 	return 0;
 }
 
-void write_for_each_pending_free(struct write_journal *w, int committing, void (*fn)(blk64_t blk, void *priv),
-			      void *priv)
+void jbd_writer_for_each_pending_free(struct jbd_writer *w, int committing,
+				      void (*fn)(blk64_t blk, void *priv), void *priv)
 {
-	struct write_txn *ts[2] = { w->running, committing ? w->committing : NULL };
+	struct jbd_wtxn *ts[2] = { w->running, committing ? w->committing : NULL };
 
 	for (int k = 0; k < 2; k++)
 		for (unsigned i = 0; ts[k] && i < ts[k]->nfreed; i++)
@@ -54,10 +54,10 @@ static errcode_t txn_add_blk(blk64_t **arr, unsigned *n, unsigned *cap, blk64_t 
  * a journaled copy still in the log is revoked, and a copy dirty in this
  * very transaction is forgotten (jbd2_journal_forget).
  */
-static void block_freed(struct write_journal *w, blk64_t blk)
+static void block_freed(struct jbd_writer *w, blk64_t blk)
 {
-	struct write_txn *t = w->running;
-	struct write_buf *b = write_buf_lookup(w, blk);
+	struct jbd_wtxn *t = w->running;
+	struct jbd_wbuf *b = jbd_wbuf_lookup(w, blk);
 	unsigned i;
 
 	(void)txn_add_blk(&t->freed, &t->nfreed, &t->capfreed, blk);
@@ -81,7 +81,7 @@ static void block_freed(struct write_journal *w, blk64_t blk)
 
 static void alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
 {
-	struct write_journal *w = fs->priv_data;
+	struct jbd_writer *w = fs->priv_data;
 
 	if (inuse < 0)
 		block_freed(w, blk);
@@ -89,7 +89,7 @@ static void alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
 
 /* ---- journal blocks ---- */
 
-static uint32_t log_space_used(struct write_journal *w)
+static uint32_t log_space_used(struct jbd_writer *w)
 {
 	struct jbd_journal *j = w->journal;
 	uint32_t len = j->last - j->first;
@@ -97,14 +97,14 @@ static uint32_t log_space_used(struct write_journal *w)
 	return (w->head + len - w->tail) % len;
 }
 
-static errcode_t log_write(struct write_journal *w, uint32_t jblk, const void *buf)
+static errcode_t log_write(struct jbd_writer *w, uint32_t jblk, const void *buf)
 {
 	w->journal_blocks_written++;
-	return write_bdev_write(&w->bdev, w->journal->map[jblk], buf);
+	return jbd_bdev_write(&w->bdev, w->journal->map[jblk], buf);
 }
 
 /* The journal superblock as we keep it: features, tail, sequence. */
-static errcode_t write_jsb(struct write_journal *w, uint32_t start, uint32_t sequence)
+static errcode_t write_jsb(struct jbd_writer *w, uint32_t start, uint32_t sequence)
 {
 	struct jbd_journal *j = w->journal;
 	struct jbd_superblock *sb = (void *)j->raw_sb;
@@ -136,19 +136,19 @@ static errcode_t write_jsb(struct write_journal *w, uint32_t start, uint32_t seq
 	return err;
 }
 
-static int csum_v23(const struct write_journal *w)
+static int csum_v23(const struct jbd_writer *w)
 {
 	return w->opt.csum == JBD_CSUM_V2 || w->opt.csum == JBD_CSUM_V3;
 }
 
 /* The bytes a logged block has in the journal (escaped, or frozen). */
-static const unsigned char *tbuf_source(const struct write_tbuf *tb)
+static const unsigned char *tbuf_source(const struct jbd_wtbuf *tb)
 {
 	return tb->frozen ? tb->frozen : tb->buf->data;
 }
 
 /* Revoke blocks: records of be32, or be64 with 64BIT; a new block when one is full. */
-static errcode_t plan_revokes(struct write_journal *w, struct write_txn *t)
+static errcode_t plan_revokes(struct jbd_writer *w, struct jbd_wtxn *t)
 {
 	unsigned rec = (w->incompat & JBD_FEATURE_INCOMPAT_64BIT) ? sizeof(jbd_be64_t) : sizeof(jbd_be32_t);
 	unsigned limit = w->blocksize - (csum_v23(w) ? JBD_TAIL_SIZE : 0);
@@ -188,12 +188,12 @@ static errcode_t plan_revokes(struct write_journal *w, struct write_txn *t)
 }
 
 /* Escape blocks that start with the journal magic (their log copy is frozen, zeroed magic). */
-static errcode_t prepare_escapes(struct write_journal *w, struct write_txn *t)
+static errcode_t prepare_escapes(struct jbd_writer *w, struct jbd_wtxn *t)
 {
 	unsigned i;
 
 	for (i = 0; i < t->nlogged; i++) {
-		struct write_tbuf *tb = &t->bufs[t->logged[i]];
+		struct jbd_wtbuf *tb = &t->bufs[t->logged[i]];
 		jbd_be32_t magic = jbd_to_be32(JBD_MAGIC);
 		errcode_t err;
 
@@ -211,7 +211,7 @@ static errcode_t prepare_escapes(struct write_journal *w, struct write_txn *t)
 }
 
 /* Descriptor blocks with their tags, and the v1 checksum, as commit.c computes them now. */
-static errcode_t plan_descriptors(struct write_journal *w, struct write_txn *t)
+static errcode_t plan_descriptors(struct jbd_writer *w, struct jbd_wtxn *t)
 {
 	struct jbd_log_entry *e;
 	errcode_t err = ext2fs_get_array(t->nlogged ? t->nlogged : 1, sizeof(*e), &e);
@@ -219,7 +219,7 @@ static errcode_t plan_descriptors(struct write_journal *w, struct write_txn *t)
 	if (err)
 		return err;
 	for (unsigned i = 0; i < t->nlogged; i++) {
-		struct write_tbuf *tb = &t->bufs[t->logged[i]];
+		struct jbd_wtbuf *tb = &t->bufs[t->logged[i]];
 
 		e[i].blk = tb->buf->blk;
 		e[i].data = tbuf_source(tb);
@@ -233,9 +233,9 @@ static errcode_t plan_descriptors(struct write_journal *w, struct write_txn *t)
 
 /* ---- transactions ---- */
 
-static errcode_t txn_new(struct write_journal *w)
+static errcode_t txn_new(struct jbd_writer *w)
 {
-	struct write_txn *t;
+	struct jbd_wtxn *t;
 	errcode_t err = ext2fs_get_memzero(sizeof(*t), &t);
 
 	if (err)
@@ -245,7 +245,7 @@ static errcode_t txn_new(struct write_journal *w)
 	return 0;
 }
 
-static void txn_free(struct write_txn *t)
+static void txn_free(struct jbd_wtxn *t)
 {
 	if (!t)
 		return;
@@ -261,13 +261,13 @@ static void txn_free(struct write_txn *t)
 	ext2fs_free_mem(&t);
 }
 
-static uint32_t txn_log_blocks(const struct write_txn *t)
+static uint32_t txn_log_blocks(const struct jbd_wtxn *t)
 {
 	return t->nrevblk + t->ndesc + t->nlogged + 1;
 }
 
 /* Flush what libext2fs keeps in memory (bitmaps, descriptors, superblock) into the running transaction. */
-static errcode_t flush_fs_metadata(struct write_journal *w)
+static errcode_t flush_fs_metadata(struct jbd_writer *w)
 {
 	ext2_filsys fs = w->fs;
 	errcode_t err = ext2fs_write_bitmaps(fs);
@@ -278,13 +278,13 @@ static errcode_t flush_fs_metadata(struct write_journal *w)
 	return ext2fs_flush2(fs, 0);
 }
 
-errcode_t write_commit_start(struct write_journal *w)
+errcode_t jbd_writer_commit_start(struct jbd_writer *w)
 {
-	struct write_txn *t;
+	struct jbd_wtxn *t;
 	uint32_t len = w->journal->last - w->journal->first;
 	errcode_t err;
 
-	err = write_commit_finish(w);
+	err = jbd_writer_commit_finish(w);
 	if (!err)
 		err = flush_fs_metadata(w);
 	if (err)
@@ -310,7 +310,7 @@ errcode_t write_commit_start(struct write_journal *w)
 	if (txn_log_blocks(t) >= len)
 		return E4R_WRITE_TXN_TOO_BIG;
 	if (log_space_used(w) + txn_log_blocks(t) >= len) {
-		err = write_checkpoint(w);
+		err = jbd_writer_checkpoint(w);
 		if (err)
 			return err;
 	}
@@ -321,7 +321,7 @@ errcode_t write_commit_start(struct write_journal *w)
 	return txn_new(w);
 }
 
-int write_running_full(const struct write_journal *w)
+int jbd_writer_running_full(const struct jbd_writer *w)
 {
 	uint32_t len = w->journal->last - w->journal->first;
 
@@ -329,7 +329,7 @@ int write_running_full(const struct write_journal *w)
 	return w->running->n + w->running->nrev / 128 + 32 > len / 4;
 }
 
-static errcode_t write_txn_log(struct write_journal *w, struct write_txn *t)
+static errcode_t write_txn_log(struct jbd_writer *w, struct jbd_wtxn *t)
 {
 	unsigned char *commit;
 	uint32_t jblk = t->jstart, commit_jblk;
@@ -356,7 +356,7 @@ static errcode_t write_txn_log(struct write_journal *w, struct write_txn *t)
 			err = log_write(w, jblk, tbuf_source(&t->bufs[t->logged[k]]));
 	}
 	if (!err)
-		err = write_bdev_flush(&w->bdev);
+		err = jbd_bdev_flush(&w->bdev);
 	if (!err && !w->opt.async_commit)
 		err = log_write(w, commit_jblk, commit);
 	ext2fs_free_mem(&commit);
@@ -364,7 +364,7 @@ static errcode_t write_txn_log(struct write_journal *w, struct write_txn *t)
 }
 
 /* Did T log B (not forgotten)? */
-static int logged_by(const struct write_txn *t, const struct write_buf *b)
+static int logged_by(const struct jbd_wtxn *t, const struct jbd_wbuf *b)
 {
 	for (unsigned i = 0; i < t->nlogged; i++)
 		if (t->bufs[t->logged[i]].buf == b)
@@ -373,14 +373,14 @@ static int logged_by(const struct write_txn *t, const struct write_buf *b)
 }
 
 /* After the commit block: the logged copies wait for checkpoint, freed blocks become reusable. */
-static errcode_t txn_committed(struct write_journal *w, struct write_txn *t)
+static errcode_t txn_committed(struct jbd_writer *w, struct jbd_wtxn *t)
 {
 	unsigned i;
 	errcode_t err;
 
 	for (i = 0; i < t->nlogged; i++) {
-		struct write_tbuf *tb = &t->bufs[t->logged[i]];
-		struct write_buf *b = tb->buf;
+		struct jbd_wtbuf *tb = &t->bufs[t->logged[i]];
+		struct jbd_wbuf *b = tb->buf;
 
 		if (!b->ckpt) {
 			err = ext2fs_get_mem(w->blocksize, &b->ckpt);
@@ -394,7 +394,7 @@ static errcode_t txn_committed(struct write_journal *w, struct write_txn *t)
 		b->in_log = 1;
 	}
 	for (i = 0; i < t->nfreed; i++) {
-		struct write_buf *b = write_buf_lookup(w, t->freed[i]);
+		struct jbd_wbuf *b = jbd_wbuf_lookup(w, t->freed[i]);
 
 		if (!b)
 			continue;
@@ -408,14 +408,14 @@ static errcode_t txn_committed(struct write_journal *w, struct write_txn *t)
 			ext2fs_free_mem(&b->ckpt);
 		/* Still free (not reallocated since): no buffer needed either. */
 		if (!b->dirty_tid && !b->inflight && !ext2fs_test_block_bitmap2(w->fs->block_map, t->freed[i]))
-			write_buf_drop(w, t->freed[i]);
+			jbd_wbuf_drop(w, t->freed[i]);
 	}
 	return 0;
 }
 
-errcode_t write_commit_finish(struct write_journal *w)
+errcode_t jbd_writer_commit_finish(struct jbd_writer *w)
 {
-	struct write_txn *t = w->committing;
+	struct jbd_wtxn *t = w->committing;
 	errcode_t err = 0;
 
 	if (!t)
@@ -434,23 +434,23 @@ errcode_t write_commit_finish(struct write_journal *w)
 	return 0;
 }
 
-errcode_t write_commit_sync(struct write_journal *w)
+errcode_t jbd_writer_commit_sync(struct jbd_writer *w)
 {
-	errcode_t err = write_commit_start(w);
+	errcode_t err = jbd_writer_commit_start(w);
 
-	return err ? err : write_commit_finish(w);
+	return err ? err : jbd_writer_commit_finish(w);
 }
 
 static int cmp_blk(const void *a, const void *b)
 {
-	blk64_t x = (*(struct write_buf *const *)a)->blk, y = (*(struct write_buf *const *)b)->blk;
+	blk64_t x = (*(struct jbd_wbuf *const *)a)->blk, y = (*(struct jbd_wbuf *const *)b)->blk;
 
 	return x < y ? -1 : x > y;
 }
 
-errcode_t write_checkpoint(struct write_journal *w)
+errcode_t jbd_writer_checkpoint(struct jbd_writer *w)
 {
-	struct write_buf **list = NULL, *b;
+	struct jbd_wbuf **list = NULL, *b;
 	unsigned n = 0, cap = 0, h;
 	errcode_t err = 0;
 
@@ -466,12 +466,12 @@ errcode_t write_checkpoint(struct write_journal *w)
 	if (!err && n)	/* no list at all when nothing waits for a checkpoint */
 		qsort(list, n, sizeof(*list), cmp_blk);
 	for (unsigned i = 0; !err && i < n; i++) {
-		err = write_bdev_write(&w->bdev, list[i]->blk, list[i]->ckpt);
+		err = jbd_bdev_write(&w->bdev, list[i]->blk, list[i]->ckpt);
 		ext2fs_free_mem(&list[i]->ckpt);
 	}
 	ext2fs_free_mem(&list);
 	if (!err)
-		err = write_bdev_flush(&w->bdev);
+		err = jbd_bdev_flush(&w->bdev);
 	if (err)
 		return err;
 	w->tail = w->head;
@@ -483,20 +483,20 @@ errcode_t write_checkpoint(struct write_journal *w)
 
 /* ---- data ---- */
 
-errcode_t write_data_block(struct write_journal *w, blk64_t blk, const void *buf)
+errcode_t jbd_writer_write_data(struct jbd_writer *w, blk64_t blk, const void *buf)
 {
-	write_buf_drop(w, blk);
-	return write_bdev_write(&w->bdev, blk, buf);
+	jbd_wbuf_drop(w, blk);
+	return jbd_bdev_write(&w->bdev, blk, buf);
 }
 
-errcode_t write_read_block(struct write_journal *w, blk64_t blk, void *buf)
+errcode_t jbd_writer_read_data(struct jbd_writer *w, blk64_t blk, void *buf)
 {
-	return write_bdev_read(&w->bdev, blk, buf);
+	return jbd_bdev_read(&w->bdev, blk, buf);
 }
 
 /* ---- session ---- */
 
-static void choose_features(struct write_journal *w)
+static void choose_features(struct jbd_writer *w)
 {
 	struct jbd_journal *j = w->journal;
 
@@ -525,7 +525,7 @@ static void choose_features(struct write_journal *w)
 }
 
 /* Write the superblock home, as ext4_commit_super does (not journaled). */
-static errcode_t write_super_direct(struct write_journal *w)
+static errcode_t write_super_direct(struct jbd_writer *w)
 {
 	errcode_t err;
 
@@ -537,7 +537,7 @@ static errcode_t write_super_direct(struct write_journal *w)
 	return err;
 }
 
-static errcode_t journal_setup(struct write_journal *w)
+static errcode_t journal_setup(struct jbd_writer *w)
 {
 	ext2_filsys fs = w->fs;
 	errcode_t err;
@@ -562,7 +562,7 @@ static errcode_t journal_setup(struct write_journal *w)
 		return E4R_IMAGE_UNSUPPORTED;
 	if (w->journal->start)
 		return E4R_WRITE_NEEDS_RECOVERY;
-	write_bdev_init(&w->bdev, w->raw, w->blocksize);
+	jbd_bdev_init(&w->bdev, w->raw, w->blocksize);
 	w->bdev.crash_after = w->opt.crash_after;
 	w->bdev.torn_bytes = w->opt.torn_bytes;
 	choose_features(w);
@@ -583,9 +583,9 @@ static errcode_t journal_setup(struct write_journal *w)
 	return err;
 }
 
-errcode_t write_open(const char *image, const struct write_options *opt, struct write_journal **out)
+errcode_t jbd_writer_open(const char *image, const struct jbd_writer_options *opt, struct jbd_writer **out)
 {
-	struct write_journal *w;
+	struct jbd_writer *w;
 	errcode_t err = ext2fs_get_memzero(sizeof(*w), &w);
 
 	*out = NULL;
@@ -598,26 +598,26 @@ errcode_t write_open(const char *image, const struct write_options *opt, struct 
 	if (!err)
 		err = ext2fs_get_memzero(w->hash_size * sizeof(*w->hash), &w->hash);
 	if (!err) {
-		write_txn_io_set_target(w);
-		err = fs_image_open(image, E4R_OPEN_RW, write_txn_io_manager, &w->fs);
-		write_txn_io_set_target(NULL);
+		jbd_writer_io_set_target(w);
+		err = fs_image_open(image, E4R_OPEN_RW, jbd_writer_io_manager, &w->fs);
+		jbd_writer_io_set_target(NULL);
 	}
 	if (!err)
 		err = journal_setup(w);
 	if (err) {
-		write_abandon(w);
+		jbd_writer_abandon(w);
 		return err;
 	}
 	*out = w;
 	return 0;
 }
 
-errcode_t write_close_clean(struct write_journal *w)
+errcode_t jbd_writer_close_clean(struct jbd_writer *w)
 {
-	errcode_t err = write_commit_sync(w);
+	errcode_t err = jbd_writer_commit_sync(w);
 
 	if (!err)
-		err = write_checkpoint(w);
+		err = jbd_writer_checkpoint(w);
 	if (!err)
 		err = write_jsb(w, 0, w->tail_tid);	/* jbd2_mark_journal_empty */
 	if (!err) {
@@ -625,11 +625,11 @@ errcode_t write_close_clean(struct write_journal *w)
 		err = write_super_direct(w);
 	}
 	if (!err)
-		err = write_bdev_flush(&w->bdev);
+		err = jbd_bdev_flush(&w->bdev);
 	return err;
 }
 
-void write_abandon(struct write_journal *w)
+void jbd_writer_abandon(struct jbd_writer *w)
 {
 	if (!w)
 		return;
@@ -644,10 +644,10 @@ void write_abandon(struct write_journal *w)
 		jbd_journal_close(w->journal);
 	for (unsigned h = 0; w->hash && h < w->hash_size; h++)
 		while (w->hash[h]) {
-			struct write_buf *b = w->hash[h];
+			struct jbd_wbuf *b = w->hash[h];
 
 			w->hash[h] = b->next;
-			write_buf_free(b);
+			jbd_wbuf_free(b);
 		}
 	ext2fs_free_mem(&w->hash);
 	ext2fs_free_mem(&w);

@@ -1,8 +1,9 @@
 /*
  * The journal writer's block cache: the kernel's buffer_head with its
  * journal_head. Every change to a cached block goes through
- * write_buf_modify(), which takes write access in the running transaction
- * first, as jbd2 does; the 2012 leak is the one path that does not.
+ * jbd_wbuf_modify(), which takes write access in the running transaction
+ * first, as jbd2 does; the one path that does not is a caller writing into
+ * jbd_writer_cached()'s live content (the simulator's 2012 leak).
  */
 #include "config.h"
 
@@ -11,16 +12,16 @@
 
 #include "util/array.h"
 #include "util/e4r_err.h"
-#include "write/journal_int.h"
+#include "jbd/writer_int.h"
 
-static unsigned buf_hash(struct write_journal *w, blk64_t blk)
+static unsigned buf_hash(struct jbd_writer *w, blk64_t blk)
 {
 	return (unsigned)((blk * 0x9E3779B97F4A7C15ULL) >> 40) & (w->hash_size - 1);
 }
 
-struct write_buf *write_buf_lookup(struct write_journal *w, blk64_t blk)
+struct jbd_wbuf *jbd_wbuf_lookup(struct jbd_writer *w, blk64_t blk)
 {
-	struct write_buf *b;
+	struct jbd_wbuf *b;
 
 	for (b = w->hash[buf_hash(w, blk)]; b; b = b->next)
 		if (b->blk == blk)
@@ -28,9 +29,9 @@ struct write_buf *write_buf_lookup(struct write_journal *w, blk64_t blk)
 	return NULL;
 }
 
-errcode_t write_buf_get(struct write_journal *w, blk64_t blk, struct write_buf **out)
+errcode_t jbd_wbuf_get(struct jbd_writer *w, blk64_t blk, struct jbd_wbuf **out)
 {
-	struct write_buf *b = write_buf_lookup(w, blk);
+	struct jbd_wbuf *b = jbd_wbuf_lookup(w, blk);
 	errcode_t err;
 	unsigned h;
 
@@ -59,7 +60,7 @@ errcode_t write_buf_get(struct write_journal *w, blk64_t blk, struct write_buf *
 	return 0;
 }
 
-void write_buf_free(struct write_buf *b)
+void jbd_wbuf_free(struct jbd_wbuf *b)
 {
 	ext2fs_free_mem(&b->data);
 	ext2fs_free_mem(&b->ckpt);
@@ -67,9 +68,9 @@ void write_buf_free(struct write_buf *b)
 }
 
 /* Forget a cached block that no transaction needs any more. */
-void write_buf_drop(struct write_journal *w, blk64_t blk)
+void jbd_wbuf_drop(struct jbd_writer *w, blk64_t blk)
 {
-	struct write_buf **pp = &w->hash[buf_hash(w, blk)], *b;
+	struct jbd_wbuf **pp = &w->hash[buf_hash(w, blk)], *b;
 
 	for (; (b = *pp); pp = &b->next) {
 		if (b->blk != blk)
@@ -77,15 +78,15 @@ void write_buf_drop(struct write_journal *w, blk64_t blk)
 		if (b->dirty_tid || b->inflight)
 			return;
 		*pp = b->next;
-		write_buf_free(b);
+		jbd_wbuf_free(b);
 		return;
 	}
 }
 
 /* do_get_write_access: protect what a committing transaction still has to write. */
-static errcode_t get_write_access(struct write_journal *w, struct write_buf *b)
+static errcode_t get_write_access(struct jbd_writer *w, struct jbd_wbuf *b)
 {
-	struct write_txn *t = w->running;
+	struct jbd_wtxn *t = w->running;
 	errcode_t err;
 
 	if (b->inflight && !b->inflight->frozen) {
@@ -105,7 +106,7 @@ static errcode_t get_write_access(struct write_journal *w, struct write_buf *b)
 	return 0;
 }
 
-errcode_t write_buf_modify(struct write_journal *w, struct write_buf *b, unsigned off,
+errcode_t jbd_wbuf_modify(struct jbd_writer *w, struct jbd_wbuf *b, unsigned off,
 			const void *src, unsigned len)
 {
 	errcode_t err;
@@ -120,16 +121,23 @@ errcode_t write_buf_modify(struct write_journal *w, struct write_buf *b, unsigne
 	return err;
 }
 
-int write_leak_bit_unjournaled(struct write_journal *w, blk64_t blk, unsigned bit)
+unsigned char *jbd_writer_cached(struct jbd_writer *w, blk64_t blk)
 {
-	struct write_buf *b = write_buf_lookup(w, blk);
-	int leaked;
+	struct jbd_wbuf *b = jbd_wbuf_lookup(w, blk);
 
-	if (!b)
-		return 0;
-	leaked = b->inflight && !b->inflight->frozen;
-	ext2fs_set_bit(bit, b->data);		/* test_and_set_bit on b_data, no write access yet */
-	(void)get_write_access(w, b);	/* the late get_write_access at got: */
-	return leaked;
+	return b ? b->data : NULL;
 }
 
+int jbd_writer_commit_reads_live(struct jbd_writer *w, blk64_t blk)
+{
+	struct jbd_wbuf *b = jbd_wbuf_lookup(w, blk);
+
+	return b && b->inflight && !b->inflight->frozen;
+}
+
+errcode_t jbd_writer_get_write_access(struct jbd_writer *w, blk64_t blk)
+{
+	struct jbd_wbuf *b = jbd_wbuf_lookup(w, blk);
+
+	return b ? get_write_access(w, b) : 0;
+}

@@ -1,32 +1,32 @@
-/* The writer's block layer: ordered block writes with simulated power cuts and torn writes. */
+/* The journal writer's block layer: ordered block writes with simulated power cuts and torn writes. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "write/blockdev.h"
+#include "jbd/blockdev.h"
 
-void write_bdev_init(struct write_blockdev *bd, io_channel io, unsigned blocksize)
+void jbd_bdev_init(struct jbd_blockdev *bd, io_channel io, unsigned blocksize)
 {
 	memset(bd, 0, sizeof(*bd));
 	bd->io = io;
 	bd->blocksize = blocksize;
 }
 
-errcode_t write_bdev_read(struct write_blockdev *bd, blk64_t blk, void *buf)
+errcode_t jbd_bdev_read(struct jbd_blockdev *bd, blk64_t blk, void *buf)
 {
 	return io_channel_read_blk64(bd->io, blk, 1, buf);
 }
 
 /* The write that the power cut tears: only its first torn_bytes reach the image. */
-static errcode_t write_torn(struct write_blockdev *bd, blk64_t blk, const void *buf)
+static errcode_t write_torn(struct jbd_blockdev *bd, blk64_t blk, const void *buf)
 {
 	unsigned char *old = malloc(bd->blocksize);
 	errcode_t err;
 
 	if (!old)
 		return ENOMEM;
-	err = write_bdev_read(bd, blk, old);
+	err = jbd_bdev_read(bd, blk, old);
 	if (!err) {
 		memcpy(old, buf, bd->torn_bytes < bd->blocksize ? bd->torn_bytes : bd->blocksize);
 		err = io_channel_write_blk64(bd->io, blk, 1, old);
@@ -35,7 +35,7 @@ static errcode_t write_torn(struct write_blockdev *bd, blk64_t blk, const void *
 	return err;
 }
 
-errcode_t write_bdev_write(struct write_blockdev *bd, blk64_t blk, const void *buf)
+errcode_t jbd_bdev_write(struct jbd_blockdev *bd, blk64_t blk, const void *buf)
 {
 	bd->writes++;
 	if (bd->crash_after && bd->writes > bd->crash_after) {
@@ -50,7 +50,7 @@ errcode_t write_bdev_write(struct write_blockdev *bd, blk64_t blk, const void *b
 	return io_channel_write_blk64(bd->io, blk, 1, buf);
 }
 
-errcode_t write_bdev_write_part(struct write_blockdev *bd, blk64_t blk, unsigned offset,
+errcode_t jbd_bdev_write_part(struct jbd_blockdev *bd, blk64_t blk, unsigned offset,
 			      const void *buf, unsigned len)
 {
 	unsigned char *b;
@@ -61,16 +61,16 @@ errcode_t write_bdev_write_part(struct write_blockdev *bd, blk64_t blk, unsigned
 	b = malloc(bd->blocksize);
 	if (!b)
 		return ENOMEM;
-	err = write_bdev_read(bd, blk, b);
+	err = jbd_bdev_read(bd, blk, b);
 	if (!err) {
 		memcpy(b + offset, buf, len);
-		err = write_bdev_write(bd, blk, b);
+		err = jbd_bdev_write(bd, blk, b);
 	}
 	free(b);
 	return err;
 }
 
-errcode_t write_bdev_flush(struct write_blockdev *bd)
+errcode_t jbd_bdev_flush(struct jbd_blockdev *bd)
 {
 	return io_channel_flush(bd->io);
 }

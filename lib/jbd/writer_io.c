@@ -5,24 +5,24 @@
 #include <string.h>
 
 #include "fs/ioerr_io.h"
-#include "write/journal_int.h"
+#include "jbd/writer_int.h"
 
 /*
  * Reads go to the image, then cached (journaled but not yet checkpointed)
  * blocks are laid over them, so libext2fs always sees the newest metadata.
- * Writes change cached blocks through write_buf_modify() (or, in direct mode,
+ * Writes change cached blocks through jbd_wbuf_modify() (or, in direct mode,
  * go home through the block layer). Byte ranges of any size are accepted:
  * ext2fs_flush writes the superblock as 1024 bytes with a 1024-byte block size.
  */
 
 struct txn_io {
 	io_channel	real;
-	struct write_journal *w;
+	struct jbd_writer *w;
 };
 
-static struct write_journal *io_target;
+static struct jbd_writer *io_target;
 
-void write_txn_io_set_target(struct write_journal *w)
+void jbd_writer_io_set_target(struct jbd_writer *w)
 {
 	io_target = w;
 }
@@ -53,7 +53,7 @@ static errcode_t txn_open(const char *name, int flags, io_channel *channel)
 	p->w = io_target;
 	p->w->raw = p->real;
 	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = write_txn_io_manager;
+	io->manager = jbd_writer_io_manager;
 	io->block_size = 1024;
 	io->refcount = 1;
 	io->private_data = p;
@@ -99,7 +99,7 @@ static void txn_range(io_channel io, unsigned long long block, int count, unsign
 static errcode_t txn_read64(io_channel io, unsigned long long block, int count, void *data)
 {
 	struct txn_io *p = io->private_data;
-	struct write_journal *w = p->w;
+	struct jbd_writer *w = p->w;
 	unsigned bs = w->blocksize;
 	uint64_t off, len;
 	blk64_t first, last, b;
@@ -116,7 +116,7 @@ static errcode_t txn_read64(io_channel io, unsigned long long block, int count, 
 		return err;
 	err = io_channel_read_blk64(p->real, first, last - first + 1, tmp);
 	for (b = first; !err && b <= last; b++) {
-		struct write_buf *c = write_buf_lookup(w, b);
+		struct jbd_wbuf *c = jbd_wbuf_lookup(w, b);
 
 		if (c)
 			memcpy(tmp + (b - first) * bs, c->data, bs);
@@ -127,24 +127,24 @@ static errcode_t txn_read64(io_channel io, unsigned long long block, int count, 
 	return err;
 }
 
-static errcode_t txn_write_block(struct write_journal *w, blk64_t b, unsigned off,
+static errcode_t txn_write_block(struct jbd_writer *w, blk64_t b, unsigned off,
 				 const unsigned char *src, unsigned len)
 {
-	struct write_buf *c;
-	errcode_t err = write_buf_get(w, b, &c);
+	struct jbd_wbuf *c;
+	errcode_t err = jbd_wbuf_get(w, b, &c);
 
 	if (err)
 		return err;
 	if (!w->direct)
-		return write_buf_modify(w, c, off, src, len);
+		return jbd_wbuf_modify(w, c, off, src, len);
 	memcpy(c->data + off, src, len);
-	return write_bdev_write(&w->bdev, b, c->data);
+	return jbd_bdev_write(&w->bdev, b, c->data);
 }
 
 static errcode_t txn_write64(io_channel io, unsigned long long block, int count, const void *data)
 {
 	struct txn_io *p = io->private_data;
-	struct write_journal *w = p->w;
+	struct jbd_writer *w = p->w;
 	unsigned bs = w->blocksize;
 	uint64_t off, len, done = 0;
 	blk64_t first, last, b;
@@ -205,4 +205,4 @@ static struct struct_io_manager txn_io_manager = {
 	.write_blk64	= txn_write64,
 };
 
-io_manager write_txn_io_manager = &txn_io_manager;
+io_manager jbd_writer_io_manager = &txn_io_manager;

@@ -1,6 +1,6 @@
-/* The writer's block layer: every filesystem write in order, with power cuts and torn writes. */
-#ifndef E4R_BLOCKDEV_H
-#define E4R_BLOCKDEV_H
+/* The journal writer's block layer: every filesystem write in order, with power cuts and torn writes. */
+#ifndef E4R_JBD_BLOCKDEV_H
+#define E4R_JBD_BLOCKDEV_H
 
 #include <ext2fs/ext2fs.h>
 
@@ -12,7 +12,7 @@
  * with torn_bytes > 0 the (N+1)-th write reaches the image only in its first
  * torn_bytes bytes (a torn sector).
  */
-struct write_blockdev {
+struct jbd_blockdev {
 	io_channel	io;
 	unsigned	blocksize;
 	unsigned long	writes;		/* block writes issued so far (including dropped ones) */
@@ -22,12 +22,12 @@ struct write_blockdev {
 	unsigned long	dropped;	/* writes that did not reach the image */
 };
 
-void write_bdev_init(struct write_blockdev *bd, io_channel io, unsigned blocksize);
-errcode_t write_bdev_read(struct write_blockdev *bd, blk64_t blk, void *buf);
-errcode_t write_bdev_write(struct write_blockdev *bd, blk64_t blk, const void *buf);
+void jbd_bdev_init(struct jbd_blockdev *bd, io_channel io, unsigned blocksize);
+errcode_t jbd_bdev_read(struct jbd_blockdev *bd, blk64_t blk, void *buf);
+errcode_t jbd_bdev_write(struct jbd_blockdev *bd, blk64_t blk, const void *buf);
 /* Write LEN bytes at byte OFFSET inside block BLK (read-modify-write of the block). */
-errcode_t write_bdev_write_part(struct write_blockdev *bd, blk64_t blk, unsigned offset,
+errcode_t jbd_bdev_write_part(struct jbd_blockdev *bd, blk64_t blk, unsigned offset,
 			      const void *buf, unsigned len);
-errcode_t write_bdev_flush(struct write_blockdev *bd);
+errcode_t jbd_bdev_flush(struct jbd_blockdev *bd);
 
 #endif
