@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "htree/htree.h"
 #include "util/e4r_err.h"
 #include "write/fsops.h"
 
@@ -292,6 +293,13 @@ static errcode_t expand_dir(struct write_fs *f, ext2_ino_t dir)
 	return err;
 }
 
+/* A hashed directory grows as any other: ext4_append, from the kernel's goal. */
+static errcode_t dir_append_cb(void *arg, ext2_ino_t dir, struct ext2_inode *inode,
+			       blk64_t *lblk, blk64_t *pblk)
+{
+	return write_dir_append(arg, dir, inode, lblk, pblk);
+}
+
 /*
  * ext4_add_entry: an indexed directory adds by hash; a linear one takes the first
  * room in its blocks, and when it has none, becomes an index if it is one block
@@ -299,17 +307,18 @@ static errcode_t expand_dir(struct write_fs *f, ext2_ino_t dir)
  */
 static errcode_t dir_link(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
 {
+	struct htree_hooks hooks = { dir_append_cb, f };
 	struct ext2_inode inode;
 	errcode_t err = ext2fs_read_inode(f->fs, dir, &inode);
 
 	if (err)
 		return err;
 	if (inode.i_flags & EXT2_INDEX_FL)
-		return write_dx_add(f, dir, name, ino, ftype);
+		return htree_add(f->fs, &hooks, dir, name, ino, ftype);
 	err = ext2fs_link(f->fs, dir, name, ino, ftype);
 	if (err == EXT2_ET_DIR_NO_SPACE && ext2fs_has_feature_dir_index(f->fs->super) &&
 	    EXT2_I_SIZE(&inode) == f->fs->blocksize)
-		return write_dx_make_indexed(f, dir, name, ino, ftype);
+		return htree_make_indexed(f->fs, &hooks, dir, name, ino, ftype);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = expand_dir(f, dir);
 		if (!err)

@@ -75,12 +75,6 @@ errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_in
 errcode_t write_dir_append(struct write_fs *f, ext2_ino_t dir, struct ext2_inode *inode,
 			   blk64_t *lblk, blk64_t *pblk);
 
-/* Hashed directories (htree.c). */
-/* A one-block directory is full: make it an index, then add NAME. */
-errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype);
-/* Add NAME to the indexed directory DIR, splitting the leaf it hashes to when full. */
-errcode_t write_dx_add(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype);
-
 /* Delayed allocation (delalloc.c). */
 unsigned char *write_da_lookup(struct write_fs *f, ext2_ino_t ino, blk64_t lblk);
 errcode_t write_da_add(struct write_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data);

@@ -12,27 +12,28 @@
 #include <string.h>
 
 #include "util/e4r_err.h"
-#include "write/htree.h"
+#include "htree/htree_int.h"
 
-static errcode_t ctx_init(struct write_dx_ctx *c, struct write_fs *f, ext2_ino_t dir)
+static errcode_t ctx_init(struct htree_ctx *c, ext2_filsys fs, const struct htree_hooks *hooks,
+			  ext2_ino_t dir)
 {
-	ext2_filsys fs = f->fs;
 	unsigned char *mem;
 	errcode_t err;
 
 	memset(c, 0, sizeof(*c));
-	c->f = f;
+	c->fs = fs;
+	c->hooks = hooks;
 	c->dir = dir;
 	c->bs = fs->blocksize;
 	c->csum = ext2fs_has_feature_metadata_csum(fs->super) ? sizeof(struct ext2_dir_entry_tail) : 0;
 	err = ext2fs_read_inode(fs, dir, &c->inode);
 	if (!err)
-		err = ext2fs_get_memzero((WRITE_DX_MAX_LEVELS + 3) * c->bs, &mem);
+		err = ext2fs_get_memzero((HTREE_MAX_LEVELS + 3) * c->bs, &mem);
 	if (err)
 		return err;
-	for (unsigned i = 0; i < WRITE_DX_MAX_LEVELS; i++)
+	for (unsigned i = 0; i < HTREE_MAX_LEVELS; i++)
 		c->frame[i].buf = mem + i * c->bs;
-	c->leaf = mem + WRITE_DX_MAX_LEVELS * c->bs;
+	c->leaf = mem + HTREE_MAX_LEVELS * c->bs;
 	c->leaf2 = c->leaf + c->bs;
 	c->spare = c->leaf2 + c->bs;
 	err = ext2fs_bmap2(fs, dir, &c->inode, NULL, 0, 0, NULL, &c->frame[0].pblk);
@@ -43,15 +44,15 @@ static errcode_t ctx_init(struct write_dx_ctx *c, struct write_fs *f, ext2_ino_t
 	return err;
 }
 
-static void ctx_free(struct write_dx_ctx *c)
+static void ctx_free(struct htree_ctx *c)
 {
 	ext2fs_free_mem(&c->frame[0].buf);
 }
 
-static void ctx_hash_version(struct write_dx_ctx *c, int version)
+static void ctx_hash_version(struct htree_ctx *c, int version)
 {
 	c->hash_version = version;
-	if (version <= EXT2_HASH_TEA && (c->f->fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH))
+	if (version <= EXT2_HASH_TEA && (c->fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH))
 		c->hash_version += 3;
 }
 
@@ -59,36 +60,36 @@ static void ctx_hash_version(struct write_dx_ctx *c, int version)
  * The leaf c->leaf (under the index block followed last) is full: split it, index the
  * new leaf, and write both leaves, the index block and the directory's inode.
  */
-static errcode_t split_leaf(struct write_dx_ctx *c, const char *name, ext2_ino_t ino, int ftype)
+static errcode_t split_leaf(struct htree_ctx *c, const char *name, ext2_ino_t ino, int ftype)
 {
-	struct write_dx_frame *parent = &c->frame[c->levels - 1];
+	struct htree_frame *parent = &c->frame[c->levels - 1];
 	uint32_t hash2;
 	blk64_t lblk2, pblk2;
-	errcode_t err = write_dx_leaf_split(c, name, ino, ftype, &hash2, &lblk2, &pblk2);
+	errcode_t err = htree_leaf_split(c, name, ino, ftype, &hash2, &lblk2, &pblk2);
 
 	if (err)
 		return err;
-	write_dx_insert(parent, hash2, (uint32_t)lblk2);
-	err = ext2fs_write_dir_block4(c->f->fs, c->leaf_pblk, c->leaf, 0, c->dir);
+	htree_insert(parent, hash2, (uint32_t)lblk2);
+	err = ext2fs_write_dir_block4(c->fs, c->leaf_pblk, c->leaf, 0, c->dir);
 	if (!err)
-		err = ext2fs_write_dir_block4(c->f->fs, pblk2, c->leaf2, 0, c->dir);
+		err = ext2fs_write_dir_block4(c->fs, pblk2, c->leaf2, 0, c->dir);
 	if (!err)
-		err = write_dx_write_frame(c, parent);
+		err = htree_write_frame(c, parent);
 	if (!err)
-		err = ext2fs_write_inode(c->f->fs, c->dir, &c->inode);
+		err = ext2fs_write_inode(c->fs, c->dir, &c->inode);
 	return err;
 }
 
-errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
+errcode_t htree_make_indexed(ext2_filsys fs, const struct htree_hooks *hooks, ext2_ino_t dir,
+			     const char *name, ext2_ino_t ino, int ftype)
 {
-	ext2_filsys fs = f->fs;
 	struct ext2_dx_root_info *info;
 	struct ext2_dx_countlimit *cl;
-	struct write_dx_ctx c;
+	struct htree_ctx c;
 	unsigned char *root;
 	unsigned first, len;
 	blk64_t lblk1;
-	errcode_t err = ctx_init(&c, f, dir);
+	errcode_t err = ctx_init(&c, fs, hooks, dir);
 
 	if (err)
 		goto out;
@@ -105,7 +106,7 @@ errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *
 		err = EXT2_ET_DIR_CORRUPTED;
 		goto out;
 	}
-	err = write_dir_append(f, dir, &c.inode, &lblk1, &c.leaf_pblk);
+	err = htree_dir_append(&c, &lblk1, &c.leaf_pblk);
 	if (err)
 		goto out;
 	len = c.bs - c.csum - first;
@@ -121,7 +122,7 @@ errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *
 			break;
 		}
 	}
-	write_dx_leaf_tail(&c, c.leaf);
+	htree_leaf_tail(&c, c.leaf);
 	/* block 0 becomes the root: ".." spans the block, the index follows */
 	ext2fs_set_rec_len(fs, c.bs - 12, (struct ext2_dir_entry *)(root + 12));
 	info = (struct ext2_dx_root_info *)(root + 24);
@@ -129,10 +130,10 @@ errcode_t write_dx_make_indexed(struct write_fs *f, ext2_ino_t dir, const char *
 	info->info_length = sizeof(*info);
 	info->hash_version = fs->super->s_def_hash_version;
 	c.frame[0].cl = 24 + sizeof(*info);
-	cl = write_dx_cl(&c.frame[0]);
-	cl->limit = ext2fs_cpu_to_le16(write_dx_root_limit(&c, sizeof(*info)));
+	cl = htree_cl(&c.frame[0]);
+	cl->limit = ext2fs_cpu_to_le16(htree_root_limit(&c, sizeof(*info)));
 	cl->count = ext2fs_cpu_to_le16(1);
-	write_dx_entries(&c.frame[0])[0].block = ext2fs_cpu_to_le32((uint32_t)lblk1);
+	htree_entries(&c.frame[0])[0].block = ext2fs_cpu_to_le32((uint32_t)lblk1);
 	c.frame[0].at = 0;
 	c.levels = 1;
 	c.inode.i_flags |= EXT2_INDEX_FL;
@@ -143,36 +144,37 @@ out:
 	return err;
 }
 
-errcode_t write_dx_add(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype)
+errcode_t htree_add(ext2_filsys fs, const struct htree_hooks *hooks, ext2_ino_t dir,
+		    const char *name, ext2_ino_t ino, int ftype)
 {
-	struct write_dx_ctx c;
+	struct htree_ctx c;
 	uint32_t hash;
-	errcode_t err = ctx_init(&c, f, dir);
+	errcode_t err = ctx_init(&c, fs, hooks, dir);
 
 	if (err)
 		goto out;
 	ctx_hash_version(&c, ((struct ext2_dx_root_info *)(c.frame[0].buf + 24))->hash_version);
-	hash = write_dx_hash(&c, name, strlen(name));
+	hash = htree_hash(&c, name, strlen(name));
 	/* each growth of the index is followed by a new walk from the root, as in the kernel */
 	for (;;) {
-		struct write_dx_frame *parent;
+		struct htree_frame *parent;
 
-		err = write_dx_probe(&c, hash);
+		err = htree_probe(&c, hash);
 		if (err)
 			goto out;
-		err = write_dx_leaf_add(&c, c.leaf, name, ino, ftype);
+		err = htree_leaf_add(&c, c.leaf, name, ino, ftype);
 		if (!err) {
-			err = ext2fs_write_dir_block4(f->fs, c.leaf_pblk, c.leaf, 0, dir);
+			err = ext2fs_write_dir_block4(fs, c.leaf_pblk, c.leaf, 0, dir);
 			goto out;
 		}
 		if (err != EXT2_ET_DIR_NO_SPACE)
 			goto out;
 		parent = &c.frame[c.levels - 1];
-		if (write_dx_count(parent) < write_dx_limit(parent))
+		if (htree_count(parent) < htree_limit(parent))
 			break;
-		err = write_dx_grow_index(&c);
+		err = htree_grow_index(&c);
 		if (!err)
-			err = ext2fs_write_inode(f->fs, dir, &c.inode);
+			err = ext2fs_write_inode(fs, dir, &c.inode);
 		if (err)
 			goto out;
 	}

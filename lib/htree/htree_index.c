@@ -11,54 +11,54 @@
 #include <string.h>
 
 #include "util/e4r_err.h"
-#include "write/htree.h"
+#include "htree/htree_int.h"
 
 #define DX_ENTRY	8	/* sizeof(struct ext2_dx_entry) */
 
-static unsigned max_levels(const struct write_dx_ctx *c)
+static unsigned max_levels(const struct htree_ctx *c)
 {
-	return ext2fs_has_feature_largedir(c->f->fs->super) ? WRITE_DX_MAX_LEVELS : 2;
+	return ext2fs_has_feature_largedir(c->fs->super) ? HTREE_MAX_LEVELS : 2;
 }
 
-unsigned write_dx_root_limit(const struct write_dx_ctx *c, unsigned info_length)
+unsigned htree_root_limit(const struct htree_ctx *c, unsigned info_length)
 {
 	unsigned space = c->bs - 12 - 12 - info_length;
 
-	if (ext2fs_has_feature_metadata_csum(c->f->fs->super))
+	if (ext2fs_has_feature_metadata_csum(c->fs->super))
 		space -= sizeof(struct ext2_dx_tail);
 	return space / DX_ENTRY;
 }
 
-unsigned write_dx_node_limit(const struct write_dx_ctx *c)
+unsigned htree_node_limit(const struct htree_ctx *c)
 {
 	unsigned space = c->bs - 8;
 
-	if (ext2fs_has_feature_metadata_csum(c->f->fs->super))
+	if (ext2fs_has_feature_metadata_csum(c->fs->super))
 		space -= sizeof(struct ext2_dx_tail);
 	return space / DX_ENTRY;
 }
 
-static uint32_t entry_hash(const struct write_dx_frame *fr, unsigned i)
+static uint32_t entry_hash(const struct htree_frame *fr, unsigned i)
 {
-	return ext2fs_le32_to_cpu(write_dx_entries(fr)[i].hash);
+	return ext2fs_le32_to_cpu(htree_entries(fr)[i].hash);
 }
 
-static uint32_t entry_block(const struct write_dx_frame *fr, unsigned i)
+static uint32_t entry_block(const struct htree_frame *fr, unsigned i)
 {
-	return ext2fs_le32_to_cpu(write_dx_entries(fr)[i].block) & EXT4_DX_BLOCK_MASK;
+	return ext2fs_le32_to_cpu(htree_entries(fr)[i].block) & EXT4_DX_BLOCK_MASK;
 }
 
 /* The physical block of the directory's logical block LBLK; a hole is corruption. */
-static errcode_t dir_block(const struct write_dx_ctx *c, uint32_t lblk, blk64_t *pblk)
+static errcode_t dir_block(const struct htree_ctx *c, uint32_t lblk, blk64_t *pblk)
 {
-	errcode_t err = ext2fs_bmap2(c->f->fs, c->dir, (struct ext2_inode *)&c->inode, NULL, 0, lblk, NULL, pblk);
+	errcode_t err = ext2fs_bmap2(c->fs, c->dir, (struct ext2_inode *)&c->inode, NULL, 0, lblk, NULL, pblk);
 
 	if (!err && !*pblk)
 		err = EXT2_ET_DIR_CORRUPTED;
 	return err;
 }
 
-errcode_t write_dx_probe(struct write_dx_ctx *c, uint32_t hash)
+errcode_t htree_probe(struct htree_ctx *c, uint32_t hash)
 {
 	const struct ext2_dx_root_info *info = (const struct ext2_dx_root_info *)(c->frame[0].buf + 24);
 	unsigned level;
@@ -68,14 +68,14 @@ errcode_t write_dx_probe(struct write_dx_ctx *c, uint32_t hash)
 		return EXT2_ET_DIR_CORRUPTED;
 	c->levels = info->indirect_levels + 1;
 	c->frame[0].cl = 24 + info->info_length;
-	if (write_dx_limit(&c->frame[0]) != write_dx_root_limit(c, info->info_length))
+	if (htree_limit(&c->frame[0]) != htree_root_limit(c, info->info_length))
 		return EXT2_ET_DIR_CORRUPTED;
 	for (level = 0;; level++) {
-		struct write_dx_frame *fr = &c->frame[level];
-		unsigned count = write_dx_count(fr), lo = 1, hi = count;
+		struct htree_frame *fr = &c->frame[level];
+		unsigned count = htree_count(fr), lo = 1, hi = count;
 		blk64_t pblk;
 
-		if (!count || count > write_dx_limit(fr))
+		if (!count || count > htree_limit(fr))
 			return EXT2_ET_DIR_CORRUPTED;
 		/* the last entry whose hash is not above HASH (the first one has none) */
 		while (lo < hi) {
@@ -92,38 +92,38 @@ errcode_t write_dx_probe(struct write_dx_ctx *c, uint32_t hash)
 			return err;
 		if (level + 1 == c->levels) {
 			c->leaf_pblk = pblk;
-			return ext2fs_read_dir_block4(c->f->fs, pblk, c->leaf, 0, c->dir);
+			return ext2fs_read_dir_block4(c->fs, pblk, c->leaf, 0, c->dir);
 		}
 		fr = &c->frame[level + 1];
 		fr->pblk = pblk;
 		fr->cl = 8;
-		err = ext2fs_read_dir_block4(c->f->fs, pblk, fr->buf, 0, c->dir);
+		err = ext2fs_read_dir_block4(c->fs, pblk, fr->buf, 0, c->dir);
 		if (err)
 			return err;
-		if (write_dx_limit(fr) != write_dx_node_limit(c))
+		if (htree_limit(fr) != htree_node_limit(c))
 			return EXT2_ET_DIR_CORRUPTED;
 	}
 }
 
-void write_dx_insert(struct write_dx_frame *fr, uint32_t hash, uint32_t lblk)
+void htree_insert(struct htree_frame *fr, uint32_t hash, uint32_t lblk)
 {
-	struct ext2_dx_entry *e = write_dx_entries(fr);
-	unsigned count = write_dx_count(fr), at = fr->at;
+	struct ext2_dx_entry *e = htree_entries(fr);
+	unsigned count = htree_count(fr), at = fr->at;
 
 	memmove(e + at + 2, e + at + 1, (count - at - 1) * sizeof(*e));
 	e[at + 1].hash = ext2fs_cpu_to_le32(hash);
 	e[at + 1].block = ext2fs_cpu_to_le32(lblk);
-	write_dx_cl(fr)->count = ext2fs_cpu_to_le16(count + 1);
+	htree_cl(fr)->count = ext2fs_cpu_to_le16(count + 1);
 }
 
-errcode_t write_dx_write_frame(const struct write_dx_ctx *c, const struct write_dx_frame *fr)
+errcode_t htree_write_frame(const struct htree_ctx *c, const struct htree_frame *fr)
 {
-	return ext2fs_write_dir_block4(c->f->fs, fr->pblk, fr->buf, 0, c->dir);
+	return ext2fs_write_dir_block4(c->fs, fr->pblk, fr->buf, 0, c->dir);
 }
 
-errcode_t write_dx_grow_index(struct write_dx_ctx *c)
+errcode_t htree_grow_index(struct htree_ctx *c)
 {
-	struct write_dx_frame node = { c->spare, 0, 8, 0 }, *fr;
+	struct htree_frame node = { c->spare, 0, 8, 0 }, *fr;
 	unsigned f = c->levels - 1, icount;
 	int add_level = 1;
 	blk64_t lblk;
@@ -131,7 +131,7 @@ errcode_t write_dx_grow_index(struct write_dx_ctx *c)
 
 	/* the nearest ancestor of the full block with room for one more entry */
 	while (f > 0) {
-		if (write_dx_count(&c->frame[f - 1]) < write_dx_limit(&c->frame[f - 1])) {
+		if (htree_count(&c->frame[f - 1]) < htree_limit(&c->frame[f - 1])) {
 			add_level = 0;
 			break;
 		}
@@ -140,38 +140,38 @@ errcode_t write_dx_grow_index(struct write_dx_ctx *c)
 	if (add_level && c->levels == max_levels(c))
 		return E4R_WRITE_DIR_INDEX_FULL;
 	/* the new index block comes before the leaf the split that follows will take */
-	err = write_dir_append(c->f, c->dir, &c->inode, &lblk, &node.pblk);
+	err = htree_dir_append(c, &lblk, &node.pblk);
 	if (err)
 		return err;
 	memset(node.buf, 0, c->bs);
-	ext2fs_set_rec_len(c->f->fs, c->bs, (struct ext2_dir_entry *)node.buf);
+	ext2fs_set_rec_len(c->fs, c->bs, (struct ext2_dir_entry *)node.buf);
 	fr = &c->frame[f];
-	icount = write_dx_count(fr);
+	icount = htree_count(fr);
 	if (!add_level) {
 		/* the upper half by count moves; the rest stays, stale past the new count */
 		unsigned icount1 = icount / 2, icount2 = icount - icount1;
 		uint32_t hash2 = entry_hash(fr, icount1);
 
-		memcpy(write_dx_entries(&node), write_dx_entries(fr) + icount1, icount2 * DX_ENTRY);
-		write_dx_cl(fr)->count = ext2fs_cpu_to_le16(icount1);
-		write_dx_cl(&node)->count = ext2fs_cpu_to_le16(icount2);
-		write_dx_cl(&node)->limit = ext2fs_cpu_to_le16(write_dx_node_limit(c));
-		write_dx_insert(&c->frame[f - 1], hash2, (uint32_t)lblk);
-		err = write_dx_write_frame(c, &node);
+		memcpy(htree_entries(&node), htree_entries(fr) + icount1, icount2 * DX_ENTRY);
+		htree_cl(fr)->count = ext2fs_cpu_to_le16(icount1);
+		htree_cl(&node)->count = ext2fs_cpu_to_le16(icount2);
+		htree_cl(&node)->limit = ext2fs_cpu_to_le16(htree_node_limit(c));
+		htree_insert(&c->frame[f - 1], hash2, (uint32_t)lblk);
+		err = htree_write_frame(c, &node);
 		if (!err)
-			err = write_dx_write_frame(c, &c->frame[f - 1]);
+			err = htree_write_frame(c, &c->frame[f - 1]);
 		if (!err)
-			err = write_dx_write_frame(c, fr);
+			err = htree_write_frame(c, fr);
 		return err;
 	}
 	/* every entry of the root (its count with them) moves down; the root keeps one */
-	memcpy(write_dx_entries(&node), write_dx_entries(fr), icount * DX_ENTRY);
-	write_dx_cl(&node)->limit = ext2fs_cpu_to_le16(write_dx_node_limit(c));
-	write_dx_cl(fr)->count = ext2fs_cpu_to_le16(1);
-	write_dx_entries(fr)[0].block = ext2fs_cpu_to_le32((uint32_t)lblk);
+	memcpy(htree_entries(&node), htree_entries(fr), icount * DX_ENTRY);
+	htree_cl(&node)->limit = ext2fs_cpu_to_le16(htree_node_limit(c));
+	htree_cl(fr)->count = ext2fs_cpu_to_le16(1);
+	htree_entries(fr)[0].block = ext2fs_cpu_to_le32((uint32_t)lblk);
 	((struct ext2_dx_root_info *)(fr->buf + 24))->indirect_levels++;
-	err = write_dx_write_frame(c, fr);
+	err = htree_write_frame(c, fr);
 	if (!err)
-		err = write_dx_write_frame(c, &node);
+		err = htree_write_frame(c, &node);
 	return err;
 }

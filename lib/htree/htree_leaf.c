@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "util/e4r_err.h"
-#include "write/htree.h"
+#include "htree/htree_int.h"
 
 /* The part of an entry the kernel reads for the split: its hash, offset and record length. */
 struct dx_map {
@@ -17,17 +17,17 @@ struct dx_map {
 	unsigned	size;
 };
 
-static unsigned rec_len_of(const struct write_dx_ctx *c, const unsigned char *p)
+static unsigned rec_len_of(const struct htree_ctx *c, const unsigned char *p)
 {
 	unsigned len = 0;
 
-	ext2fs_get_rec_len(c->f->fs, (struct ext2_dir_entry *)p, &len);
+	ext2fs_get_rec_len(c->fs, (struct ext2_dir_entry *)p, &len);
 	return len;
 }
 
-static void set_rec_len(const struct write_dx_ctx *c, unsigned char *p, unsigned len)
+static void set_rec_len(const struct htree_ctx *c, unsigned char *p, unsigned len)
 {
-	ext2fs_set_rec_len(c->f->fs, len, (struct ext2_dir_entry *)p);
+	ext2fs_set_rec_len(c->fs, len, (struct ext2_dir_entry *)p);
 }
 
 static unsigned name_len_of(const unsigned char *p)
@@ -47,7 +47,7 @@ static unsigned needed(unsigned len)
 }
 
 /* dx_make_map: the live entries of a leaf, filled from the end as the kernel does. */
-static unsigned make_map(const struct write_dx_ctx *c, const unsigned char *blk, struct dx_map *map, unsigned cap)
+static unsigned make_map(const struct htree_ctx *c, const unsigned char *blk, struct dx_map *map, unsigned cap)
 {
 	unsigned off = 0, n = 0, top = c->bs - c->csum;
 
@@ -57,7 +57,7 @@ static unsigned make_map(const struct write_dx_ctx *c, const unsigned char *blk,
 		if (len < 8 || off + len > c->bs)
 			break;
 		if (inode_of(blk + off) && name_len_of(blk + off) && n < cap) {
-			map[cap - 1 - n].hash = write_dx_hash(c, (const char *)blk + off + 8, name_len_of(blk + off));
+			map[cap - 1 - n].hash = htree_hash(c, (const char *)blk + off + 8, name_len_of(blk + off));
 			map[cap - 1 - n].offs = off;
 			map[cap - 1 - n].size = len;
 			n++;
@@ -100,19 +100,19 @@ static void comb_sort(struct dx_map *map, unsigned n)
 }
 
 /* The last entry of a packed run that ends at TOP gets the rest of the leaf. */
-static void stretch_last(const struct write_dx_ctx *c, unsigned char *blk, unsigned last)
+static void stretch_last(const struct htree_ctx *c, unsigned char *blk, unsigned last)
 {
 	set_rec_len(c, blk + last, c->bs - c->csum - last);
 }
 
-void write_dx_leaf_tail(const struct write_dx_ctx *c, unsigned char *blk)
+void htree_leaf_tail(const struct htree_ctx *c, unsigned char *blk)
 {
 	if (c->csum)
-		ext2fs_initialize_dirent_tail(c->f->fs, (struct ext2_dir_entry_tail *)(blk + c->bs - c->csum));
+		ext2fs_initialize_dirent_tail(c->fs, (struct ext2_dir_entry_tail *)(blk + c->bs - c->csum));
 }
 
 /* dx_move_dirents: the entries MAP[0..n) go, in hash order, packed to the new leaf TO. */
-static unsigned move_dirents(const struct write_dx_ctx *c, unsigned char *from, unsigned char *to,
+static unsigned move_dirents(const struct htree_ctx *c, unsigned char *from, unsigned char *to,
 			     const struct dx_map *map, unsigned n)
 {
 	unsigned off = 0, last = 0;
@@ -133,7 +133,7 @@ static unsigned move_dirents(const struct write_dx_ctx *c, unsigned char *from, 
 }
 
 /* dx_pack_dirents: the live entries left in BLK close up at its start, in place. */
-static unsigned pack_dirents(const struct write_dx_ctx *c, unsigned char *blk)
+static unsigned pack_dirents(const struct htree_ctx *c, unsigned char *blk)
 {
 	unsigned off = 0, to = 0, prev = 0;
 
@@ -156,8 +156,8 @@ static unsigned pack_dirents(const struct write_dx_ctx *c, unsigned char *blk)
 	return prev;
 }
 
-errcode_t write_dx_leaf_add(const struct write_dx_ctx *c, unsigned char *blk, const char *name,
-			    ext2_ino_t ino, int ftype)
+errcode_t htree_leaf_add(const struct htree_ctx *c, unsigned char *blk, const char *name,
+			 ext2_ino_t ino, int ftype)
 {
 	unsigned nlen = strlen(name), reclen = needed(nlen), off = 0, top = c->bs - c->csum;
 
@@ -179,7 +179,7 @@ errcode_t write_dx_leaf_add(const struct write_dx_ctx *c, unsigned char *blk, co
 			d = (struct ext2_dir_entry *)de;
 			d->inode = ext2fs_cpu_to_le32(ino);
 			ext2fs_dirent_set_name_len(d, nlen);
-			ext2fs_dirent_set_file_type(d, ext2fs_has_feature_filetype(c->f->fs->super) ? ftype : 0);
+			ext2fs_dirent_set_file_type(d, ext2fs_has_feature_filetype(c->fs->super) ? ftype : 0);
 			memcpy(d->name, name, nlen);
 			return 0;
 		}
@@ -188,16 +188,16 @@ errcode_t write_dx_leaf_add(const struct write_dx_ctx *c, unsigned char *blk, co
 	return EXT2_ET_DIR_NO_SPACE;
 }
 
-errcode_t write_dx_leaf_split(struct write_dx_ctx *c, const char *name, ext2_ino_t ino, int ftype,
-			      uint32_t *hash2, blk64_t *lblk2, blk64_t *pblk2)
+errcode_t htree_leaf_split(struct htree_ctx *c, const char *name, ext2_ino_t ino, int ftype,
+			   uint32_t *hash2, blk64_t *lblk2, blk64_t *pblk2)
 {
 	unsigned cap = c->bs / 12 + 1, count, size = 0, move = 0, split, last1, last2;
-	uint32_t hash = write_dx_hash(c, name, strlen(name));
+	uint32_t hash = htree_hash(c, name, strlen(name));
 	struct dx_map *map;
 	int i, continued;
 	errcode_t err;
 
-	err = write_dir_append(c->f, c->dir, &c->inode, lblk2, pblk2);
+	err = htree_dir_append(c, lblk2, pblk2);
 	if (err)
 		return err;
 	err = ext2fs_get_array(cap, sizeof(*map), &map);
@@ -225,9 +225,9 @@ errcode_t write_dx_leaf_split(struct write_dx_ctx *c, const char *name, ext2_ino
 	ext2fs_free_mem(&map);
 	stretch_last(c, c->leaf, last1);
 	stretch_last(c, c->leaf2, last2);
-	write_dx_leaf_tail(c, c->leaf);
-	write_dx_leaf_tail(c, c->leaf2);
-	err = write_dx_leaf_add(c, hash >= *hash2 ? c->leaf2 : c->leaf, name, ino, ftype);
+	htree_leaf_tail(c, c->leaf);
+	htree_leaf_tail(c, c->leaf2);
+	err = htree_leaf_add(c, hash >= *hash2 ? c->leaf2 : c->leaf, name, ino, ftype);
 	*hash2 += continued;
 	return err;
 }
