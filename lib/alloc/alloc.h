@@ -57,6 +57,12 @@ struct alloc_hooks {
 	 */
 	void	(*leak_bit)(void *arg, blk64_t blk, unsigned bit);
 	void	*arg;
+	/*
+	 * The blocks in use as the allocator is to see them, when not FS's own
+	 * bitmap: an fsck's repairs allocate around what its check found in use,
+	 * which the bitmap on the disk may not say. Read, never marked.
+	 */
+	ext2fs_block_bitmap map;
 };
 
 struct alloc_ctx {

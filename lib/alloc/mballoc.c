@@ -81,7 +81,7 @@ static void load_group(struct mb_ctx *c, dgrp_t g)
 	c->n = ext2fs_group_blocks_count(fs, g);
 	/* a tree bitmap with nothing set leaves the buffer as it was */
 	memset(c->map, 0, (c->n + 7) / 8);
-	if (ext2fs_get_block_bitmap_range2(fs->block_map, c->first, c->n, c->map))
+	if (ext2fs_get_block_bitmap_range2(a->hooks.map ? a->hooks.map : fs->block_map, c->first, c->n, c->map))
 		memset(c->map, 0xff, (c->n + 7) / 8);
 	if (a->hooks.for_each_pending_free)
 		a->hooks.for_each_pending_free(a->hooks.arg, mark_busy, c);

@@ -9,26 +9,80 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "check/ctx.h"
 #include "fs/bitmaps.h"
 #include "fs/guard_io.h"
 #include "repair/repair.h"
+#include "util/e4r_err.h"
 
-errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out)
+/* Mark in TO every block set in FROM (both maps of FS's blocks), a run at a time. */
+static void add_in_use(ext2_filsys fs, ext2fs_block_bitmap to, ext2fs_block_bitmap from)
+{
+	blk64_t last = ext2fs_blocks_count(fs->super) - 1, s = fs->super->s_first_data_block, e;
+
+	while (s <= last && !ext2fs_find_first_set_block_bitmap2(from, s, last, &s)) {
+		if (ext2fs_find_first_zero_block_bitmap2(from, s, last, &e))
+			e = last + 1;
+		ext2fs_mark_block_bitmap_range2(to, s, (unsigned)(e - s));
+		s = e;
+	}
+}
+
+/* The allocator and its two views of the blocks in use, for the round A serves. */
+static errcode_t alloc_ready(struct repair_alloc *a)
+{
+	struct check_ctx *c = a->c;
+	ext2_filsys fs = c->fs;
+	errcode_t err;
+	dgrp_t g;
+
+	if (a->ready)
+		return 0;
+	if (!fs->block_map && (err = fs_read_block_bitmap(fs)))
+		return err;
+	err = ext2fs_copy_bitmap(fs->block_map, &a->taken_disk);
+	if (!err)
+		err = ext2fs_copy_bitmap(c->used, &a->taken_count);
+	if (!err)
+		add_in_use(fs, a->taken_disk, c->used);
+	if (!err)
+		err = alloc_init(&a->kernel, fs, NULL);
+	if (err) {
+		alloc_free(&a->kernel);
+		ext2fs_free_block_bitmap(a->taken_disk);
+		ext2fs_free_block_bitmap(a->taken_count);
+		a->taken_disk = a->taken_count = NULL;
+		return err;
+	}
+	/* the check read every bitmap: every group's buddy counts as loaded, as after a mount's prefetch */
+	for (g = 0; g < fs->group_desc_count; g++)
+		a->kernel.mb_inited[g] = 1;
+	a->ready = 1;
+	return 0;
+}
+
+/* The round's allocator when C is inside repair_alloc_begin/end; NULL otherwise. */
+static struct repair_alloc *round_alloc(struct check_ctx *c)
+{
+	struct repair_alloc *a = c->fs->priv_data;
+
+	return a && a->c == c ? a : NULL;
+}
+
+/*
+ * libext2fs's first free block from GOAL in MAP: outside a round, and on
+ * bigalloc filesystems, whose clusters ext4's allocator here does not
+ * model.
+ */
+static errcode_t first_free(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out)
 {
 	ext2_filsys fs = c->fs;
 	blk64_t count = ext2fs_blocks_count(fs->super), first = fs->super->s_first_data_block;
 	blk64_t tries = count, b;
 	errcode_t err;
 
-	if (!map && !fs->block_map && (err = fs_read_block_bitmap(fs)))
-		return err;
-	/*
-	 * Named, not left NULL: with no map libext2fs calls the allocation
-	 * callback, which is this function's caller during a repair.
-	 */
-	if (!map)
-		map = fs->block_map;
 	if (goal < first || goal >= count)
 		goal = first;
 	while (tries--) {
@@ -40,6 +94,43 @@ errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitma
 			return 0;
 		}
 		goal = b + 1 < count ? b + 1 : first;
+	}
+	return EXT2_ET_BLOCK_ALLOC_FAIL;
+}
+
+errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out)
+{
+	ext2_filsys fs = c->fs;
+	struct repair_alloc *a = round_alloc(c);
+	ext2fs_block_bitmap taken;
+	blk64_t b, tries = ext2fs_blocks_count(fs->super);
+	errcode_t err;
+
+	if (!map && !fs->block_map && (err = fs_read_block_bitmap(fs)))
+		return err;
+	/*
+	 * Named, not left NULL: with no map libext2fs calls the allocation
+	 * callback, which is this function's caller during a repair.
+	 */
+	if (!map)
+		map = fs->block_map;
+	if (!a || ext2fs_has_feature_bigalloc(fs->super) || (map != fs->block_map && map != c->used))
+		return first_free(c, goal, map, out);
+	if ((err = alloc_ready(a)))
+		return err;
+	taken = map == c->used ? a->taken_count : a->taken_disk;
+	a->kernel.hooks.map = taken;
+	while (tries--) {
+		if ((err = alloc_block_pick(&a->kernel, goal, &b)))
+			return err == E4R_WRITE_NO_SPACE ? EXT2_ET_BLOCK_ALLOC_FAIL : err;
+		/* taken in both views: neither hands it out again this round */
+		ext2fs_mark_block_bitmap2(a->taken_disk, b);
+		ext2fs_mark_block_bitmap2(a->taken_count, b);
+		/* metadata where the descriptors say it is, though the check found it elsewhere */
+		if (!fs_guard_holds(b, 1)) {
+			*out = b;
+			return 0;
+		}
 	}
 	return EXT2_ET_BLOCK_ALLOC_FAIL;
 }
@@ -62,6 +153,7 @@ static errcode_t alloc_unclaimed(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a)
 {
+	memset(a, 0, sizeof(*a));
 	a->c = c;
 	a->old_priv = c->fs->priv_data;
 	c->fs->priv_data = a;
@@ -72,4 +164,10 @@ void repair_alloc_end(struct repair_alloc *a)
 {
 	ext2fs_set_alloc_block_callback(a->c->fs, a->old_alloc, NULL);
 	a->c->fs->priv_data = a->old_priv;
+	if (a->ready)
+		alloc_free(&a->kernel);
+	ext2fs_free_block_bitmap(a->taken_disk);
+	ext2fs_free_block_bitmap(a->taken_count);
+	a->taken_disk = a->taken_count = NULL;
+	a->ready = 0;
 }

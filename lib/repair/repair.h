@@ -2,6 +2,7 @@
 #ifndef E4R_REPAIR_H
 #define E4R_REPAIR_H
 
+#include "alloc/alloc.h"
 #include "check/ctx.h"
 
 /*
@@ -17,17 +18,31 @@ void repair_finish(ext2_filsys fs, struct check_result *r);
  * Between begin and end, libext2fs's own allocations (ext2fs_alloc_block)
  * take only blocks that are free on disk, unclaimed in C's usage and no
  * metadata the write guard keeps (repair/alloc.c). Uses fs->priv_data.
+ * Every block a round takes is chosen by ext4's allocator (alloc/), as
+ * the kernel would choose it for the same goal.
  */
 struct repair_alloc {
 	struct check_ctx	*c;
 	void			*old_priv;
 	errcode_t		(*old_alloc)(ext2_filsys, blk64_t, blk64_t *);
+	/* made at the round's first allocation (most rounds make none) */
+	int			ready;
+	struct alloc_ctx	kernel;
+	/*
+	 * What the allocator sees in use: the disk's bitmap and the check's
+	 * claims (taken_disk), or the claims alone (taken_count, when the
+	 * bitmap on disk is what is damaged), and in both every block this
+	 * round took. A block the round frees stays taken until the round
+	 * is committed, as the kernel keeps it until its transaction is.
+	 */
+	ext2fs_block_bitmap	taken_disk, taken_count;
 };
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a);
 /*
- * A block free in MAP (NULL: the bitmap on disk, which may lag the damage),
- * unclaimed in C's usage and outside the guard's map: what every repair
- * that picks a new block takes.
+ * A block free in MAP (NULL: the bitmap on disk, which may lag the damage;
+ * or C's usage), unclaimed in C's usage and outside the guard's map, where
+ * ext4's allocator would put one for GOAL: what every repair that picks a
+ * new block takes.
  */
 errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out);
 void repair_alloc_end(struct repair_alloc *a);
