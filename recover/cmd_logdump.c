@@ -767,15 +767,7 @@ static int load(struct logdump *ld, ext2_filsys fs)
 			return EXIT_OPERATIONAL;
 		}
 		/* auto leaves out, rather than stops at, a failed transaction proven superseded. */
-		ld->sup = calloc(ld->s->ntxns ? ld->s->ntxns : 1, sizeof(*ld->sup));
-		if (!ld->sup) {
-			cli_error(ld->image, ENOMEM, _("cannot diagnose the journal's checksums"));
-			return EXIT_OPERATIONAL;
-		}
-		for (unsigned t = 0; t < ld->s->nlive && !err; t++)
-			if (ld->s->txns[t].committed && jbd_txn_failures(ld->s, t, JBD_FAILS_TXN))
-				err = replay_supersede_check(ld->j, ld->s, t, ext2fs_blocks_count(fs->super),
-							     &ld->sup[t]);
+		err = replay_supersede_all(ld->j, ld->s, &ld->sup);
 		if (err) {
 			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
 			return EXIT_OPERATIONAL;

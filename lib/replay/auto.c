@@ -38,20 +38,16 @@ static const unsigned char *auto_content(void *arg, unsigned txn, unsigned blk)
 
 errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, struct replay_auto *a)
 {
+	errcode_t err;
+
 	memset(a, 0, sizeof(*a));
 	a->s = s;
 	a->hooks.decide = auto_decide;
 	a->hooks.content = auto_content;
 	a->hooks.arg = a;
-	a->sup = calloc(s->ntxns ? s->ntxns : 1, sizeof(*a->sup));
-	if (!a->sup)
-		return EXT2_ET_NO_MEMORY;
-	for (unsigned t = 0; t < s->nlive; t++)
-		if (s->txns[t].committed && jbd_txn_failures(s, t, JBD_FAILS_TXN)) {
-			errcode_t err = replay_supersede_check(j, s, t, ext2fs_blocks_count(j->fs->super), &a->sup[t]);
-			if (err)
-				return err;
-		}
+	err = replay_supersede_all(j, s, &a->sup);
+	if (err)
+		return err;
 	return diag_journal(j, s, &a->diag);
 }
 

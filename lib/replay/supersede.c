@@ -255,6 +255,28 @@ errcode_t replay_supersede_check(const struct jbd_journal *j, const struct jbd_s
 	return err;
 }
 
+errcode_t replay_supersede_all(const struct jbd_journal *j, const struct jbd_scan *s,
+			       struct replay_supersede **out)
+{
+	uint64_t fs_blocks = ext2fs_blocks_count(j->fs->super);
+	struct replay_supersede *sup;
+	errcode_t err = 0;
+
+	*out = NULL;
+	sup = calloc(s->ntxns ? s->ntxns : 1, sizeof(*sup));
+	if (!sup)
+		return EXT2_ET_NO_MEMORY;
+	for (unsigned t = 0; t < s->nlive && !err; t++)
+		if (s->txns[t].committed && txn_level_failure(s, t))
+			err = replay_supersede_check(j, s, t, fs_blocks, &sup[t]);
+	if (err) {
+		free(sup);
+		return err;
+	}
+	*out = sup;
+	return 0;
+}
+
 const char *replay_supersede_name(enum replay_supersede_why w)
 {
 	switch (w) {

@@ -36,6 +36,17 @@ struct replay_supersede {
 errcode_t replay_supersede_check(const struct jbd_journal *j, const struct jbd_scan *s, unsigned txn,
 				 uint64_t fs_blocks, struct replay_supersede *out);
 
+/*
+ * The verdict on every committed live transaction of S with a
+ * transaction-level failure: *OUT is an array of s->ntxns (never empty),
+ * the others left REPLAY_SUP_UNCHECKED; free it with free(). Auto decides
+ * by it, and diagnose and logdump --diagnose show it: one computation, so
+ * that what they show is what auto decided by. Errors: EXT2_ET_NO_MEMORY
+ * (*OUT is then NULL).
+ */
+errcode_t replay_supersede_all(const struct jbd_journal *j, const struct jbd_scan *s,
+			       struct replay_supersede **out);
+
 /* A short name for JSON: "superseded", "block_not_relogged", ... */
 const char *replay_supersede_name(enum replay_supersede_why w);
 
