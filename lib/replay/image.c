@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "replay/image.h"
+#include "replay/load.h"
 #include "fs/image.h"
 #include "fs/open.h"
 #include "fs/writeback.h"
@@ -139,22 +140,6 @@ static errcode_t resume(ext2_filsys fs, struct replay_result *r)
 	return finish(fs, r->j);
 }
 
-/*
- * The fast-commit area follows the last full commit the plan replays: its
- * HEAD must carry the next ID. Nothing is read when recovery fails as a whole.
- */
-static errcode_t scan_fast_commits(struct replay_result *r)
-{
-	const struct replay_plan *p = r->p;
-	errcode_t err;
-
-	if (!(r->j->incompat & JBD_FEATURE_INCOMPAT_FAST_COMMIT) || p->recovery_error ||
-	    p->policy == JBD_POLICY_NONE)
-		return 0;
-	err = jbd_fc_scan(r->j, p->as_stop ? r->s->stop_end : r->s->end_sequence, &r->fc);
-	return err == E4R_FC_NOT_ENABLED ? 0 : err;
-}
-
 /* Whether step 1 is followed by a fast-commit replay (or its failure to record). */
 static int replay_has_fast_commits(const struct replay_result *r)
 {
@@ -210,11 +195,38 @@ static errcode_t probe_idle(const char *image, const struct replay_opts *o, int 
 	return err;
 }
 
+/* What a replay loads of the journal: the live log, planned under O's policy, and its fast commits. */
+static void load_opts(const struct replay_opts *o, struct replay_load_opts *lo)
+{
+	memset(lo, 0, sizeof(*lo));
+	lo->journal_path = o->journal_path;
+	lo->progress = o->progress;
+	lo->progress_arg = o->progress_arg;
+	lo->policy = o->policy;
+	lo->hooks = o->hooks;
+	lo->diagnose = o->diagnose;
+	lo->alternatives = 1;
+	lo->fc = REPLAY_LOAD_FC_REPLAY;
+}
+
+/* R owns what LD loaded from here on (replay_free frees it). */
+static void keep(struct replay_result *r, const struct replay_load *ld)
+{
+	r->j = ld->j;
+	r->s = ld->s;
+	r->autop = ld->autop;
+	r->diag = ld->diag;
+	r->p = ld->plan;
+	r->alts = ld->alts;
+	r->fc = ld->fc;
+}
+
 errcode_t replay_image(const char *image, const struct replay_opts *o, struct replay_result **out)
 {
 	struct replay_result *r;
 	ext2_filsys fs = NULL;
-	const struct replay_hooks *hooks = o->hooks;
+	struct replay_load_opts lo;
+	struct replay_load ld;
 	io_manager io;
 	errcode_t err;
 	int writing = !o->dry_run && o->policy != JBD_POLICY_NONE, wb_fd;
@@ -238,11 +250,11 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 	if (err)
 		return err;
 	r->needs_recovery = ext2fs_has_feature_journal_needs_recovery(fs->super);
-	err = jbd_journal_open(fs, o->journal_path, &r->j);
+	load_opts(o, &lo);
+	err = replay_load_journal(fs, &lo, &ld);
+	r->j = ld.j;
 	if (err)
 		goto out;
-	r->j->progress = o->progress;
-	r->j->progress_arg = o->progress_arg;
 	if (writing && jsb_get(r->j, JSB_MARK_OFFSET) == E4R_FINISH_MARK && r->j->start == 0) {
 		err = resume(fs, r);
 		goto out;
@@ -251,25 +263,11 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 		r->nothing_to_do = 1;
 		goto out;
 	}
-	err = jbd_scan_log(r->j, 0, &r->s);
-	if (!err && o->policy == JBD_POLICY_AUTO && !hooks && replay_log_has_failures(r->s)) {
-		/* Auto: the diagnosis decides each failure (a healthy log needs none). */
-		r->autop = calloc(1, sizeof(*r->autop));
-		err = r->autop ? replay_auto_setup(r->j, r->s, r->autop) : EXT2_ET_NO_MEMORY;
-		if (!err)
-			hooks = &r->autop->hooks;
-	}
-	if (!err && o->diagnose && !r->autop && replay_log_has_failures(r->s))
-		err = diag_journal(r->j, r->s, &r->diag);
-	if (!err)
-		err = replay_plan_build(r->j, r->s, o->policy, ext2fs_blocks_count(fs->super), hooks, &r->p);
-	/* Only a report: a filesystem too damaged to compare or name blocks in still gets its replay. */
-	if (!err && replay_plan_fell_back(r->p) && replay_alternatives(r->j, r->s, r->p, &r->alts))
-		r->alts = NULL;
-	if (!err)
+	err = replay_load_log(&lo, &ld);
+	keep(r, &ld);
+	/* Whenever there is a plan: the report shows it even when reading the fast commits failed. */
+	if (r->p)
 		replay_plan_left_out(r->p, &r->left_out_txns, &r->left_out_blocks);
-	if (!err)
-		err = scan_fast_commits(r);
 	if (err || !writing)
 		goto out;
 	if (r->j->sb_csum_ok == 0 && r->p->as_stop) {
