@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "util/e4r_err.h"
 #include "fs/decode.h"
-#include "replay/plan.h"
+#include "replay/load.h"
 #include "replay/view.h"
 #include "json.h"
 #include "json_doc.h"
@@ -33,14 +33,12 @@ struct logdump_opts {
 struct logdump {
 	struct logdump_opts	o;
 	const char		*image;
-	struct jbd_journal	*j;
-	struct jbd_scan		*s;
+	struct replay_load	load;		/* the journal, its log, the stop policy's plan (what it does
+						   with each block) and the fast-commit area, if any */
 	struct fs_decode	*dec;
-	struct replay_plan	*plan;		/* what the stop policy does with each block */
 	struct replay_view	*view;		/* the fates and problems shown, from the scan and the plan */
 	struct diag_report	*diag;		/* --diagnose */
 	struct replay_supersede	*sup;		/* --diagnose: auto's supersede verdicts, by transaction */
-	struct jbd_fc		*fc;		/* the fast-commit area, when the journal has one */
 	unsigned		problems;	/* bad checksums and other damage found */
 };
 
@@ -76,7 +74,7 @@ static const struct feature_name feature_names[] = {
 /* The tag names a home block at or past the end of the filesystem. */
 static int home_outside(const struct logdump *ld, const struct jbd_scan_block *b)
 {
-	return b->fs_block >= ext2fs_blocks_count(ld->j->fs->super);
+	return b->fs_block >= ext2fs_blocks_count(ld->load.j->fs->super);
 }
 
 static const char *csum_text(const struct jbd_csum *c)
@@ -134,7 +132,7 @@ static int check_numbers(struct logdump_opts *o, const char *seq, const char *bl
 static const struct replay_view_block *block_view(const struct logdump *ld, const struct jbd_scan_txn *t,
 						  const struct jbd_scan_block *b)
 {
-	return replay_view_block(ld->view, (unsigned)(t - ld->s->txns), (unsigned)(b - t->blocks));
+	return replay_view_block(ld->view, (unsigned)(t - ld->load.s->txns), (unsigned)(b - t->blocks));
 }
 
 /* ---- selection and problem counting ---- */
@@ -172,10 +170,10 @@ static void count_problems(struct logdump *ld)
 	unsigned t;
 
 	ld->problems = ld->view->sb_problems + ld->view->log_problems;
-	for (t = 0; t < ld->s->nlive; t++)
-		if (txn_shown(ld, &ld->s->txns[t]))
+	for (t = 0; t < ld->load.s->nlive; t++)
+		if (txn_shown(ld, &ld->load.s->txns[t]))
 			ld->problems += ld->view->txns[t].problems;
-	ld->problems += fc_problems(ld->fc);
+	ld->problems += fc_problems(ld->load.fc);
 }
 
 /* ---- --decode ---- */
@@ -185,13 +183,13 @@ static errcode_t build_decoder(struct logdump *ld)
 	unsigned t, i;
 	errcode_t err;
 
-	err = fs_decode_new(ld->j->fs, &ld->dec);
+	err = fs_decode_new(ld->load.j->fs, &ld->dec);
 	if (err)
 		return err;
 	if (ld->o.have_block)
 		return fs_decode_want(ld->dec, ld->o.block);
-	for (t = 0; t < ld->s->ntxns; t++) {
-		const struct jbd_scan_txn *txn = &ld->s->txns[t];
+	for (t = 0; t < ld->load.s->ntxns; t++) {
+		const struct jbd_scan_txn *txn = &ld->load.s->txns[t];
 		if (!txn_shown(ld, txn))
 			continue;
 		for (i = 0; i < txn->nblocks; i++) {
@@ -245,7 +243,7 @@ static void feature_text(const char *name, void *arg)
 
 static void text_super(const struct logdump *ld)
 {
-	const struct jbd_journal *j = ld->j;
+	const struct jbd_journal *j = ld->load.j;
 	int n = 0;
 
 	printf(_("Journal superblock (v%d%s):\n"), j->format, j->external ? _(", external device") : "");
@@ -272,7 +270,7 @@ static void text_super(const struct logdump *ld)
 
 static void json_super(struct json *js, const struct logdump *ld)
 {
-	const struct jbd_journal *j = ld->j;
+	const struct jbd_journal *j = ld->load.j;
 
 	json_begin_object(js, "journal");
 	json_uint(js, "blocksize", j->blocksize);
@@ -337,7 +335,7 @@ static void text_block(const struct logdump *ld, const struct jbd_scan_txn *t,
 	/* Whatever its fate, a home past the end is damage worth seeing (a flipped tag, garbage). */
 	if (home_outside(ld, b) && v->fate != REPLAY_VIEW_OUT_OF_FS)
 		printf(_("; HOME OUTSIDE THE FILESYSTEM (%llu blocks)"),
-		       (unsigned long long)ext2fs_blocks_count(ld->j->fs->super));
+		       (unsigned long long)ext2fs_blocks_count(ld->load.j->fs->super));
 	putchar('\n');
 }
 
@@ -397,7 +395,7 @@ static void text_txn(const struct logdump *ld, const struct jbd_scan_txn *t)
 
 static void text_end(const struct logdump *ld)
 {
-	const struct jbd_scan *s = ld->s;
+	const struct jbd_scan *s = ld->load.s;
 
 	if (s->end_reason == JBD_END_CLEAN) {
 		printf(_("The journal is clean (s_start 0): nothing to recover.\n"));
@@ -429,8 +427,8 @@ static void for_each_version(const struct logdump *ld,
 	unsigned t, i, ft = 0, fi = 0;
 	int have_final = replay_view_final(ld->view, ld->o.block, &ft, &fi);
 
-	for (t = 0; t < ld->s->ntxns; t++) {
-		const struct jbd_scan_txn *txn = &ld->s->txns[t];
+	for (t = 0; t < ld->load.s->ntxns; t++) {
+		const struct jbd_scan_txn *txn = &ld->load.s->txns[t];
 		if (!ld->o.all && txn->old)
 			continue;
 		for (i = 0; i < txn->nblocks; i++)
@@ -477,19 +475,19 @@ static void text_output(struct logdump *ld)
 	unsigned t, shown = 0;
 
 	text_super(ld);
-	for (t = 0; t < ld->s->ntxns; t++) {
-		if (!ld->o.all && ld->s->txns[t].old)
+	for (t = 0; t < ld->load.s->ntxns; t++) {
+		if (!ld->o.all && ld->load.s->txns[t].old)
 			continue;
-		if (txn_shown(ld, &ld->s->txns[t])) {
-			text_txn(ld, &ld->s->txns[t]);
+		if (txn_shown(ld, &ld->load.s->txns[t])) {
+			text_txn(ld, &ld->load.s->txns[t]);
 			shown++;
 		}
 	}
 	if (ld->o.have_seq && !shown)
 		printf(_("Transaction %u is not in the journal.\n"), ld->o.seq);
 	text_end(ld);
-	if (ld->fc && !ld->o.have_seq && !ld->o.have_block)
-		fc_text(ld->fc, ld->view->fc_replays);
+	if (ld->load.fc && !ld->o.have_seq && !ld->o.have_block)
+		fc_text(ld->load.fc, ld->view->fc_replays);
 	if (ld->o.have_block)
 		text_versions(ld);
 	if (ld->diag) {
@@ -607,7 +605,7 @@ static void json_txn(struct json *js, const struct logdump *ld, const struct jbd
 	json_descs(js, t);
 	json_commit(js, t);
 	json_bool(js, "committed", t->committed);
-	json_bool(js, "replayed", ld->view->txns[t - ld->s->txns].replayed);
+	json_bool(js, "replayed", ld->view->txns[t - ld->load.s->txns].replayed);
 	json_begin_array(js, "blocks");
 	for (i = 0; i < t->nblocks; i++)
 		if (block_shown(ld, &t->blocks[i]))
@@ -619,7 +617,7 @@ static void json_txn(struct json *js, const struct logdump *ld, const struct jbd
 
 static void json_end(struct json *js, const struct logdump *ld)
 {
-	const struct jbd_scan *s = ld->s;
+	const struct jbd_scan *s = ld->load.s;
 
 	json_begin_object(js, "end");
 	json_uint(js, "journal_block", s->end_jblk);
@@ -679,17 +677,17 @@ static void json_output(struct logdump *ld)
 	json_bool(&js, "has_journal", 1);
 	json_super(&js, ld);
 	json_begin_array(&js, "transactions");
-	for (t = 0; t < ld->s->ntxns; t++) {
-		if (!ld->o.all && ld->s->txns[t].old)
+	for (t = 0; t < ld->load.s->ntxns; t++) {
+		if (!ld->o.all && ld->load.s->txns[t].old)
 			continue;
-		if (txn_shown(ld, &ld->s->txns[t]))
-			json_txn(&js, ld, &ld->s->txns[t]);
+		if (txn_shown(ld, &ld->load.s->txns[t]))
+			json_txn(&js, ld, &ld->load.s->txns[t]);
 	}
 	json_end_array(&js);
 	json_end(&js, ld);
 	if (ld->o.have_block)
 		json_versions(&js, ld);
-	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->fc, ld->view->fc_replays);
+	fc_json(&js, ld->o.have_seq || ld->o.have_block ? NULL : ld->load.fc, ld->view->fc_replays);
 	json_bool(&js, "decode_partial", ld->dec && fs_decode_partial(ld->dec));
 	if (ld->diag)
 		diag_print_json(&js, "diagnosis", ld->diag, ld->sup);
@@ -718,42 +716,48 @@ static int no_journal(const struct logdump *ld)
 	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
 }
 
+/*
+ * What loading the journal could not do, by the step that failed. The plan
+ * is the first of what is made of the scanned log for the listing (then
+ * the fates shown, the blocks named) and is reported as they are.
+ */
+static const char *const load_errors[] = {
+	[REPLAY_LOAD_OPEN]	= N_("cannot load the journal"),
+	[REPLAY_LOAD_SCAN]	= N_("cannot scan the journal"),
+	[REPLAY_LOAD_DIAGNOSE]	= N_("cannot diagnose the journal's checksums"),
+	[REPLAY_LOAD_PLAN]	= N_("cannot decode the filesystem's blocks"),
+	[REPLAY_LOAD_FC]	= N_("cannot scan the fast-commit area"),
+};
+
 static int load(struct logdump *ld, ext2_filsys fs)
 {
+	/* The stop policy's plan, and its fast commits: what e2fsck would do with the log shown. */
+	struct replay_load_opts lo = {
+		.journal_path = ld->o.journal,
+		.scan_flags = ld->o.all ? JBD_SCAN_OLD : 0,
+		.policy = JBD_POLICY_STOP,
+		.fc = REPLAY_LOAD_FC_SHOW,
+	};
 	struct bar bar;
 	errcode_t err;
 
-	err = jbd_journal_open(fs, ld->o.journal, &ld->j);
-	if (err == E4R_NO_JOURNAL)
-		return no_journal(ld);
-	if (err) {
-		cli_error(ld->image, err, _("cannot load the journal"));
-		return EXIT_OPERATIONAL;
-	}
 	/* A bar for a long log, on stderr when it is a terminal; never with --json. */
 	bar_init_delayed(&bar, stderr, !ld->o.json);
 	if (bar.out) {
-		ld->j->progress = bar_journal;
-		ld->j->progress_arg = &bar;
+		lo.progress = bar_journal;
+		lo.progress_arg = &bar;
 	}
-	err = jbd_scan_log(ld->j, ld->o.all ? JBD_SCAN_OLD : 0, &ld->s);
+	err = replay_load(fs, &lo, &ld->load);
 	bar_clear(&bar);
-	ld->j->progress = NULL;
+	if (ld->load.j)
+		ld->load.j->progress = NULL;
+	if (err == E4R_NO_JOURNAL && ld->load.failed == REPLAY_LOAD_OPEN)
+		return no_journal(ld);
 	if (err) {
-		cli_error(ld->image, err, _("cannot scan the journal"));
+		cli_error(ld->image, err, "%s", _(load_errors[ld->load.failed]));
 		return EXIT_OPERATIONAL;
 	}
-	/* The fast commits that count follow the last replayed full commit. */
-	if (ld->j->incompat & JBD_FEATURE_INCOMPAT_FAST_COMMIT) {
-		err = jbd_fc_scan(ld->j, ld->s->stop_end, &ld->fc);
-		if (err) {
-			cli_error(ld->image, err, _("cannot scan the fast-commit area"));
-			return EXIT_OPERATIONAL;
-		}
-	}
-	err = replay_plan_build(ld->j, ld->s, JBD_POLICY_STOP, ext2fs_blocks_count(fs->super), NULL, &ld->plan);
-	if (!err)
-		err = replay_view_build(ld->j, ld->s, ld->plan, &ld->view);
+	err = replay_view_build(ld->load.j, ld->load.s, ld->load.plan, &ld->view);
 	if (!err && (ld->o.decode || ld->o.have_block))
 		err = build_decoder(ld);
 	if (err) {
@@ -761,13 +765,13 @@ static int load(struct logdump *ld, ext2_filsys fs)
 		return EXIT_OPERATIONAL;
 	}
 	if (ld->o.diagnose) {
-		err = diag_journal(ld->j, ld->s, &ld->diag);
+		err = diag_journal(ld->load.j, ld->load.s, &ld->diag);
 		if (err) {
 			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
 			return EXIT_OPERATIONAL;
 		}
 		/* auto leaves out, rather than stops at, a failed transaction proven superseded. */
-		err = replay_supersede_all(ld->j, ld->s, &ld->sup);
+		err = replay_supersede_all(ld->load.j, ld->load.s, &ld->sup);
 		if (err) {
 			cli_error(ld->image, err, _("cannot diagnose the journal's checksums"));
 			return EXIT_OPERATIONAL;
@@ -831,12 +835,7 @@ out:
 	free(ld.sup);
 	fs_decode_free(ld.dec);
 	replay_view_free(ld.view);
-	replay_plan_free(ld.plan);
-	jbd_fc_free(ld.fc);
-	if (ld.s)
-		jbd_scan_free(ld.s);
-	if (ld.j)
-		jbd_journal_close(ld.j);
+	replay_load_free(&ld.load);
 	if (fs)
 		ext2fs_close_free(&fs);
 	free(seq);
