@@ -14,18 +14,20 @@
 #include "json_doc.h"
 #include "json.h"
 #include "salvage.h"
+#include "replay/load.h"
 #include "util/e4r_err.h"
 
 struct diagnose {
 	const char		*image;
 	int			json;
 	const char		*journal;
-	struct jbd_journal	*j;
-	struct jbd_scan		*s;
-	struct diag_report	*d;	/* auto.diag */
-	struct replay_auto	autop;
-	struct replay_plan	*plan;	/* what auto does */
-	struct replay_alts	*alts;	/* when auto falls back: what the other policies write differently */
+	/*
+	 * The journal, its log, auto's diagnosis (autop), what auto does with
+	 * a log that has failures (plan), and when auto falls back, what the
+	 * other policies write differently (alts).
+	 */
+	struct replay_load	load;
+	struct diag_report	*d;	/* load.autop->diag */
 	ext2_filsys		fs;
 };
 
@@ -36,10 +38,10 @@ static void for_each_outside(const struct diagnose *dg, ext2_filsys fs,
 {
 	uint64_t n = ext2fs_blocks_count(fs->super);
 
-	for (unsigned t = 0; t < dg->s->nlive; t++)
-		for (unsigned b = 0; b < dg->s->txns[t].nblocks; b++)
-			if (dg->s->txns[t].blocks[b].fs_block >= n)
-				fn(&dg->s->txns[t], &dg->s->txns[t].blocks[b], n, arg);
+	for (unsigned t = 0; t < dg->load.s->nlive; t++)
+		for (unsigned b = 0; b < dg->load.s->txns[t].nblocks; b++)
+			if (dg->load.s->txns[t].blocks[b].fs_block >= n)
+				fn(&dg->load.s->txns[t], &dg->load.s->txns[t].blocks[b], n, arg);
 }
 
 static void text_outside(const struct jbd_scan_txn *t, const struct jbd_scan_block *b, uint64_t n, void *arg)
@@ -67,11 +69,11 @@ static void text_output(const struct diagnose *dg)
 {
 	if (!dg->d->nfindings)
 		printf(_("%s: every journal checksum matches\n"), dg->image);
-	diag_print_text(dg->d, dg->autop.sup);
+	diag_print_text(dg->d, dg->load.autop->sup);
 	for_each_outside(dg, dg->fs, text_outside, NULL);
-	supersede_print_text(&dg->autop, dg->s);
-	if (dg->alts)
-		alt_print_text(dg->alts, replay_policy_name(JBD_POLICY_AUTO));
+	supersede_print_text(dg->load.autop, dg->load.s);
+	if (dg->load.alts)
+		alt_print_text(dg->load.alts, replay_policy_name(JBD_POLICY_AUTO));
 	if (dg->d->nfindings)
 		printf(_("%u finding(s), %u problem(s)\n"), dg->d->nfindings, dg->d->problems);
 }
@@ -82,16 +84,16 @@ static void json_output(const struct diagnose *dg)
 	struct json js;
 
 	json_begin_document(&js, stdout, "diagnose", dg->image);
-	json_journal_checksum(&js, dg->j);
+	json_journal_checksum(&js, dg->load.j);
 	/* deprecated alias of checksum_version, as "v3" */
 	json_bool(&js, "has_journal", 1);
-	json_string(&js, "checksum", csum_names[dg->j->csum]);
-	diag_print_json(&js, "findings", dg->d, dg->autop.sup);
-	supersede_print_json(&js, "supersede", &dg->autop, dg->s);
+	json_string(&js, "checksum", csum_names[dg->load.j->csum]);
+	diag_print_json(&js, "findings", dg->d, dg->load.autop->sup);
+	supersede_print_json(&js, "supersede", dg->load.autop, dg->load.s);
 	json_begin_array(&js, "outside_filesystem");
 	for_each_outside(dg, dg->fs, json_outside, &js);
 	json_end_array(&js);
-	alt_print_json(&js, "alternatives", dg->alts);
+	alt_print_json(&js, "alternatives", dg->load.alts);
 	json_uint(&js, "problems", dg->d->problems);
 	json_end_object(&js);
 	json_finish(&js);
@@ -118,40 +120,38 @@ static int no_journal(const struct diagnose *dg)
 	return json_finish(&js) ? EXIT_OPERATIONAL : EXIT_OK;
 }
 
+/* What loading the journal could not do, by the step that failed. */
+static const char *const load_errors[] = {
+	[REPLAY_LOAD_OPEN]	= N_("cannot load the journal"),
+	[REPLAY_LOAD_SCAN]	= N_("cannot scan the journal"),
+	[REPLAY_LOAD_DIAGNOSE]	= N_("cannot diagnose the journal's checksums"),
+	[REPLAY_LOAD_PLAN]	= N_("cannot plan the replay"),
+	[REPLAY_LOAD_FC]	= N_("cannot scan the fast-commit area"),
+};
+
 static int run(struct diagnose *dg, ext2_filsys fs)
 {
+	/*
+	 * Auto's diagnosis of the whole log; a log with failures also gets
+	 * what auto makes of it, and what the other policies would write instead.
+	 */
+	struct replay_load_opts lo = {
+		.journal_path = dg->journal,
+		.policy = JBD_POLICY_AUTO,
+		.diagnose_healthy = 1,
+		.plan_failures = 1,
+		.alternatives = 1,
+	};
 	errcode_t err;
 
-	err = jbd_journal_open(fs, dg->journal, &dg->j);
-	if (err == E4R_NO_JOURNAL)
+	err = replay_load(fs, &lo, &dg->load);
+	if (err == E4R_NO_JOURNAL && dg->load.failed == REPLAY_LOAD_OPEN)
 		return no_journal(dg);
 	if (err) {
-		cli_error(dg->image, err, _("cannot load the journal"));
+		cli_error(dg->image, err, "%s", _(load_errors[dg->load.failed]));
 		return EXIT_OPERATIONAL;
 	}
-	err = jbd_scan_log(dg->j, 0, &dg->s);
-	if (err) {
-		cli_error(dg->image, err, _("cannot scan the journal"));
-		return EXIT_OPERATIONAL;
-	}
-	err = replay_auto_setup(dg->j, dg->s, &dg->autop);
-	if (err) {
-		cli_error(dg->image, err, _("cannot diagnose the journal's checksums"));
-		return EXIT_OPERATIONAL;
-	}
-	dg->d = dg->autop.diag;
-	if (replay_log_has_failures(dg->s)) {
-		/* What auto makes of it, and what the other policies would write instead. */
-		err = replay_plan_build(dg->j, dg->s, JBD_POLICY_AUTO, ext2fs_blocks_count(fs->super),
-					&dg->autop.hooks, &dg->plan);
-		/* The comparison is a report of its own: a filesystem too damaged for it still gets the rest. */
-		if (!err && replay_plan_fell_back(dg->plan) && replay_alternatives(dg->j, dg->s, dg->plan, &dg->alts))
-			dg->alts = NULL;
-		if (err) {
-			cli_error(dg->image, err, _("cannot plan the replay"));
-			return EXIT_OPERATIONAL;
-		}
-	}
+	dg->d = dg->load.autop->diag;
 	if (dg->json)
 		json_output(dg);
 	else
@@ -194,13 +194,7 @@ int cmd_diagnose(int argc, const char **argv)
 	dg.fs = fs;
 	rc = salvage ? salvage_run(image, fs, journal, dg.json) : run(&dg, fs);
 out:
-	replay_alternatives_free(dg.alts);
-	replay_plan_free(dg.plan);
-	replay_auto_free(&dg.autop);
-	if (dg.s)
-		jbd_scan_free(dg.s);
-	if (dg.j)
-		jbd_journal_close(dg.j);
+	replay_load_free(&dg.load);
 	if (fs)
 		ext2fs_close_free(&fs);
 	free(journal);
