@@ -221,6 +221,14 @@ static void count_fixed(struct check_ctx *c, struct check_finding *f, unsigned *
 		c->res->left--;
 }
 
+/* The repairs made so far go into the result, and the superblock is written with them. */
+static void round_written(struct check_ctx *c, unsigned fixed)
+{
+	c->res->fixed += fixed;
+	c->res->written = 1;
+	ext2fs_mark_super_dirty(c->fs);
+}
+
 /*
  * Report CODE on INO as a finding of this round made after its repairs, and
  * fix it now: 0 also when declined or left unfixed; the limit on findings
@@ -391,11 +399,8 @@ static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
 		else if (fix_one(c, first, i) == 0)
 			count_fixed(c, f, fixed);
 	}
-	if (declined && *fixed) {
-		r->fixed += *fixed;
-		r->written = 1;
-		ext2fs_mark_super_dirty(c->fs);
-	}
+	if (declined && *fixed)
+		round_written(c, *fixed);
 	return declined;
 }
 
@@ -484,65 +489,96 @@ static void yield_misplaced_bitmaps(struct check_ctx *c, size_t first)
 	}
 }
 
-static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixed)
-{
-	struct check_result *r = c->res;
-	struct repair_plan plan = { 0 };
-	errcode_t err = 0;
-	int entries_change = 0;
-	ext2_ino_t *maps = NULL;	/* inodes whose maps this round's repairs changed */
-	struct check_keys to_map = { NULL, 0 };	/* inodes whose maps this round will change */
-	size_t nmaps = 0, i;
+/*
+ * What the phases of one round share: its findings (from FIRST on), the
+ * count of its repairs, and what a phase learns that a later one needs.
+ */
+struct round {
+	struct check_ctx	*c;
+	size_t			first;		/* the round's first finding */
+	unsigned		*fixed;		/* the repairs made so far */
+	int			over;		/* a phase ended the round: no later phase runs */
+	int			entries_change;	/* entries that pass 4 counted change: its counts wait */
+	ext2_ino_t		*maps;		/* inodes whose maps this round's repairs changed */
+	size_t			nmaps;
+	struct check_keys	to_map;		/* inodes whose maps this round will change */
+	struct repair_plan	plan;
+};
 
-	*fixed = 0;
+/*
+ * Journal copies of damaged blocks first: the round's other findings
+ * were made on the damage. But not before a repair made alone: such a
+ * finding (a feature the inodes prove, a table's place) changes how
+ * the next round reads every inode, and this round's view called
+ * sound inodes damaged (a lost extent feature had older copies of
+ * the inode tables restored over them). The copies wait a round.
+ */
+static errcode_t round_restore(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	errcode_t err;
+
 	/* the last round's repairs may have moved metadata (a relocated bitmap) */
 	if ((err = fs_guard_arm(c->fs)))
 		return err;
-	/*
-	 * Journal copies of damaged blocks first: the round's other findings
-	 * were made on the damage. But not before a repair made alone: such a
-	 * finding (a feature the inodes prove, a table's place) changes how
-	 * the next round reads every inode, and this round's view called
-	 * sound inodes damaged (a lost extent feature had older copies of
-	 * the inode tables restored over them). The copies wait a round.
-	 */
-	if (!alone_pending(c, first) && (err = repair_journal_copies(c, first, fixed)))
+	if (!alone_pending(c, rd->first) && (err = repair_journal_copies(c, rd->first, rd->fixed)))
 		return err;
-	if (*fixed) {
-		r->fixed += *fixed;
-		r->written = 1;
-		ext2fs_mark_super_dirty(c->fs);
+	if (*rd->fixed) {
+		round_written(c, *rd->fixed);
 		c->recheck = 1;	/* the other findings were made on the damage */
-		return 0;
+		rd->over = 1;
 	}
-	if (c->opts->repair == E4R_REPAIR_PREEN && !preen_allowed(c, first)) {
-		r->preen_halt = 1;
+	return 0;
+}
+
+/*
+ * The checks before the round's own repairs, which can stop it before
+ * anything is written: -p with an error it may not fix, and a directory's
+ * extent move answered no (moves_declined).
+ */
+static errcode_t round_checks(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+
+	if (c->opts->repair == E4R_REPAIR_PREEN && !preen_allowed(c, rd->first)) {
+		c->res->preen_halt = 1;
+		rd->over = 1;
 		return 0;
 	}
 	/* Repairs write inodes and blocks whose checksums are wrong now: read them anyway. */
 	c->fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
-	if (moves_declined(c, first, fixed)) {
+	if (moves_declined(c, rd->first, rd->fixed)) {
 		c->again = 1;
-		return 0;
+		rd->over = 1;
 	}
-	/*
-	 * A finding that makes the rest of this round's findings unreliable
-	 * (a bad blocks inode that misled the inode scan) is fixed alone, and
-	 * the check starts again (e2fsck restarts from the beginning there).
-	 */
-	for (i = first; i < r->count; i++) {
+	return 0;
+}
+
+/*
+ * A finding that makes the rest of this round's findings unreliable
+ * (a bad blocks inode that misled the inode scan, a descriptor whose
+ * uninit flags hid inodes from it: gd_csum_hides_inodes) is fixed alone,
+ * and the check starts again (e2fsck restarts from the beginning there).
+ */
+static errcode_t round_alone(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	struct check_result *r = c->res;
+	errcode_t err;
+	size_t i;
+
+	for (i = rd->first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
 		if (gd_csum_hides_inodes(c, f)) {
 			if (!decide(c, f))
 				continue;
-			gd_csum_unhide(c, first);
+			gd_csum_unhide(c, rd->first);
 			c->alone_fixed = i;
-			count_fixed(c, f, fixed);
-			r->fixed += *fixed;
-			r->written = 1;
-			ext2fs_mark_super_dirty(c->fs);
+			count_fixed(c, f, rd->fixed);
+			round_written(c, *rd->fixed);
 			c->recheck = 1;
+			rd->over = 1;
 			return 0;
 		}
 		if (phase_of(f) != E4R_PHASE_ALONE)
@@ -554,15 +590,14 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		 * safe): till then the guard leaves such a place to the table.
 		 */
 		if (decide(c, f)) {
-			yield_misplaced_bitmaps(c, first);
-			if (fix_one(c, first, i) == 0) {
+			yield_misplaced_bitmaps(c, rd->first);
+			if (fix_one(c, rd->first, i) == 0) {
 				c->alone_fixed = i;
-				count_fixed(c, f, fixed);
-				r->fixed += *fixed;
-				r->written = 1;
-				ext2fs_mark_super_dirty(c->fs);
+				count_fixed(c, f, rd->fixed);
+				round_written(c, *rd->fixed);
 				/* the next round reads the superblock in memory: its checksum as written */
 				ext2fs_superblock_csum_set(c->fs, c->fs->super);
+				rd->over = 1;
 				return 0;
 			}
 			/* not made: the bitmaps are the guard's again until they move */
@@ -574,204 +609,313 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 		 * or declined): an inode the round writes there would land on the
 		 * metadata beneath it. Nothing more is made; the findings stay.
 		 */
-		if (moves_table(f))
+		if (moves_table(f)) {
+			rd->over = 1;
 			return 0;
+		}
 	}
-	/*
-	 * A bitmap over other metadata or outside its group moves before any
-	 * other repair writes: the write guard knows the layout it was armed
-	 * with, and an inode written into a table block that a misplaced
-	 * bitmap still claims would be refused. Armed again after the moves.
-	 */
-	for (i = first; i < r->count; i++) {
+	return 0;
+}
+
+/*
+ * A bitmap over other metadata or outside its group moves before any
+ * other repair writes: the write guard knows the layout it was armed
+ * with, and an inode written into a table block that a misplaced
+ * bitmap still claims would be refused. Armed again after the moves.
+ * (A table that cannot stay moves alone: round_alone.)
+ */
+static errcode_t round_move_bitmaps(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	struct check_result *r = c->res;
+	size_t i;
+
+	for (i = rd->first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
 		if (!moves_bitmap(f) || !decide(c, f))
 			continue;
-		plan.summaries = 1;
-		if (fix_one(c, first, i) == 0)
-			count_fixed(c, f, fixed);
+		rd->plan.summaries = 1;
+		if (fix_one(c, rd->first, i) == 0)
+			count_fixed(c, f, rd->fixed);
 	}
-	if (plan.summaries && (err = fs_guard_arm(c->fs)))
+	return rd->plan.summaries ? fs_guard_arm(c->fs) : 0;
+}
+
+/*
+ * The directories whose maps this round mends (pick_map_repair): their
+ * findings wait a round (waits_for_map). Entries that wait for their
+ * directory's map were counted by pass 4 as they read now: the link
+ * counts wait with them.
+ */
+static errcode_t round_map_waits(struct round *rd)
+{
+	struct check_result *r = rd->c->res;
+	errcode_t err;
+	size_t i;
+
+	if ((err = check_keys_collect(r, rd->first, pick_map_repair, rd->c, &rd->to_map)))
 		return err;
-	if ((err = check_keys_collect(r, first, pick_map_repair, c, &to_map)))
-		return err;
-	/*
-	 * Entries that wait for their directory's map were counted by pass 4
-	 * as they read now: the link counts wait with them.
-	 */
-	for (i = first; i < r->count && !entries_change; i++)
-		entries_change = waits_for_map(&to_map, &r->findings[i]);
-	/* What the others need sound first (a corrupt directory block is cut before its entries). */
-	for (i = first; i < r->count; i++) {
+	for (i = rd->first; i < r->count && !rd->entries_change; i++)
+		rd->entries_change = waits_for_map(&rd->to_map, &r->findings[i]);
+	return 0;
+}
+
+/* What the others need sound first (a corrupt directory block is cut before its entries). */
+static errcode_t round_first(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	struct check_result *r = c->res;
+	size_t i;
+
+	for (i = rd->first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
 		if (phase_of(f) != E4R_PHASE_FIRST)
 			continue;
 		/* a directory whose map this round mends: its blocks are read again after */
-		if (waits_for_map(&to_map, f)) {
+		if (waits_for_map(&rd->to_map, f)) {
 			f->deferred = 1;
 			c->recheck = 1;
 			continue;
 		}
-		if (decide(c, f) && fix_one(c, first, i) == 0) {
-			entries_change |= changes_entries(f);
-			count_fixed(c, f, fixed);
+		if (decide(c, f) && fix_one(c, rd->first, i) == 0) {
+			rd->entries_change |= changes_entries(f);
+			count_fixed(c, f, rd->fixed);
 		}
 	}
-	for (i = first; i < r->count; i++) {
+	return 0;
+}
+
+/* F waits for the next round, which finds it again; RECHECK: that round is needed for it. */
+static int defer(struct check_ctx *c, struct check_finding *f, int recheck)
+{
+	f->deferred = 1;
+	if (recheck)
+		c->recheck = 1;
+	return 1;
+}
+
+/*
+ * Does F wait for the next round (deferred then)? What it says was found
+ * on what this round's earlier repairs have changed.
+ */
+static int round_defers(struct round *rd, struct check_finding *f)
+{
+	struct check_ctx *c = rd->c;
+
+	/* the entries of a directory whose map this round mends: as in round_first */
+	if (waits_for_map(&rd->to_map, f))
+		return defer(c, f, 1);
+	/*
+	 * Pass 4 counted the links this round's entries give; a pass 2 or 3
+	 * repair that adds, removes or redirects entries makes those counts
+	 * stale (a '..' put back is one more link to its parent). The next
+	 * round counts again and mends them then, once.
+	 */
+	if (rd->entries_change && check_problem_info(f->code)->pass == E4R_PASS_LINKS)
+		return defer(c, f, 1);
+	/*
+	 * Quota counted before this round's reconnections: a root or a
+	 * lost+found they make takes an inode and a block of its own.
+	 */
+	if ((f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES) && rd->entries_change)
+		return defer(c, f, 0);
+	/*
+	 * The same for the counts over an inode's blocks (i_blocks, and
+	 * quota over all inodes) once a repair changed what it maps:
+	 * corrected from stale counts, they would be corrected back.
+	 */
+	if (counts_map(f) && rd->nmaps &&
+	    ((f->code != E4R_PR_I_BLOCKS && f->code != E4R_PR_I_SIZE) ||
+	     map_changed(rd->maps, rd->nmaps, f->ino)))
+		return defer(c, f, 1);
+	return 0;
+}
+
+/*
+ * The rest, in the order found: made now, or planned for the phases after
+ * (the summaries' rebuild, the clones, the late repairs that allocate).
+ */
+static errcode_t round_in_order(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	struct check_result *r = c->res;
+	errcode_t err;
+	size_t i;
+
+	for (i = rd->first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 		enum check_phase phase = phase_of(f);
 
 		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST || moves_bitmap(f) ||
 		    (f->code == E4R_PR_DIR_EXTENT_GAP && c->opts->repair == E4R_REPAIR_ASK))
 			continue;	/* answered above */
-		/* the entries of a directory whose map this round mends: as above */
-		if (waits_for_map(&to_map, f)) {
-			f->deferred = 1;
-			c->recheck = 1;
+		if (round_defers(rd, f))
 			continue;
-		}
-		/*
-		 * Pass 4 counted the links this round's entries give; a pass 2 or 3
-		 * repair that adds, removes or redirects entries makes those counts
-		 * stale (a '..' put back is one more link to its parent). The next
-		 * round counts again and mends them then, once.
-		 */
-		if (entries_change && check_problem_info(f->code)->pass == E4R_PASS_LINKS) {
-			f->deferred = 1;
-			c->recheck = 1;
-			continue;
-		}
-		/*
-		 * The same for the counts over an inode's blocks (i_blocks, and
-		 * quota over all inodes) once a repair changed what it maps:
-		 * corrected from stale counts, they would be corrected back.
-		 */
-		/*
-		 * Quota counted before this round's reconnections: a root or a
-		 * lost+found they make takes an inode and a block of its own.
-		 */
-		if ((f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES) &&
-		    entries_change) {
-			f->deferred = 1;
-			continue;
-		}
-		if (counts_map(f) && nmaps &&
-		    ((f->code != E4R_PR_I_BLOCKS && f->code != E4R_PR_I_SIZE) ||
-		     map_changed(maps, nmaps, f->ino))) {
-			f->deferred = 1;
-			c->recheck = 1;
-			continue;
-		}
 		if (!decide(c, f)) {
 			if (phase == E4R_PHASE_SUMMARY)
-				plan.summaries_declined = 1;
+				rd->plan.summaries_declined = 1;
 			continue;
 		}
 		/* reconnections (late) are made after this loop: they count when chosen */
 		if (phase == E4R_PHASE_LATE)
-			entries_change |= changes_entries(f);
+			rd->entries_change |= changes_entries(f);
 		switch (phase) {
 		case E4R_PHASE_SUMMARY:
-			plan.summaries = 1;
+			rd->plan.summaries = 1;
 			/* a routine of its own (uninit flags) runs now; the rest is the rebuild */
 			if (repair_fix_fn(check_problem_info(f->code)->fix) &&
-			    fix_one(c, first, i) == 0)
-				count_fixed(c, f, fixed);
+			    fix_one(c, rd->first, i) == 0)
+				count_fixed(c, f, rd->fixed);
 			continue;	/* else counted when the rebuild is done */
 		case E4R_PHASE_LATE:
-			if ((err = plan_add(&plan.late, &plan.nlate, i)))
-				goto out;
+			if ((err = plan_add(&rd->plan.late, &rd->plan.nlate, i)))
+				return err;
 			continue;
 		case E4R_PHASE_CLONE:
-			if ((err = plan_add(&plan.dups, &plan.ndups, i)))
-				goto out;
+			if ((err = plan_add(&rd->plan.dups, &rd->plan.ndups, i)))
+				return err;
 			continue;
 		case E4R_PHASE_NOW_REBUILD:
-			plan.summaries = 1;
+			rd->plan.summaries = 1;
 			break;
 		default:
 			break;
 		}
-		if (fix_one(c, first, i) == 0) {
-			entries_change |= changes_entries(f);
-			count_fixed(c, f, fixed);
+		if (fix_one(c, rd->first, i) == 0) {
+			rd->entries_change |= changes_entries(f);
+			count_fixed(c, f, rd->fixed);
 			if (changes_map(f) && f->ino != E4R_NONE) {
-				ext2_ino_t *m = realloc(maps, (nmaps + 1) * sizeof(*maps));
+				ext2_ino_t *m = realloc(rd->maps, (rd->nmaps + 1) * sizeof(*rd->maps));
 
-				if (!m) {
-					err = ENOMEM;
-					goto out;
-				}
-				maps = m;
-				maps[nmaps++] = (ext2_ino_t)f->ino;
+				if (!m)
+					return ENOMEM;
+				rd->maps = m;
+				rd->maps[rd->nmaps++] = (ext2_ino_t)f->ino;
 			}
 		}
 	}
+	return 0;
+}
+
+/*
+ * Pass 5's summaries rebuilt once for all the round's findings that ask
+ * for it (and for the repairs that leave them stale), unless one was
+ * declined: then none is, and the bitmaps stay as they are.
+ */
+static errcode_t round_summaries(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	struct check_result *r = c->res;
+	errcode_t err;
+	size_t i;
+
 	/* a declined rebuild leaves this round's clears marked in use: a new check sees them */
-	if (plan.summaries && plan.summaries_declined && *fixed)
+	if (rd->plan.summaries && rd->plan.summaries_declined && *rd->fixed)
 		c->recheck = 1;
-	if (plan.summaries && !plan.summaries_declined) {
-		err = repair_summaries(c);
-		if (err)
-			goto out;
-		for (i = first; i < r->count; i++)
-			if (phase_of(&r->findings[i]) == E4R_PHASE_SUMMARY && !r->findings[i].declined &&
-			    !r->findings[i].fixed && check_problem_fixable(r->findings[i].code))
-				count_fixed(c, &r->findings[i], fixed);
-	}
-	/* Allocating repairs trust the bitmaps: not while a known bitmap error is left. */
-	if (!plan.summaries_declined) {
+	if (!rd->plan.summaries || rd->plan.summaries_declined)
+		return 0;
+	if ((err = repair_summaries(c)))
+		return err;
+	for (i = rd->first; i < r->count; i++)
+		if (phase_of(&r->findings[i]) == E4R_PHASE_SUMMARY && !r->findings[i].declined &&
+		    !r->findings[i].fixed && check_problem_fixable(r->findings[i].code))
+			count_fixed(c, &r->findings[i], rd->fixed);
+	return 0;
+}
+
+/*
+ * Allocating repairs trust the bitmaps: not while a known bitmap error is
+ * left. The clones of multiply-claimed blocks all together, then the late
+ * repairs, then what they changed compared again (settle_round).
+ */
+static errcode_t round_clones_late(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	struct check_result *r = c->res;
+	struct repair_plan *plan = &rd->plan;
+	errcode_t err;
+	size_t i;
+
+	if (plan->summaries_declined)
+		return 0;
+	if (plan->ndups) {
 		unsigned cloned = 0;
+		struct check_finding *v = malloc(plan->ndups * sizeof(*v));
 
-		if (plan.ndups) {
-			struct check_finding *v = malloc(plan.ndups * sizeof(*v));
-			if (!v) {
-				err = ENOMEM;
-				goto out;
-			}
-			for (i = 0; i < plan.ndups; i++)
-				v[i] = r->findings[plan.dups[i]];
-			err = repair_dups(c, v, plan.ndups, &cloned);
-			free(v);
-			if (err)
-				goto out;
-			for (i = 0; i < plan.ndups; i++)
-				count_fixed(c, &r->findings[plan.dups[i]], fixed);
-		}
-		/* in the order found: pass 3 reports a missing root before what hangs from it */
-		for (i = 0; i < plan.nlate; i++) {
-			errcode_t e = fix_one(c, first, plan.late[i]);
+		if (!v)
+			return ENOMEM;
+		for (i = 0; i < plan->ndups; i++)
+			v[i] = r->findings[plan->dups[i]];
+		err = repair_dups(c, v, plan->ndups, &cloned);
+		free(v);
+		if (err)
+			return err;
+		for (i = 0; i < plan->ndups; i++)
+			count_fixed(c, &r->findings[plan->dups[i]], rd->fixed);
+	}
+	/* in the order found: pass 3 reports a missing root before what hangs from it */
+	for (i = 0; i < plan->nlate; i++) {
+		errcode_t e = fix_one(c, rd->first, plan->late[i]);
 
-			if (util_no_memory(e)) {
-				err = e;
-				goto out;
-			}
-			if (!e)
-				count_fixed(c, &r->findings[plan.late[i]], fixed);
-		}
-		if ((err = settle_round(c, first, fixed)))
-			goto out;
+		if (util_no_memory(e))
+			return e;
+		if (!e)
+			count_fixed(c, &r->findings[plan->late[i]], rd->fixed);
 	}
-	if (*fixed) {
-		r->fixed += *fixed;
-		r->written = 1;
-		ext2fs_mark_super_dirty(c->fs);
-		/*
-		 * The next round checks what is in memory against the checksums:
-		 * bitmaps changed by allocations are written (their checksums go
-		 * into the descriptors), and the superblock's checksum follows.
-		 */
-		if (c->fs->block_map && c->fs->inode_map && !plan.summaries_declined)
-			err = repair_write_bitmaps(c->fs);
-		ext2fs_superblock_csum_set(c->fs, c->fs->super);
-	}
-out:
-	free(maps);
-	check_keys_free(&to_map);
-	free(plan.late);
-	free(plan.dups);
+	return settle_round(c, rd->first, rd->fixed);
+}
+
+/*
+ * The round's repairs counted. The next round checks what is in memory
+ * against the checksums: bitmaps changed by allocations are written
+ * (their checksums go into the descriptors), and the superblock's
+ * checksum follows.
+ */
+static errcode_t round_totals(struct round *rd)
+{
+	struct check_ctx *c = rd->c;
+	errcode_t err = 0;
+
+	if (!*rd->fixed)
+		return 0;
+	round_written(c, *rd->fixed);
+	if (c->fs->block_map && c->fs->inode_map && !rd->plan.summaries_declined)
+		err = repair_write_bitmaps(c->fs);
+	ext2fs_superblock_csum_set(c->fs, c->fs->super);
+	return err;
+}
+
+/*
+ * One round's repairs, phase by phase (each says why it comes where it
+ * does). A phase may end the round (rd.over), and an error ends it.
+ */
+static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixed)
+{
+	static errcode_t (*const phases[])(struct round *) = {
+		round_restore,		/* journal copies of damaged blocks */
+		round_checks,		/* what stops the round before its own repairs */
+		round_alone,		/* a repair made alone ends the round */
+		round_move_bitmaps,	/* misplaced bitmaps move before anything writes */
+		round_map_waits,	/* what waits for a directory's map to be mended */
+		round_first,		/* what the others need sound */
+		round_in_order,		/* the rest, made or planned in the order found */
+		round_summaries,	/* bitmaps, counts and checksums rebuilt */
+		round_clones_late,	/* what allocates: clones, then the late repairs */
+		round_totals,		/* counted, and the bitmaps written */
+	};
+	struct round rd = { .c = c, .first = first, .fixed = fixed };
+	errcode_t err = 0;
+	size_t i;
+
+	*fixed = 0;
+	for (i = 0; i < sizeof(phases) / sizeof(phases[0]) && !err && !rd.over; i++)
+		err = phases[i](&rd);
+	free(rd.maps);
+	check_keys_free(&rd.to_map);
+	free(rd.plan.late);
+	free(rd.plan.dups);
 	return err;
 }
 
