@@ -22,6 +22,9 @@
 #define INFO	E4R_SEV_INFO
 #define PREEN	E4R_PF_PREEN_OK
 #define CLOSED	E4R_PF_CLOSED
+#define MOVES_BITMAP	E4R_PF_MOVES_BITMAP
+#define MOVES_TABLE	E4R_PF_MOVES_TABLE
+#define OVERLAP	E4R_PF_OVERLAP
 #define P0	E4R_PASS_SUPER
 #define P1	E4R_PASS_INODES
 #define P2	E4R_PASS_DIRS
@@ -155,17 +158,17 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_GD_CSUM, "gd_csum", P0, WARN, E4R_ANS_FIX, PREEN,
 	    FIX(SUMMARIES), PH(SUMMARY),
 	    PM_("group %g descriptor checksum does not match (stored %f, computed %e)")),
-	ROW(E4R_PR_GD_BLOCK_BITMAP, "gd_block_bitmap", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_BLOCK_BITMAP, "gd_block_bitmap", P0, ERR, E4R_ANS_FIX, MOVES_BITMAP,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("block bitmap of group %g is at block %b, outside the filesystem or its group")),
-	ROW(E4R_PR_GD_INODE_BITMAP, "gd_inode_bitmap", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_INODE_BITMAP, "gd_inode_bitmap", P0, ERR, E4R_ANS_FIX, MOVES_BITMAP,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("inode bitmap of group %g is at block %b, outside the filesystem or its group")),
 	/* as e2fsck: new blocks for the table, the inodes it held lost (when check/itable.c finds none) */
-	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_INODE_TABLE, "gd_inode_table", P0, ERR, E4R_ANS_FIX, MOVES_TABLE,
 	    FIX(ITABLE_NEW), PH(ALONE),
 	    PM_("inode table of group %g at block %b does not fit in the filesystem or its group")),
-	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_META_OVERLAP, "gd_meta_overlap", P0, ERR, E4R_ANS_FIX, MOVES_BITMAP | OVERLAP,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("metadata of group %g at block %b overlaps other filesystem metadata")),
 	/* before pass 1 reads it again: every other finding of the round was made on the wrong blocks */
@@ -173,7 +176,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(ITABLE_ORIGIN), PH(ALONE),
 	    PM_("inode table of group %g at block %b cannot be there; its inodes lie at block %e, where the layout or a backup descriptor puts them")),
 	/* as e2fsck: new blocks, the old content copied (what of it is inodes pass 1 judges) */
-	ROW(E4R_PR_GD_ITABLE_CONFLICT, "gd_itable_conflict", P0, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_GD_ITABLE_CONFLICT, "gd_itable_conflict", P0, ERR, E4R_ANS_FIX, MOVES_TABLE,
 	    FIX(ITABLE_NEW), PH(ALONE),
 	    PM_("inode table of group %g at block %b lies over other filesystem metadata, and no inodes were found where it belongs (moved to new blocks)")),
 	/* e2fsck zeroes it before pass 1: the inode scan skips what it marks unused */
@@ -356,7 +359,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_DIR_UNINIT_EXTENT, "dir_uninit_extent", P1, ERR, E4R_ANS_FIX, PREEN,
 	    FIX(DIR_UNINIT), PH(NOW),
 	    PM_("directory inode %i has an extent marked uninitialized at logical block %e (block %b)")),
-	ROW(E4R_PR_BAD_BLOCK_BITMAP, "bad_block_bitmap", P1, ERR, E4R_ANS_RELOCATE, 0,
+	ROW(E4R_PR_BAD_BLOCK_BITMAP, "bad_block_bitmap", P1, ERR, E4R_ANS_RELOCATE, MOVES_BITMAP,
 	    FIX(RELOCATE_BITMAP), PH(NOW_REBUILD),
 	    PM_("the bitmap of group %g at block %b is in the bad blocks list")),
 	ROW(E4R_PR_BAD_BLOCKS_INODE, "bad_blocks_inode", P1, ERR, E4R_ANS_CLEAR, 0,

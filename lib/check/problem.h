@@ -272,6 +272,32 @@ enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE
 #define E4R_PF_CLOSED	0x4
 
 /*
+ * The rest tell the repair round (repair/round.c) what a problem's repair
+ * does to the others of its round, so that the round decides from the
+ * table, never from a list of codes of its own. tests/unit/test_problem
+ * holds each to the routine or the pass it follows from, where one does.
+ */
+/*
+ * The repair gives a bitmap a new block: made before the round's other
+ * repairs write anything (the write guard knows only the layout it was
+ * armed with), and the summaries are rebuilt after.
+ */
+#define E4R_PF_MOVES_BITMAP	0x8
+/*
+ * The repair (made alone) gives an inode table new blocks. A table left
+ * where it cannot be, declined or with no room for it, ends the round: an
+ * inode the round writes there would land on the metadata beneath it.
+ */
+#define E4R_PF_MOVES_TABLE	0x10
+/*
+ * The finding's block is a group's metadata lying over other metadata:
+ * when that is one of the group's bitmaps, the write guard leaves the
+ * place to the other metadata until the bitmap moves (a repair made
+ * alone before then may write an inode there).
+ */
+#define E4R_PF_OVERLAP	0x20
+
+/*
  * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its
  * function; check/ only names it, it never calls repair/) and when in a
  * repair round it runs. A row is fixable exactly when it names a routine.

@@ -29,20 +29,12 @@ static enum check_phase phase_of(const struct check_finding *f)
 	return p ? p->phase : E4R_PHASE_NONE;
 }
 
-/* A finding whose repair gives a bitmap a new block (made before the round's other repairs). */
-static int moves_bitmap(const struct check_finding *f)
+/* Does the table set FLAG (E4R_PF_*) on FINDING's problem? */
+static int flagged(const struct check_finding *f, unsigned flag)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
-	return p && p->fix == E4R_FIX_RELOCATE_BITMAP;
-}
-
-/* A finding whose repair gives an inode table new blocks. */
-static int moves_table(const struct check_finding *f)
-{
-	const struct check_problem_info *p = check_problem_info(f->code);
-
-	return p && p->fix == E4R_FIX_ITABLE_NEW;
+	return p && (p->flags & flag);
 }
 
 /* Make finding I's repair, as the table names it; 0 when made. */
@@ -482,7 +474,7 @@ static void yield_misplaced_bitmaps(struct check_ctx *c, size_t first)
 		dgrp_t g = (dgrp_t)f->group;
 
 		/* the finding names the group's own bitmap (not its table: that one stays) */
-		if (f->code == E4R_PR_GD_META_OVERLAP && f->group < c->fs->group_desc_count &&
+		if (flagged(f, E4R_PF_OVERLAP) && f->group < c->fs->group_desc_count &&
 		    (f->blk == ext2fs_block_bitmap_loc(c->fs, g) ||
 		     f->blk == ext2fs_inode_bitmap_loc(c->fs, g)))
 			fs_guard_yield_bitmap(f->blk);
@@ -609,7 +601,7 @@ static errcode_t round_alone(struct round *rd)
 		 * or declined): an inode the round writes there would land on the
 		 * metadata beneath it. Nothing more is made; the findings stay.
 		 */
-		if (moves_table(f)) {
+		if (flagged(f, E4R_PF_MOVES_TABLE)) {
 			rd->over = 1;
 			return 0;
 		}
@@ -633,7 +625,7 @@ static errcode_t round_move_bitmaps(struct round *rd)
 	for (i = rd->first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
-		if (!moves_bitmap(f) || !decide(c, f))
+		if (!flagged(f, E4R_PF_MOVES_BITMAP) || !decide(c, f))
 			continue;
 		rd->plan.summaries = 1;
 		if (fix_one(c, rd->first, i) == 0)
@@ -748,7 +740,8 @@ static errcode_t round_in_order(struct round *rd)
 		struct check_finding *f = &r->findings[i];
 		enum check_phase phase = phase_of(f);
 
-		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST || moves_bitmap(f) ||
+		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST ||
+		    flagged(f, E4R_PF_MOVES_BITMAP) ||
 		    (f->code == E4R_PR_DIR_EXTENT_GAP && c->opts->repair == E4R_REPAIR_ASK))
 			continue;	/* answered above */
 		if (round_defers(rd, f))

@@ -2,7 +2,8 @@
  * Unit test: the problem table and the repairs agree. A row the table marks
  * fixable (an answer to ask) must name a repair the round can make, and a
  * row that names a repair must be fixable; every repair routine is named by
- * some row, and each phase has the kind of routine it runs.
+ * some row, and each phase has the kind of routine it runs. The flags the
+ * round reads agree with the routine, phase or pass they follow from.
  */
 #include "config.h"
 
@@ -11,6 +12,30 @@
 #include "check/problem.h"
 #include "repair/repair.h"
 #include "unit.h"
+
+/*
+ * Row P's flags for the repair round agree with what each follows from:
+ * the routine that makes the move or the change, the phase it needs, the
+ * pass whose counts it names.
+ */
+static void check_round_flags(const struct check_problem_info *p)
+{
+	unsigned fl = p->flags;
+	int failures = unit_failures;
+
+	/* the routines that give a bitmap or a table new blocks, and when they run */
+	CHECK_EQ(!!(fl & E4R_PF_MOVES_BITMAP), p->fix == E4R_FIX_RELOCATE_BITMAP);
+	CHECK_EQ(!!(fl & E4R_PF_MOVES_TABLE), p->fix == E4R_FIX_ITABLE_NEW);
+	if (fl & E4R_PF_MOVES_BITMAP)
+		CHECK_EQ(p->phase, E4R_PHASE_NOW_REBUILD);
+	if (fl & E4R_PF_MOVES_TABLE)
+		CHECK_EQ(p->phase, E4R_PHASE_ALONE);
+	/* a bitmap over other metadata is one that moves */
+	if (fl & E4R_PF_OVERLAP)
+		CHECK(fl & E4R_PF_MOVES_BITMAP);
+	if (unit_failures != failures)
+		fprintf(stderr, "row %s: its flags disagree with its repair\n", p->name);
+}
 
 static void check_rows(int *named)
 {
@@ -30,6 +55,7 @@ static void check_rows(int *named)
 		CHECK_EQ(fixable, has_fix);
 		CHECK_EQ(has_fix, p->phase != E4R_PHASE_NONE);
 		CHECK(p->fix < E4R_FIX_COUNT);
+		check_round_flags(p);
 		if (!has_fix || p->fix >= E4R_FIX_COUNT)
 			continue;
 		named[p->fix] = 1;
