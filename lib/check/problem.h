@@ -296,6 +296,32 @@ enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE
  * alone before then may write an inode there).
  */
 #define E4R_PF_OVERLAP	0x20
+/*
+ * The repair takes blocks from its inode (extents or blocks dropped from
+ * the map, its xattr block detached): the counts pass 1 took over them
+ * (E4R_PF_COUNTS_MAP, E4R_PF_COUNTS_USAGE) are stale after it.
+ */
+#define E4R_PF_DROPS_BLOCKS	0x40
+/*
+ * The repair changes its inode's map (a trim, a clone of the blocks it
+ * shares, the inode cleared). A directory's blocks were read through the
+ * map as it is, and a block the trim drops may be another file's: the
+ * round's findings in that directory wait for the next check.
+ */
+#define E4R_PF_REMAPS	0x80
+/*
+ * Compares a count pass 1 took over the blocks its inode maps (i_blocks,
+ * the size its last block wants): stale, so left to the next check, once
+ * a repair of the round took blocks from that inode.
+ */
+#define E4R_PF_COUNTS_MAP	0x100
+/*
+ * Compares usage counted over all inodes (quota): stale, so left to the
+ * next check, once any repair of the round took blocks from an inode or
+ * changed entries (a reconnection may make a root or a lost+found, each
+ * an inode and a block).
+ */
+#define E4R_PF_COUNTS_USAGE	0x200
 
 /*
  * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its

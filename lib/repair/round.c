@@ -153,27 +153,6 @@ static int closes(ext2_filsys fs, const struct check_finding *f)
 	return (p && (p->flags & E4R_PF_CLOSED)) || uncounted_entry(f);
 }
 
-/* Does repairing F change which blocks its inode maps (a pruned subtree, extents removed)? */
-static int changes_map(const struct check_finding *f)
-{
-	const struct check_problem_info *p = check_problem_info(f->code);
-
-	/* an xattr block taken from the inode is charged to it too (i_blocks, quota) */
-	return p && p->pass == E4R_PASS_INODES &&
-	       (p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_EA_CLEAR);
-}
-
-/*
- * A count pass 1 took over the blocks an inode maps: stale once a repair of
- * this round changed the map (the blocks it dropped were counted; the size
- * wanted reaches its last block).
- */
-static int counts_map(const struct check_finding *f)
-{
-	return f->code == E4R_PR_I_BLOCKS || f->code == E4R_PR_I_SIZE ||
-	       f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES;
-}
-
 /* INO's map was changed by a repair made this round (MAPS[0..N)). */
 static int map_changed(const ext2_ino_t *maps, size_t n, uint64_t ino)
 {
@@ -434,10 +413,7 @@ static int alone_pending(struct check_ctx *c, size_t first)
  */
 static int pick_map_repair(const struct check_finding *f, const void *arg, uint64_t *ino)
 {
-	const struct check_problem_info *p = check_problem_info(f->code);
-
-	if (!p || (p->fix != E4R_FIX_BLOCK_MAP && p->fix != E4R_FIX_CLONE &&
-		   p->fix != E4R_FIX_INODE_CLEAR) || !yes_expected(arg, f))
+	if (!flagged(f, E4R_PF_REMAPS) || !yes_expected(arg, f))
 		return 0;
 	*ino = f->ino;
 	return 1;
@@ -711,16 +687,15 @@ static int round_defers(struct round *rd, struct check_finding *f)
 	 * Quota counted before this round's reconnections: a root or a
 	 * lost+found they make takes an inode and a block of its own.
 	 */
-	if ((f->code == E4R_PR_QUOTA_SPACE || f->code == E4R_PR_QUOTA_INODES) && rd->entries_change)
+	if (flagged(f, E4R_PF_COUNTS_USAGE) && rd->entries_change)
 		return defer(c, f, 0);
 	/*
 	 * The same for the counts over an inode's blocks (i_blocks, and
 	 * quota over all inodes) once a repair changed what it maps:
 	 * corrected from stale counts, they would be corrected back.
 	 */
-	if (counts_map(f) && rd->nmaps &&
-	    ((f->code != E4R_PR_I_BLOCKS && f->code != E4R_PR_I_SIZE) ||
-	     map_changed(rd->maps, rd->nmaps, f->ino)))
+	if (rd->nmaps && (flagged(f, E4R_PF_COUNTS_USAGE) ||
+			  (flagged(f, E4R_PF_COUNTS_MAP) && map_changed(rd->maps, rd->nmaps, f->ino))))
 		return defer(c, f, 1);
 	return 0;
 }
@@ -779,7 +754,7 @@ static errcode_t round_in_order(struct round *rd)
 		if (fix_one(c, rd->first, i) == 0) {
 			rd->entries_change |= changes_entries(f);
 			count_fixed(c, f, rd->fixed);
-			if (changes_map(f) && f->ino != E4R_NONE) {
+			if (flagged(f, E4R_PF_DROPS_BLOCKS) && f->ino != E4R_NONE) {
 				ext2_ino_t *m = realloc(rd->maps, (rd->nmaps + 1) * sizeof(*rd->maps));
 
 				if (!m)

@@ -33,6 +33,27 @@ static void check_round_flags(const struct check_problem_info *p)
 	/* a bitmap over other metadata is one that moves */
 	if (fl & E4R_PF_OVERLAP)
 		CHECK(fl & E4R_PF_MOVES_BITMAP);
+	/*
+	 * The routines that take blocks from an inode (a trim of its map, its
+	 * xattr block detached), and those that change where its blocks are
+	 * (a trim, the clone of shared blocks, the inode cleared).
+	 */
+	CHECK_EQ(!!(fl & E4R_PF_DROPS_BLOCKS),
+		 p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_EA_CLEAR);
+	CHECK_EQ(!!(fl & E4R_PF_REMAPS), p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_CLONE ||
+		 p->fix == E4R_FIX_INODE_CLEAR);
+	/*
+	 * A count over an inode's blocks is pass 1's, mended in the inode; usage
+	 * over all inodes is the quota file's, mended by rewriting it. Never both.
+	 */
+	if (fl & E4R_PF_COUNTS_MAP) {
+		CHECK_EQ(p->pass, E4R_PASS_INODES);
+		CHECK_EQ(p->fix, E4R_FIX_INODE);
+	}
+	if (fl & E4R_PF_COUNTS_USAGE)
+		CHECK_EQ(p->fix, E4R_FIX_QUOTA_REWRITE);
+	CHECK((fl & (E4R_PF_COUNTS_MAP | E4R_PF_COUNTS_USAGE)) !=
+	      (E4R_PF_COUNTS_MAP | E4R_PF_COUNTS_USAGE));
 	if (unit_failures != failures)
 		fprintf(stderr, "row %s: its flags disagree with its repair\n", p->name);
 }
