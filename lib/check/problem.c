@@ -29,6 +29,10 @@
 #define REMAPS	E4R_PF_REMAPS
 #define COUNTS_MAP	E4R_PF_COUNTS_MAP
 #define COUNTS_USAGE	E4R_PF_COUNTS_USAGE
+#define NOT_LINK	E4R_PF_NOT_LINK
+#define RECONNECTS	E4R_PF_RECONNECTS
+#define HIDES_INODES	E4R_PF_HIDES_INODES
+#define ASK_FIRST	E4R_PF_ASK_FIRST
 #define P0	E4R_PASS_SUPER
 #define P1	E4R_PASS_INODES
 #define P2	E4R_PASS_DIRS
@@ -159,7 +163,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_SB_ORPHAN_HEAD, "sb_orphan_head", P0, WARN, E4R_ANS_CLEAR, PREEN,
 	    FIX(ORPHAN_LIST_CLEAR), PH(NOW),
 	    PM_("orphan list head inode %i is out of range")),
-	ROW(E4R_PR_GD_CSUM, "gd_csum", P0, WARN, E4R_ANS_FIX, PREEN,
+	ROW(E4R_PR_GD_CSUM, "gd_csum", P0, WARN, E4R_ANS_FIX, PREEN | HIDES_INODES,
 	    FIX(SUMMARIES), PH(SUMMARY),
 	    PM_("group %g descriptor checksum does not match (stored %f, computed %e)")),
 	ROW(E4R_PR_GD_BLOCK_BITMAP, "gd_block_bitmap", P0, ERR, E4R_ANS_FIX, MOVES_BITMAP,
@@ -484,10 +488,10 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_DOTDOT_NOT_TERMINATED, "dotdot_not_terminated", P2, ERR, E4R_ANS_FIX, 0,
 	    FIX(DOT), PH(NOW),
 	    PM_("'..' in directory inode %d is not NUL-terminated (byte %f after its name)")),
-	ROW(E4R_PR_ENTRY_BAD_INODE, "entry_bad_inode", P2, ERR, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_ENTRY_BAD_INODE, "entry_bad_inode", P2, ERR, E4R_ANS_CLEAR, NOT_LINK,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' in directory inode %d has a bad inode number %i")),
-	ROW(E4R_PR_ENTRY_UNUSED_INODE, "entry_unused_inode", P2, ERR, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_ENTRY_UNUSED_INODE, "entry_unused_inode", P2, ERR, E4R_ANS_CLEAR, NOT_LINK,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' in directory inode %d points to deleted or unused inode %i")),
 	ROW(E4R_PR_ENTRY_BB_INODE, "entry_bad_block_inode", P2, ERR, E4R_ANS_CLEAR, 0,
@@ -516,7 +520,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_ENTRY_DOT_NAME, "entry_dot_name", P2, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' in directory inode %d is a '.' or '..' entry in the wrong place")),
-	ROW(E4R_PR_ENTRY_ROOT, "entry_root", P2, ERR, E4R_ANS_CLEAR, 0,
+	ROW(E4R_PR_ENTRY_ROOT, "entry_root", P2, ERR, E4R_ANS_CLEAR, NOT_LINK,
 	    FIX(DIR_ENTRY), PH(NOW),
 	    PM_("entry '%n' in directory inode %d is a link to the root inode")),
 	ROW(E4R_PR_DIR_HARDLINK, "dir_hardlink", P2, ERR, E4R_ANS_CLEAR, 0,
@@ -604,7 +608,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_LINK_COUNT, "link_count", P4, ERR, E4R_ANS_FIX, PREEN | CLOSED,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i ref count is %f, should be %e")),
-	ROW(E4R_PR_UNATTACHED, "unattached", P4, ERR, E4R_ANS_FIX, CLOSED,
+	ROW(E4R_PR_UNATTACHED, "unattached", P4, ERR, E4R_ANS_FIX, CLOSED | RECONNECTS,
 	    FIX(RECONNECT_FILE), PH(LATE),
 	    PM_("unattached inode %i (no directory entry refers to it)")),
 	ROW(E4R_PR_UNATTACHED_ZERO, "unattached_zero", P4, ERR, E4R_ANS_CLEAR, PREEN | CLOSED | REMAPS,
@@ -781,7 +785,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(INODE), PH(LATE),
 	    PM_("inode %i has a block map on a bigalloc filesystem (its map is rebuilt as extents)")),
 	/* found only when repairing: e2fsck -n says nothing of it (pass 2 reports the hole) */
-	ROW(E4R_PR_DIR_EXTENT_GAP, "dir_extent_gap", P1, ERR, E4R_ANS_FIX, 0,
+	ROW(E4R_PR_DIR_EXTENT_GAP, "dir_extent_gap", P1, ERR, E4R_ANS_FIX, ASK_FIRST,
 	    FIX(DIR_EXTENT_GAP), PH(NOW),
 	    PM_("directory inode %i: its block %f should be at block %e (a gap before it)")),
 	/*

@@ -322,6 +322,34 @@ enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE
  * an inode and a block).
  */
 #define E4R_PF_COUNTS_USAGE	0x200
+/*
+ * The finding's entry, when an ordinary one (not '.' or '..'), names no
+ * valid inode in use (a bad number, an unused inode, the root): pass 2
+ * counted no link for it, so clearing it changes no count nor anything
+ * else a check derives (closed, and the link counts need not wait).
+ */
+#define E4R_PF_NOT_LINK	0x400
+/*
+ * The repair gives a file (the finding's inode) an entry in lost+found:
+ * the round compares its link count again at its end. Not closed when the
+ * inode lies past its group's used inodes: pass 2 refuses such an entry
+ * (as e2fsck's does) until a new check moves the group's mark.
+ */
+#define E4R_PF_RECONNECTS	0x800
+/*
+ * A group descriptor failing its checksum: its uninit flags or unused
+ * inode count may have hidden inodes from the round's scan. When they did,
+ * it is fixed alone (the flags and the count dropped, as e2fsck -y does
+ * before its passes) and the check starts over.
+ */
+#define E4R_PF_HIDES_INODES	0x1000
+/*
+ * Asked before the round's other findings, which were made assuming its
+ * repair (a directory's extent moved down over a gap: pass 1 sized the
+ * directory and pass 2 read it so). Answered no, nothing else of the
+ * round is asked or made; the next check judges what stays.
+ */
+#define E4R_PF_ASK_FIRST	0x2000
 
 /*
  * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its

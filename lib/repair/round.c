@@ -114,17 +114,15 @@ static int decide(struct check_ctx *c, struct check_finding *f)
 }
 
 /*
- * An ordinary entry naming no valid inode in use (a bad number, an unused
- * inode, the root): pass 2 never counted it, and clearing it changes no
- * count nor anything else a check derives ('.' and '..' are not ordinary:
- * without them the directory has a new problem).
+ * An ordinary entry naming no valid inode in use (E4R_PF_NOT_LINK): pass 2
+ * never counted it, and clearing it changes no count nor anything else a
+ * check derives ('.' and '..' are not ordinary: without them the directory
+ * has a new problem).
  */
 static int uncounted_entry(const struct check_finding *f)
 {
-	if (f->code != E4R_PR_ENTRY_BAD_INODE && f->code != E4R_PR_ENTRY_UNUSED_INODE &&
-	    f->code != E4R_PR_ENTRY_ROOT)
-		return 0;
-	return f->name && strcmp(f->name, ".") && strcmp(f->name, "..");
+	return flagged(f, E4R_PF_NOT_LINK) && f->name && strcmp(f->name, ".") &&
+	       strcmp(f->name, "..");
 }
 
 /* Does repairing F add, remove or redirect directory entries that pass 4's counts include? */
@@ -139,15 +137,15 @@ static int changes_entries(const struct check_finding *f)
 
 /*
  * Can F's repair leave nothing for a new check to find (E4R_PF_CLOSED)?
- * Not a file reconnected past its group's used inodes: the entry is one
- * pass 2 refuses (as e2fsck's does) until the group's mark moves, which a
- * new check asks for.
+ * Not a file reconnected (E4R_PF_RECONNECTS) past its group's used inodes:
+ * the entry is one pass 2 refuses (as e2fsck's does) until the group's
+ * mark moves, which a new check asks for.
  */
 static int closes(ext2_filsys fs, const struct check_finding *f)
 {
 	const struct check_problem_info *p = check_problem_info(f->code);
 
-	if (f->code == E4R_PR_UNATTACHED && f->ino != E4R_NONE &&
+	if (flagged(f, E4R_PF_RECONNECTS) && f->ino != E4R_NONE &&
 	    check_ino_in_unused_area(fs, (ext2_ino_t)f->ino))
 		return 0;
 	return (p && (p->flags & E4R_PF_CLOSED)) || uncounted_entry(f);
@@ -244,7 +242,7 @@ static errcode_t settle_round(struct check_ctx *c, size_t first, unsigned *fixed
 		const struct check_finding *f = &r->findings[i];
 		ext2_ino_t ino = (ext2_ino_t)f->ino;
 
-		if (f->code != E4R_PR_UNATTACHED || !f->fixed || f->ino == E4R_NONE || ino > c->inodes)
+		if (!flagged(f, E4R_PF_RECONNECTS) || !f->fixed || f->ino == E4R_NONE || ino > c->inodes)
 			continue;
 		if (check_nlink_found(c, ino) != check_nlink_disk(c, ino))
 			err = settle(c, first, E4R_PR_LINK_COUNT, ino, check_nlink_found(c, ino),
@@ -320,7 +318,7 @@ static int gd_csum_hides_inodes(struct check_ctx *c, const struct check_finding 
 {
 	dgrp_t g = (dgrp_t)f->group;
 
-	return f->code == E4R_PR_GD_CSUM && f->group < c->fs->group_desc_count &&
+	return flagged(f, E4R_PF_HIDES_INODES) && f->group < c->fs->group_desc_count &&
 	       (ext2fs_bg_flags_test(c->fs, g, EXT2_BG_INODE_UNINIT | EXT2_BG_BLOCK_UNINIT) ||
 		ext2fs_bg_itable_unused(c->fs, g));
 }
@@ -345,12 +343,12 @@ static void gd_csum_unhide(struct check_ctx *c, size_t first)
 /*
  * A directory's extent moved down over a gap (dir_extent_gap) is how pass 1
  * saw the directory when repairing: its size and blocks, and what pass 2
- * read, assume the move. Asking, those moves are asked first (-y makes them,
- * -p stops before them). One answered no: the round's other findings were
- * made on a move that will not happen, so none is asked or made, and the
- * next check, which knows the answer, judges the directory as it stays
- * (e2fsck sizes it so after a "no"). Returns 1 then; the moves answered yes
- * are made.
+ * read, assume the move. Asking, such repairs (E4R_PF_ASK_FIRST) are asked
+ * first (-y makes them, -p stops before them). One answered no: the round's
+ * other findings were made on a move that will not happen, so none is asked
+ * or made, and the next check, which knows the answer, judges the directory
+ * as it stays (e2fsck sizes it so after a "no"). Returns 1 then; the moves
+ * answered yes are made.
  */
 static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
 {
@@ -363,7 +361,7 @@ static int moves_declined(struct check_ctx *c, size_t first, unsigned *fixed)
 	for (i = first; i < r->count; i++) {
 		struct check_finding *f = &r->findings[i];
 
-		if (f->code != E4R_PR_DIR_EXTENT_GAP)
+		if (!flagged(f, E4R_PF_ASK_FIRST))
 			continue;
 		if (!decide(c, f))
 			declined = 1;
@@ -717,7 +715,7 @@ static errcode_t round_in_order(struct round *rd)
 
 		if (phase == E4R_PHASE_ALONE || phase == E4R_PHASE_FIRST ||
 		    flagged(f, E4R_PF_MOVES_BITMAP) ||
-		    (f->code == E4R_PR_DIR_EXTENT_GAP && c->opts->repair == E4R_REPAIR_ASK))
+		    (flagged(f, E4R_PF_ASK_FIRST) && c->opts->repair == E4R_REPAIR_ASK))
 			continue;	/* answered above */
 		if (round_defers(rd, f))
 			continue;

@@ -54,6 +54,26 @@ static void check_round_flags(const struct check_problem_info *p)
 		CHECK_EQ(p->fix, E4R_FIX_QUOTA_REWRITE);
 	CHECK((fl & (E4R_PF_COUNTS_MAP | E4R_PF_COUNTS_USAGE)) !=
 	      (E4R_PF_COUNTS_MAP | E4R_PF_COUNTS_USAGE));
+	/* an entry that is no link is one pass 2 reports and whose repair clears it */
+	if (fl & E4R_PF_NOT_LINK) {
+		CHECK_EQ(p->pass, E4R_PASS_DIRS);
+		CHECK_EQ(p->fix, E4R_FIX_DIR_ENTRY);
+		CHECK_EQ(p->answer, E4R_ANS_CLEAR);
+	}
+	/* the routine that gives a file an entry in lost+found */
+	CHECK_EQ(!!(fl & E4R_PF_RECONNECTS), p->fix == E4R_FIX_RECONNECT_FILE);
+	/* a descriptor's checksum: pass 0's, set again by the rebuild of the summaries */
+	if (fl & E4R_PF_HIDES_INODES) {
+		CHECK_EQ(p->pass, E4R_PASS_SUPER);
+		CHECK_EQ(p->fix, E4R_FIX_SUMMARIES);
+	}
+	/*
+	 * Asked first, it is made by its own routine at once, with no rebuild
+	 * planned after; not asked, in the order found: a phase of its own
+	 * would make it a second time.
+	 */
+	if (fl & E4R_PF_ASK_FIRST)
+		CHECK_EQ(p->phase, E4R_PHASE_NOW);
 	if (unit_failures != failures)
 		fprintf(stderr, "row %s: its flags disagree with its repair\n", p->name);
 }
