@@ -6,6 +6,7 @@
 
 #include "diag/diagnose.h"
 #include "jbd/failure.h"
+#include "util/array.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
 #include "util/sorted.h"
@@ -50,7 +51,7 @@ struct diag {
 	struct jbd_journal	*j;
 	const struct jbd_scan	*s;
 	struct diag_report	*d;
-	unsigned		cap;
+	size_t			cap;		/* findings d has room for */
 	unsigned char		*buf;		/* one block */
 	unsigned char		*chunk;		/* chunk_blocks blocks of a message (msg_crc) */
 	unsigned		chunk_blocks;
@@ -153,15 +154,11 @@ static errcode_t new_finding(struct diag *dg, enum diag_object obj, unsigned ti,
 	struct diag_report *d = dg->d;
 	const struct jbd_scan_txn *t = &dg->s->txns[ti];
 	struct diag_finding *f;
+	errcode_t err;
 
-	if (d->nfindings == dg->cap) {
-		unsigned ncap = dg->cap ? dg->cap * 2 : 8;
-		void *p = realloc(d->findings, ncap * sizeof(*d->findings));
-		if (!p)
-			return EXT2_ET_NO_MEMORY;
-		d->findings = p;
-		dg->cap = ncap;
-	}
+	err = util_grow_from((void **)&d->findings, &dg->cap, d->nfindings + 1, sizeof(*d->findings), 8);
+	if (err)
+		return err;
 	f = &d->findings[d->nfindings++];
 	memset(f, 0, sizeof(*f));
 	f->object = obj;

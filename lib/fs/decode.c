@@ -7,6 +7,7 @@
 #include "fs/bitmaps.h"
 #include "fs/decode.h"
 #include "fs/geometry.h"
+#include "util/array.h"
 #include "util/e4r_err.h"
 #include "util/sorted.h"
 
@@ -71,14 +72,8 @@ static errcode_t add_run(struct fs_decode *d, blk64_t start, blk64_t len,
 
 	if (!len || start >= ext2fs_blocks_count(d->fs->super))
 		return 0;	/* absent, or a descriptor pointing off the end: not layout */
-	if (d->nlayout == d->layout_cap) {
-		size_t cap = d->layout_cap ? d->layout_cap * 2 : 256;
-		r = realloc(d->layout, cap * sizeof(*r));
-		if (!r)
-			return ENOMEM;
-		d->layout = r;
-		d->layout_cap = cap;
-	}
+	if (util_grow_from((void **)&d->layout, &d->layout_cap, d->nlayout + 1, sizeof(*d->layout), 256))
+		return ENOMEM;
 	if (len > d->longest_run)
 		d->longest_run = len;
 	r = &d->layout[d->nlayout++];
@@ -180,16 +175,10 @@ errcode_t fs_decode_want(struct fs_decode *d, blk64_t blk)
 
 	if (d->resolved)
 		return 0;
-	if (d->nwant == d->want_cap) {
-		size_t cap = d->want_cap ? d->want_cap * 2 : 256;
-		if (cap > DECODE_MAX_WANTED)
-			return E4R_DECODE_TOO_MANY;
-		w = realloc(d->want, cap * sizeof(*w));
-		if (!w)
-			return ENOMEM;
-		d->want = w;
-		d->want_cap = cap;
-	}
+	if (d->nwant >= DECODE_MAX_WANTED)
+		return E4R_DECODE_TOO_MANY;
+	if (util_grow_from((void **)&d->want, &d->want_cap, d->nwant + 1, sizeof(*d->want), 256))
+		return ENOMEM;
 	w = &d->want[d->nwant++];
 	memset(w, 0, sizeof(*w));
 	w->blk = blk;

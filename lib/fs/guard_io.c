@@ -7,6 +7,7 @@
 
 #include "fs/geometry.h"
 #include "fs/guard_io.h"
+#include "util/array.h"
 #include "util/e4r_err.h"
 #include "util/sorted.h"
 #include "fs/wrap_io.h"
@@ -45,17 +46,13 @@ static struct {
 
 static errcode_t add_range(blk64_t start, blk64_t len, enum guard_kind kind, blk64_t index)
 {
+	errcode_t err;
+
 	if (!len)
 		return 0;
-	if (guard.count == guard.cap) {
-		size_t cap = guard.cap ? 2 * guard.cap : 256;
-		struct guard_range *r = realloc(guard.ranges, cap * sizeof(*r));
-
-		if (!r)
-			return EXT2_ET_NO_MEMORY;
-		guard.ranges = r;
-		guard.cap = cap;
-	}
+	err = util_grow_from((void **)&guard.ranges, &guard.cap, guard.count + 1, sizeof(*guard.ranges), 256);
+	if (err)
+		return err;
 	guard.ranges[guard.count++] = (struct guard_range){ start, len, kind, index };
 	if (len > guard.longest)
 		guard.longest = len;

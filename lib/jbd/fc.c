@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jbd/fc.h"
+#include "util/array.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
 
@@ -78,15 +79,10 @@ static void stop_at(struct fc_parser *p, enum jbd_fc_stop why, uint32_t jblk, un
 static errcode_t new_tag(struct fc_parser *p, struct jbd_fc_tag **out)
 {
 	struct jbd_fc *fc = p->fc;
+	errcode_t err = util_grow((void **)&fc->tags, &p->cap, fc->ntags + 1, sizeof(*fc->tags));
 
-	if (fc->ntags == p->cap) {
-		unsigned ncap = p->cap ? p->cap * 2 : 64;
-		struct jbd_fc_tag *t = realloc(fc->tags, (size_t)ncap * sizeof(*t));
-		if (!t)
-			return EXT2_ET_NO_MEMORY;
-		fc->tags = t;
-		p->cap = ncap;
-	}
+	if (err)
+		return err;
 	*out = &fc->tags[fc->ntags];
 	memset(*out, 0, sizeof(**out));
 	return 0;

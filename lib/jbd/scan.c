@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jbd/scan.h"
+#include "util/array.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
 
@@ -80,31 +81,24 @@ static errcode_t window_get(struct window *w, uint32_t jblk, const unsigned char
 	return 0;
 }
 
-/* Growable arrays: every object the scan records is bounded by the log's length. */
-static errcode_t grow(void **arr, unsigned *cap, unsigned need, size_t elem)
-{
-	void *p;
-	unsigned ncap;
+/*
+ * Growable arrays: every object the scan records is bounded by the log's
+ * length. They start at 8, not 64: each transaction has arrays of its own
+ * (descriptors, blocks, revoke blocks and records), most of them short, and
+ * a log holds thousands of transactions.
+ */
+#define SCAN_FIRST_CAP	8
 
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return EXT2_ET_NO_MEMORY;
-	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
-	*arr = p;
-	*cap = ncap;
-	return 0;
+static errcode_t grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	return util_grow_from(arr, cap, need, elem, SCAN_FIRST_CAP);
 }
 
 /*
  * A transaction's revoke records at their exact size, once it is read: a
  * journal of millions of records would otherwise keep up to twice their memory.
  */
-static void fit_revoked(struct jbd_scan_txn *t, unsigned *cap)
+static void fit_revoked(struct jbd_scan_txn *t, size_t *cap)
 {
 	void *p;
 
@@ -119,14 +113,14 @@ static void fit_revoked(struct jbd_scan_txn *t, unsigned *cap)
 }
 
 struct txn_caps {
-	unsigned descs, blocks, revokes, revoked;
+	size_t descs, blocks, revokes, revoked;
 };
 
 struct scanner {
 	struct jbd_journal	*j;
 	struct jbd_scan		*s;
 	struct window		w;
-	unsigned		txn_cap;
+	size_t			txn_cap;
 	struct txn_caps		*caps;		/* parallel to s->txns */
 	unsigned		csum_size;	/* tail bytes in descriptor/revoke blocks */
 	uint32_t		walked;		/* blocks visited, against loops */
@@ -206,7 +200,7 @@ static void first_uuid(const struct jbd_journal *j, const unsigned char *blk, st
 static errcode_t new_txn(struct scanner *sc, uint32_t seq, uint32_t jblk, int old, struct jbd_scan_txn **out)
 {
 	struct jbd_scan *s = sc->s;
-	unsigned cap = sc->txn_cap;
+	size_t cap = sc->txn_cap;
 	errcode_t err;
 
 	if (s->ntxns)
@@ -215,7 +209,7 @@ static errcode_t new_txn(struct scanner *sc, uint32_t seq, uint32_t jblk, int ol
 	if (err)
 		return err;
 	if (sc->txn_cap != cap) {
-		unsigned ccap = cap;
+		size_t ccap = cap;
 		err = grow((void **)&sc->caps, &ccap, sc->txn_cap, sizeof(*sc->caps));
 		if (err)
 			return err;
