@@ -7,6 +7,7 @@
 
 #include "check/ctx.h"
 #include "check/csum.h"
+#include "util/array.h"
 
 /* e2fsck gives up on an inode's map after this many illegal blocks. */
 #define MAX_ILLEGAL_BLOCKS	12
@@ -43,14 +44,8 @@ int check_extent_start_bad(ext2_filsys fs, blk64_t blk, blk64_t len)
 
 static errcode_t add_dir_block(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, int64_t lblk)
 {
-	if (c->ndblocks == c->dblocks_cap) {
-		size_t cap = c->dblocks_cap ? c->dblocks_cap * 2 : 1024;
-		struct check_dir_block *n = realloc(c->dblocks, cap * sizeof(*n));
-		if (!n)
-			return ENOMEM;
-		c->dblocks = n;
-		c->dblocks_cap = cap;
-	}
+	if (util_grow_from((void **)&c->dblocks, &c->dblocks_cap, c->ndblocks + 1, sizeof(*c->dblocks), 1024))
+		return ENOMEM;
 	c->dblocks[c->ndblocks].ino = ino;
 	c->dblocks[c->ndblocks].blk = blk;
 	c->dblocks[c->ndblocks].lblk = (uint32_t)lblk;

@@ -10,6 +10,7 @@
 #include "check/csum.h"
 #include "check/iscan.h"
 #include "fs/inode.h"
+#include "util/array.h"
 #include "util/nomem.h"
 
 
@@ -180,14 +181,8 @@ static int symlink_ok(struct check_inode_walk *w, char *buf)
 
 static errcode_t add_dir(struct check_ctx *c, ext2_ino_t ino)
 {
-	if (c->ndirs == c->dirs_cap) {
-		size_t cap = c->dirs_cap ? c->dirs_cap * 2 : 256;
-		struct check_dir *n = realloc(c->dirs, cap * sizeof(*n));
-		if (!n)
-			return ENOMEM;
-		c->dirs = n;
-		c->dirs_cap = cap;
-	}
+	if (util_grow_from((void **)&c->dirs, &c->dirs_cap, c->ndirs + 1, sizeof(*c->dirs), 256))
+		return ENOMEM;
 	c->dirs[c->ndirs].ino = ino;
 	c->dirs[c->ndirs].dotdot = 0;
 	c->dirs[c->ndirs].parent = 0;

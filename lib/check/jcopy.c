@@ -16,6 +16,7 @@
 #include "check/ctx.h"
 #include "fs/dirent.h"
 #include "jbd/copies.h"
+#include "util/array.h"
 #include "util/nomem.h"
 
 /* Steps of one extent walk: more than any sane tree of this filesystem has. */
@@ -50,21 +51,15 @@ struct jc {
 	ext2fs_inode_bitmap	suspect;	/* inodes whose blocks a candidate brings back */
 	ext2fs_block_bitmap	others;		/* blocks the other inodes claim */
 	struct kind_of		*kinds;		/* kinds of the inodes brought back */
-	size_t			nkinds;
+	size_t			nkinds, kinds_cap;
 	unsigned char		*cur;		/* the block as it is now */
 	struct check_keys	restored;	/* blocks earlier rounds wrote from the journal */
 };
 
 static errcode_t add_cand(struct jc *x, const struct cand *cd)
 {
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 8;
-		struct cand *v = realloc(x->v, cap * sizeof(*v));
-		if (!v)
-			return ENOMEM;
-		x->v = v;
-		x->cap = cap;
-	}
+	if (util_grow_from((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v), 8))
+		return ENOMEM;
 	x->v[x->n++] = *cd;
 	return 0;
 }
@@ -649,13 +644,12 @@ static errcode_t note_kinds(struct jc *x)
 		for (unsigned k = 0; k < cd->ninos; k++) {
 			const struct ext2_inode_large *in =
 				(const void *)(cd->data + (cd->inos[k] - first) * isz);
-			struct kind_of *v = realloc(x->kinds, (x->nkinds + 1) * sizeof(*v));
 
-			if (!v)
+			if (util_grow_from((void **)&x->kinds, &x->kinds_cap, x->nkinds + 1,
+					   sizeof(*x->kinds), 8))
 				return ENOMEM;
-			x->kinds = v;
-			v[x->nkinds].ino = cd->inos[k];
-			v[x->nkinds++].kind = check_inode_kind(ext2fs_le16_to_cpu(in->i_mode));
+			x->kinds[x->nkinds].ino = cd->inos[k];
+			x->kinds[x->nkinds++].kind = check_inode_kind(ext2fs_le16_to_cpu(in->i_mode));
 		}
 	}
 	return 0;

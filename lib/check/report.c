@@ -7,6 +7,7 @@
 
 #include "check/check.h"
 #include "check/ctx.h"
+#include "util/array.h"
 #include "util/sorted.h"
 
 
@@ -35,14 +36,8 @@ errcode_t check_report(struct check_ctx *c, const struct check_finding *f)
 		r->dropped++;
 		return 0;
 	}
-	if (r->count == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct check_finding *n = realloc(r->findings, cap * sizeof(*n));
-		if (!n)
-			return check_fatal(c, ENOMEM);
-		r->findings = n;
-		r->cap = cap;
-	}
+	if (util_grow_from((void **)&r->findings, &r->cap, r->count + 1, sizeof(*r->findings), 64))
+		return check_fatal(c, ENOMEM);
 	slot = &r->findings[r->count];
 	*slot = *f;
 	slot->name = NULL;

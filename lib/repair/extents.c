@@ -8,6 +8,7 @@
 #include "check/ctx.h"
 #include "fs/inode.h"
 #include "repair/repair.h"
+#include "util/array.h"
 
 /* The longest initialized extent. */
 #define RUN_MAX	32768
@@ -34,16 +35,9 @@ static int collect_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		last->e_len++;
 		return 0;
 	}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct ext2fs_extent *r = realloc(m->run, cap * sizeof(*r));
-
-		if (!r) {
-			m->err = ENOMEM;
-			return BLOCK_ABORT;
-		}
-		m->run = r;
-		m->cap = cap;
+	if (util_grow_from((void **)&m->run, &m->cap, m->n + 1, sizeof(*m->run), 64)) {
+		m->err = ENOMEM;
+		return BLOCK_ABORT;
 	}
 	memset(&m->run[m->n], 0, sizeof(m->run[m->n]));
 	m->run[m->n].e_lblk = (blk64_t)blockcnt;

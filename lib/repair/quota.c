@@ -19,6 +19,7 @@
 #include "fs/bitmaps.h"
 #include "fs/inode.h"
 #include "repair/repair.h"
+#include "util/array.h"
 #include "util/bytes.h"
 #include "util/nomem.h"
 
@@ -270,15 +271,8 @@ static errcode_t old_walk(struct qt_file *q, struct qt_old *o, uint32_t blk, int
 			;
 		if (k == size)
 			continue;	/* a free slot */
-		if (o->n == o->cap) {
-			size_t cap = o->cap ? o->cap * 2 : 64;
-			unsigned char *r = realloc(o->rec, cap * QT_ENTRY_SIZE);
-
-			if (!r)
-				return ENOMEM;
-			o->rec = r;
-			o->cap = cap;
-		}
+		if (util_grow_from((void **)&o->rec, &o->cap, o->n + 1, QT_ENTRY_SIZE, 64))
+			return ENOMEM;
 		if (o->r0)
 			r0_to_r1(buf + i, o->rec + o->n++ * QT_ENTRY_SIZE);
 		else
