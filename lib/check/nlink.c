@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check/ctx.h"
+#include "util/hashtab.h"
 
 #define NLINK_BIG	15u		/* in a half byte: look in the table */
 #define NLINK_BOTH_BIG	0xffu
@@ -51,33 +52,29 @@ void check_nlink_free(struct check_ctx *c)
 	c->nlink = NULL;
 }
 
-static size_t slot_of(const struct check_nlink *l, ext2_ino_t ino)
+static size_t hash_of(ext2_ino_t ino)
 {
 	/* an odd multiplier: inode numbers that differ in their low bits get other slots */
-	size_t i = (size_t)((ino * 2654435769u) & (l->big_slots - 1));
+	return (uint32_t)(ino * 2654435769u);
+}
+
+static size_t big_hash(const void *slot, const void *arg)
+{
+	(void)arg;
+	return hash_of(((const struct nlink_big *)slot)->ino);
+}
+
+static const struct util_hashtab_kind big_kind = {
+	UTIL_HASHTAB_SLOT(struct nlink_big, ino), 64, big_hash
+};
+
+static size_t slot_of(const struct check_nlink *l, ext2_ino_t ino)
+{
+	size_t i = hash_of(ino) & (l->big_slots - 1);
 
 	while (l->big[i].ino && l->big[i].ino != ino)
 		i = (i + 1) & (l->big_slots - 1);
 	return i;
-}
-
-static errcode_t grow(struct check_nlink *l)
-{
-	struct nlink_big *old = l->big;
-	size_t i, old_slots = l->big_slots;
-
-	l->big_slots = old_slots ? old_slots * 2 : 64;
-	l->big = calloc(l->big_slots, sizeof(*l->big));
-	if (!l->big) {
-		l->big = old;
-		l->big_slots = old_slots;
-		return ENOMEM;
-	}
-	for (i = 0; i < old_slots; i++)
-		if (old[i].ino)
-			l->big[slot_of(l, old[i].ino)] = old[i];
-	free(old);
-	return 0;
 }
 
 /* The table's entry for INO, made from the byte counts when it has none (NULL: no memory). */
@@ -88,7 +85,7 @@ static struct nlink_big *big_entry(struct check_nlink *l, ext2_ino_t ino)
 	if (l->pair[ino] == NLINK_BOTH_BIG)
 		return &l->big[slot_of(l, ino)];
 	/* kept at most half full, so a probe always ends on a free slot */
-	if ((l->nbig + 1) * 2 > l->big_slots && grow(l)) {
+	if (util_hashtab_room((void **)&l->big, &l->big_slots, l->nbig + 1, &big_kind, NULL)) {
 		if (!l->err)
 			l->err = ENOMEM;
 		return NULL;

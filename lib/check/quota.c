@@ -23,6 +23,7 @@
 #include "fs/inode.h"
 #include "util/bytes.h"
 #include "util/e4r_err.h"
+#include "util/hashtab.h"
 #include "util/nomem.h"
 
 #define QT_BLOCK		1024u	/* quota blocks are 1 KiB whatever the filesystem's */
@@ -73,37 +74,33 @@ static uint64_t le64(const unsigned char *p)
 	return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-static size_t qt_hash(uint32_t id, size_t cap)
+static size_t qt_hash(uint32_t id)
 {
-	return (size_t)((id * 2654435761u) & (cap - 1));
+	return (uint32_t)(id * 2654435761u);
 }
+
+static size_t qt_slot_hash(const void *slot, const void *arg)
+{
+	(void)arg;
+	return qt_hash(((const struct qt_usage *)slot)->id);
+}
+
+static const struct util_hashtab_kind qt_kind = {
+	UTIL_HASHTAB_SLOT(struct qt_usage, used), 64, qt_slot_hash
+};
 
 /* qt_lookup past the slot found last. */
 static struct qt_usage *qt_search(struct qt_table *t, uint32_t id, int create)
 {
-	size_t i;
+	size_t i, cap = t->cap;
 
-	if (create && (t->n + 1) * 2 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64, j;
-		struct qt_usage *n = calloc(cap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (j = 0; j < t->cap; j++) {
-			if (!t->slot[j].used)
-				continue;
-			for (i = qt_hash(t->slot[j].id, cap); n[i].used; i = (i + 1) & (cap - 1))
-				;
-			n[i] = t->slot[j];
-		}
-		free(t->slot);
-		t->slot = n;
-		t->cap = cap;
-		t->last = NULL;
-	}
+	if (create && util_hashtab_room((void **)&t->slot, &t->cap, t->n + 1, &qt_kind, NULL))
+		return NULL;
+	if (t->cap != cap)
+		t->last = NULL;		/* it pointed into the old table */
 	if (!t->cap)
 		return NULL;
-	for (i = qt_hash(id, t->cap); t->slot[i].used; i = (i + 1) & (t->cap - 1))
+	for (i = qt_hash(id) & (t->cap - 1); t->slot[i].used; i = (i + 1) & (t->cap - 1))
 		if (t->slot[i].id == id)
 			return t->last = &t->slot[i];
 	if (!create)

@@ -21,6 +21,7 @@
 #include "check/ctx.h"
 #include "fs/inode.h"
 #include "util/bytes.h"
+#include "util/hashtab.h"
 #include "util/nomem.h"
 
 #define HEADER_SIZE	32u
@@ -62,10 +63,20 @@ static void ea_inode_ref(struct check_ctx *c, uint32_t inum)
 		t->ea_refs[inum]++;
 }
 
-static size_t ref_hash(blk64_t blk, size_t cap)
+static size_t ref_hash(blk64_t blk)
 {
-	return (size_t)((blk * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+	return (size_t)((blk * 0x9E3779B97F4A7C15ull) >> 20);
 }
+
+static size_t ref_slot_hash(const void *slot, const void *arg)
+{
+	(void)arg;
+	return ref_hash(((const struct xattr_ref *)slot)->blk);
+}
+
+static const struct util_hashtab_kind ref_kind = {
+	UTIL_HASHTAB_SLOT(struct xattr_ref, blk), 256, ref_slot_hash
+};
 
 static struct xattr_ref *ref_find(struct check_xattr_refs *t, blk64_t blk)
 {
@@ -73,30 +84,10 @@ static struct xattr_ref *ref_find(struct check_xattr_refs *t, blk64_t blk)
 
 	if (!t || !t->cap)
 		return NULL;
-	for (i = ref_hash(blk, t->cap); t->slot[i].blk; i = (i + 1) & (t->cap - 1))
+	for (i = ref_hash(blk) & (t->cap - 1); t->slot[i].blk; i = (i + 1) & (t->cap - 1))
 		if (t->slot[i].blk == blk)
 			return &t->slot[i];
 	return NULL;
-}
-
-static errcode_t ref_grow(struct check_xattr_refs *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 256, i, j;
-	struct xattr_ref *n = calloc(cap, sizeof(*n));
-
-	if (!n)
-		return ENOMEM;
-	for (j = 0; j < t->cap; j++) {
-		if (!t->slot[j].blk)
-			continue;
-		for (i = ref_hash(t->slot[j].blk, cap); n[i].blk; i = (i + 1) & (cap - 1))
-			;
-		n[i] = t->slot[j];
-	}
-	free(t->slot);
-	t->slot = n;
-	t->cap = cap;
-	return 0;
 }
 
 errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk, uint32_t refcount,
@@ -107,9 +98,9 @@ errcode_t check_xattr_first_ref(struct check_ctx *c, ext2_ino_t ino, blk64_t blk
 
 	if (!t)
 		return ENOMEM;
-	if ((t->n + 1) * 2 > t->cap && ref_grow(t))
+	if (util_hashtab_room((void **)&t->slot, &t->cap, t->n + 1, &ref_kind, NULL))
 		return ENOMEM;
-	for (i = ref_hash(blk, t->cap); t->slot[i].blk; i = (i + 1) & (t->cap - 1))
+	for (i = ref_hash(blk) & (t->cap - 1); t->slot[i].blk; i = (i + 1) & (t->cap - 1))
 		if (t->slot[i].blk == blk)
 			return 0;
 	t->slot[i].blk = blk;

@@ -7,6 +7,7 @@
 #include "fs/overlay_io.h"
 #include "fs/wrap_io.h"
 #include "util/array.h"
+#include "util/hashtab.h"
 
 struct held {
 	blk64_t		blk;
@@ -20,7 +21,7 @@ static struct {
 	struct held	*v;		/* the held blocks, in the order first written */
 	unsigned	n, cap;
 	unsigned	*slot;		/* open-addressed index into v: slot i holds index + 1, 0 empty */
-	unsigned	nslot;		/* a power of two, at least twice n */
+	size_t		nslot;		/* a power of two, at least twice n */
 	blk64_t		*sorted;	/* the held numbers in order, made on demand */
 	int		sorted_ok;
 	volatile errcode_t refuse;
@@ -35,7 +36,7 @@ static unsigned hash_of(blk64_t blk)
 
 static struct held *find(blk64_t blk)
 {
-	unsigned i;
+	size_t i;
 
 	if (!ov.nslot)
 		return NULL;
@@ -47,27 +48,23 @@ static struct held *find(blk64_t blk)
 
 static void index_put(unsigned idx)
 {
-	unsigned i;
+	size_t i;
 
 	for (i = hash_of(ov.v[idx].blk) & (ov.nslot - 1); ov.slot[i]; i = (i + 1) & (ov.nslot - 1))
 		;
 	ov.slot[i] = idx + 1;
 }
 
-static errcode_t index_grow(void)
+static size_t slot_hash(const void *slot, const void *arg)
 {
-	unsigned n = ov.nslot ? ov.nslot * 2 : 1024, i;
-	unsigned *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return EXT2_ET_NO_MEMORY;
-	free(ov.slot);
-	ov.slot = s;
-	ov.nslot = n;
-	for (i = 0; i < ov.n; i++)
-		index_put(i);
-	return 0;
+	(void)arg;
+	return hash_of(ov.v[*(const unsigned *)slot - 1].blk);
 }
+
+/* A slot is the whole of it, an index into v plus one: in use when not 0. */
+static const struct util_hashtab_kind index_kind = {
+	sizeof(unsigned), 0, sizeof(unsigned), 1024, slot_hash
+};
 
 /*
  * Read or write LEN bytes at byte OFF of the channel under the overlay,
@@ -109,7 +106,7 @@ static errcode_t get(blk64_t blk, int whole, struct held **out)
 		*out = h;
 		return 0;
 	}
-	if ((ov.n + 1) * 2 > ov.nslot && (err = index_grow()))
+	if ((err = util_hashtab_room((void **)&ov.slot, &ov.nslot, ov.n + 1, &index_kind, NULL)))
 		return err;
 	if ((err = util_grow((void **)&ov.v, &ov.cap, ov.n + 1, sizeof(*ov.v))))
 		return err;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "jbd/revoke.h"
+#include "util/hashtab.h"
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -26,47 +27,40 @@ struct revoke_slot {
 
 struct revoke_hash {
 	struct revoke_slot	*slot;
-	size_t			mask;	/* capacity - 1 (a power of two) */
+	size_t			nslots;	/* a power of two, or 0 */
 	size_t			n;
 	errcode_t		err;
 };
 
-static size_t slot_of(uint64_t blk, size_t mask)
+static size_t hash_of(uint64_t blk)
 {
 	/* Fibonacci hashing: consecutive blocks (the usual revoke) spread over the table */
-	return (size_t)((blk * 0x9E3779B97F4A7C15ull) >> 17) & mask;
+	return (size_t)((blk * 0x9E3779B97F4A7C15ull) >> 17);
 }
+
+static size_t slot_hash(const void *slot, const void *arg)
+{
+	(void)arg;
+	return hash_of(((const struct revoke_slot *)slot)->blk);
+}
+
+static const struct util_hashtab_kind revoke_kind = {
+	UTIL_HASHTAB_SLOT(struct revoke_slot, used), 1024, slot_hash
+};
 
 /* Put BLK (revoked by SEQ) where its slot is, keeping the newest ID for a block already there. */
-static void place(struct revoke_slot *slot, size_t mask, uint64_t blk, uint32_t seq, size_t *n)
+static void place(struct revoke_hash *h, uint64_t blk, uint32_t seq)
 {
-	size_t i = slot_of(blk, mask);
+	size_t mask = h->nslots - 1, i = hash_of(blk) & mask;
 
-	while (slot[i].used && slot[i].blk != blk)
+	while (h->slot[i].used && h->slot[i].blk != blk)
 		i = (i + 1) & mask;
-	if (!slot[i].used) {
-		slot[i] = (struct revoke_slot){ blk, seq, 1 };
-		(*n)++;
-	} else if (jbd_tid_lt(slot[i].seq, seq)) {
-		slot[i].seq = seq;
+	if (!h->slot[i].used) {
+		h->slot[i] = (struct revoke_slot){ blk, seq, 1 };
+		h->n++;
+	} else if (jbd_tid_lt(h->slot[i].seq, seq)) {
+		h->slot[i].seq = seq;
 	}
-}
-
-/* Twice the capacity (kept at most half full, so that probes stay short). */
-static errcode_t hash_grow(struct revoke_hash *h)
-{
-	size_t cap = h->slot ? (h->mask + 1) * 2 : 1024, i, n = 0;
-	struct revoke_slot *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return EXT2_ET_NO_MEMORY;
-	for (i = 0; h->slot && i <= h->mask; i++)
-		if (h->slot[i].used)
-			place(slot, cap - 1, h->slot[i].blk, h->slot[i].seq, &n);
-	free(h->slot);
-	h->slot = slot;
-	h->mask = cap - 1;
-	return 0;
 }
 
 struct filler {
@@ -81,12 +75,10 @@ static int fill_one(void *arg, uint64_t blk)
 
 	if (h->err)
 		return 0;
-	if (!h->slot || 2 * (h->n + 1) > h->mask + 1) {
-		h->err = hash_grow(h);
-		if (h->err)
-			return 0;
-	}
-	place(h->slot, h->mask, blk, f->seq, &h->n);
+	h->err = util_hashtab_room((void **)&h->slot, &h->nslots, h->n + 1, &revoke_kind, NULL);
+	if (h->err)
+		return 0;
+	place(h, blk, f->seq);
 	return 0;
 }
 
@@ -125,7 +117,7 @@ errcode_t jbd_revoke_build(const struct jbd_scan *s, int (*use)(void *arg, unsig
 		free(h.slot);
 		return EXT2_ET_NO_MEMORY;
 	}
-	for (i = 0; i <= h.mask; i++)
+	for (i = 0; i < h.nslots; i++)
 		if (h.slot[i].used)
 			out->e[kept++] = (struct jbd_revoke_entry){ h.slot[i].blk, h.slot[i].seq };
 	free(h.slot);
