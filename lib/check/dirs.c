@@ -10,7 +10,7 @@
 #include "check/dirread.h"
 #include "fs/dirent.h"
 #include "fs/inode.h"
-#include "fs/salvage.h"
+#include "fs/dirent_salvage.h"
 
 #define DIRENT_HEADER		8	/* inode, rec_len, name_len, file_type */
 #define INLINE_IBLOCK_SIZE	60	/* i_block: 4 bytes of parent, then entries */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fs/dirent.h"
-#include "fs/salvage.h"
+#include "fs/dirent_salvage.h"
 
 unsigned fs_dirent_chain_start(ext2_filsys fs, const char *buf, unsigned end, unsigned first)
 {

@@ -10,7 +10,7 @@
 #include "check/csum.h"
 #include "fs/dirent.h"
 #include "fs/inode.h"
-#include "fs/salvage.h"
+#include "fs/dirent_salvage.h"
 #include "repair/repair.h"
 
 #define DX_TAIL_SIZE		8
@@ -327,7 +327,7 @@ static void dots_after_salvage(struct check_ctx *c, ext2_ino_t dir, char *buf, u
 
 /*
  * DIR_CSUM: a new checksum. DIR_CORRUPT: the block's corrupt entries are
- * salvaged (fs/salvage.h) as the checker read past them, keeping the
+ * salvaged (fs/dirent_salvage.h) as the checker read past them, keeping the
  * entries after each; the block's other corrupt entries go with the first
  * finding, so a later one finds nothing to do.
  */

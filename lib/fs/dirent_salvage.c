@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fs/dirent.h"
-#include "fs/salvage.h"
+#include "fs/dirent_salvage.h"
 
 static unsigned rec_len_at(ext2_filsys fs, const char *buf, unsigned off)
 {

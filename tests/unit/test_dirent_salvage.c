@@ -1,9 +1,9 @@
 /*
- * Unit test: fs/salvage.h mends a directory block with one damaged entry so
- * that libext2fs walks it again (ext2fs_dir_iterate2 refuses a block whose
- * record lengths do not chain: the oracle), a second salvage finds nothing
- * (the fix holds), and a damaged record length loses no other entry's name.
- * The damages come from a fixed seed, so a failure replays.
+ * Unit test: fs/dirent_salvage.h mends a directory block with one damaged
+ * entry so that libext2fs walks it again (ext2fs_dir_iterate2 refuses a
+ * block whose record lengths do not chain: the oracle), a second salvage
+ * finds nothing (the fix holds), and a damaged record length loses no other
+ * entry's name. The damages come from a fixed seed, so a failure replays.
  */
 #include "config.h"
 
@@ -14,7 +14,7 @@
 
 #include "fs/dirent.h"
 #include "fs/image.h"
-#include "fs/salvage.h"
+#include "fs/dirent_salvage.h"
 #include "util/e4r_err.h"
 #include "unit.h"
 
@@ -140,5 +140,5 @@ int main(void)
 out:
 	unlink(img);
 	rmdir(dir);
-	return unit_done("test_salvage");
+	return unit_done("test_dirent_salvage");
 }

@@ -6,8 +6,8 @@
  * the repair applies the same steps to the block it writes, so the entries
  * the checker counted are the ones the repair keeps.
  */
-#ifndef E4R_FS_SALVAGE_H
-#define E4R_FS_SALVAGE_H
+#ifndef E4R_FS_DIRENT_SALVAGE_H
+#define E4R_FS_DIRENT_SALVAGE_H
 
 #include <ext2fs/ext2fs.h>
 
