@@ -1,3 +1,4 @@
+/* Orphans released before the check, as e2fsck does (found wrong: check/orphan.c; mended: repair/orphan.c). */
 /*
  * Orphans: files deleted or truncated while open, which a crash left for
  * the next mount (or fsck) to finish. Finishing them is routine, not a
