@@ -1,4 +1,4 @@
-/* Orphans the check finds wrong (released before it: fsck/orphans.c; mended: repair/orphan.c). */
+/* Orphans the check finds wrong (released before it: fsck/orphans_release.c; mended: repair/orphan.c). */
 /*
  * Checker: the two ways ext4 remembers inodes to finish deleting or
  * truncating after a crash.

@@ -6,7 +6,7 @@
 #include <ext2fs/ext2fs.h>
 
 #include "check/check.h"
-#include "fsck/orphans.h"
+#include "fsck/orphans_release.h"
 #include "replay/image.h"
 
 /*

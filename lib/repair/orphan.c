@@ -1,4 +1,4 @@
-/* Orphans the repairs mend (found wrong: check/orphan.c; released before the check: fsck/orphans.c). */
+/* Orphans the repairs mend (found wrong: check/orphan.c; released before the check: fsck/orphans_release.c). */
 /*
  * Repairs of the orphan file (feature orphan_file): a block that lists
  * inodes or has a bad tail, an orphan file that is not one, and an orphan

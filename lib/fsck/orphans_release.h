@@ -1,6 +1,6 @@
 /* The inodes a crash left half deleted or half truncated: finished before the check, as e2fsck does. */
-#ifndef E4R_FSCK_ORPHANS_H
-#define E4R_FSCK_ORPHANS_H
+#ifndef E4R_FSCK_ORPHANS_RELEASE_H
+#define E4R_FSCK_ORPHANS_RELEASE_H
 
 #include <stdint.h>
 #include <ext2fs/ext2fs.h>

@@ -19,7 +19,7 @@
 #include "fs/bitmaps.h"
 #include "fs/guard_io.h"
 #include "fs/inode.h"
-#include "fsck/orphans.h"
+#include "fsck/orphans_release.h"
 #include "util/array.h"
 
 #define ORPHAN_BLOCK_MAGIC	0x0b10ca04
