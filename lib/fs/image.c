@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "fs/held_io.h"
 #include "fs/image.h"
 #include "fs/ioerr_io.h"
 #include "fs/mem_io.h"
@@ -16,6 +17,9 @@
 
 io_manager fs_image_io(const char *image, io_manager io)
 {
+	/* the run's one open of the image (held_io.h), whatever reaches it underneath */
+	if (fs_held_image(image) && (!io || io == unix_io_manager))
+		return fs_held_io;
 	if (fs_mem_image_find(image, NULL) && (!io || io == unix_io_manager))
 		return fs_mem_io_manager;
 	/* through the manager that notes which block failed, over the base */

@@ -29,7 +29,8 @@ errcode_t fs_image_precheck(const char *image, blk64_t superblock, unsigned bloc
 /*
  * The io manager that reaches IMAGE: IO, or (when IO is NULL or
  * unix_io_manager) fs_ioerr_io_manager over the base manager; an image
- * registered in memory (mem_io.h) is reached through that manager.
+ * registered in memory (mem_io.h) is reached through that manager, and an
+ * image held open for the run (held_io.h) through fs_held_io.
  */
 io_manager fs_image_io(const char *image, io_manager io);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fs/held_io.h"
 #include "fs/ioerr_io.h"
 #include "fs/readahead.h"
 #include "fs/wrap_io.h"
@@ -43,17 +44,18 @@ struct fs_readahead {
 
 /*
  * The channel the filesystem reads through is the plain read-only one:
- * the error-noting manager straight over the unix manager, nothing open
- * for writing. Returns the file's name, or NULL.
+ * the error-noting manager straight over the unix manager (through the
+ * run's one open of the image, held_io.h, or not), nothing open for
+ * writing. Returns the file's name, or NULL.
  */
 static const char *plain_channel(ext2_filsys fs)
 {
-	io_channel inner;
+	io_channel io = fs_held_base(fs->io), inner;
 
-	if (!fs->io || fs->io->manager != fs_ioerr_io_manager || (fs->flags & EXT2_FLAG_RW) ||
+	if (!io || io->manager != fs_ioerr_io_manager || (fs->flags & EXT2_FLAG_RW) ||
 	    (fs->flags & EXT2_FLAG_IMAGE_FILE))
 		return NULL;
-	inner = fs_wrap_inner(fs->io);
+	inner = fs_wrap_inner(io);
 	if (!inner || inner->manager != unix_io_manager || inner->block_size != (int)fs->blocksize)
 		return NULL;
 	return inner->name;

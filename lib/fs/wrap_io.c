@@ -21,24 +21,16 @@ void *fs_wrap_priv(io_channel ch)
 	return ((struct wrap *)ch->private_data)->priv;
 }
 
-errcode_t fs_wrap_open(io_manager self, io_manager inner, const char *name, int flags, void *priv,
-		       io_channel *out)
+errcode_t fs_wrap_channel(io_manager self, io_channel in, const char *name, void *priv, io_channel *out)
 {
-	io_channel ch, in;
+	io_channel ch;
 	struct wrap *w;
-	errcode_t err;
 
-	if (!inner)
-		return EXT2_ET_INVALID_ARGUMENT;
-	err = inner->open(name, flags, &in);
-	if (err)
-		return err;
 	ch = calloc(1, sizeof(*ch));
 	w = calloc(1, sizeof(*w));
 	if (!ch || !w || !(ch->name = strdup(name))) {
 		free(ch);
 		free(w);
-		io_channel_close(in);
 		return EXT2_ET_NO_MEMORY;
 	}
 	w->in = in;
@@ -51,6 +43,23 @@ errcode_t fs_wrap_open(io_manager self, io_manager inner, const char *name, int 
 	ch->private_data = w;
 	*out = ch;
 	return 0;
+}
+
+errcode_t fs_wrap_open(io_manager self, io_manager inner, const char *name, int flags, void *priv,
+		       io_channel *out)
+{
+	io_channel in;
+	errcode_t err;
+
+	if (!inner)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = inner->open(name, flags, &in);
+	if (err)
+		return err;
+	err = fs_wrap_channel(self, in, name, priv, out);
+	if (err)
+		io_channel_close(in);
+	return err;
 }
 
 errcode_t fs_wrap_close(io_channel ch)

@@ -18,6 +18,14 @@
 errcode_t fs_wrap_open(io_manager self, io_manager inner, const char *name, int flags, void *priv,
 		       io_channel *out);
 
+/*
+ * Wrap IN, a channel already open, in a channel of manager SELF named NAME:
+ * the new channel holds the reference to IN the caller had (closed with it
+ * at its last close). On failure IN is left to the caller.
+ */
+errcode_t fs_wrap_channel(io_manager self, io_channel in, const char *name, void *priv,
+			  io_channel *out);
+
 /* The wrapped channel, and the wrapping manager's state. */
 io_channel fs_wrap_inner(io_channel ch);
 void *fs_wrap_priv(io_channel ch);
