@@ -11,6 +11,7 @@
 
 #include "fs/image.h"
 #include "fs/guard_io.h"
+#include "fs/held_io.h"
 #include "fs/ioerr_io.h"
 #include "fs/open.h"
 #include "fs/overlay_io.h"
@@ -146,10 +147,10 @@ static errcode_t after_replay(const struct fsck_session_opts *o, struct fsck_ses
 	return err;
 }
 
-int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
+static int run(const struct fsck_session_opts *o, struct fsck_session *s)
 {
 	int repair = o->check.repair != E4R_REPAIR_NONE;
-	io_manager io = fs_image_io(o->image, NULL);
+	io_manager io;
 	ext2_filsys fs = NULL;
 	unsigned backup_bs = 0;
 	/*
@@ -170,6 +171,15 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 			return stop(s, FSCK_STAGE_UNDO, E4R_UNDO_EXISTS);
 		if ((err = fs_not_mounted(o->image)))
 			return stop(s, FSCK_STAGE_MOUNTED, err);
+	}
+	/*
+	 * One open of the image for every step below, read-write when they may
+	 * write (fs/held_io.h): each step's open of the path reaches it. One
+	 * that fails holds nothing, and the steps' own opens say why.
+	 */
+	(void)fs_held_open(o->image, repair);
+	io = fs_image_io(o->image, NULL);
+	if (repair) {
 		if ((stage = replay_journal(o, s)) != FSCK_STAGE_NONE)
 			return stop(s, stage, s->err);
 		/* the replay's undo file holds the journal's blocks: the repairs add theirs to it */
@@ -274,6 +284,15 @@ int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
 		return stop(s, FSCK_STAGE_CLOSE, err);
 	s->exit_code = fsck_exit_code(s);
 	return s->exit_code;
+}
+
+int fsck_session_run(const struct fsck_session_opts *o, struct fsck_session *s)
+{
+	int rc = run(o, s);
+
+	/* every holder that wrote flushed the image as it closed: nothing is left to write here */
+	(void)fs_held_close();
+	return rc;
 }
 
 void fsck_session_free(struct fsck_session *s)

@@ -1,8 +1,11 @@
 /*
- * One open of an image shared by every open of its name (lib/fs/held_io.c):
- * two holders at different block sizes read what the image holds whatever
- * the other set, closing them leaves the base open, and each counts what
- * was written from its own open.
+ * One open of the image per check (lib/fs/held_io.c): a whole session, with
+ * a journal to replay, an undo file, a backup superblock to choose and
+ * repairs, opens the image through the base io manager once; the result is
+ * e2fsck-clean (e2fsck -fn, the oracle) and e2undo gives the input back.
+ * And the holders themselves: two at different block sizes read what the
+ * image holds whatever the other set, closing them leaves the base open,
+ * and each counts only what it wrote.
  */
 #include "config.h"
 
@@ -16,6 +19,7 @@
 #include "fs/image.h"
 #include "fs/ioerr_io.h"
 #include "fs/wrap_io.h"
+#include "fsck/session.h"
 #include "util/e4r_err.h"
 #include "unit.h"
 
@@ -35,6 +39,111 @@ static errcode_t counting_open(const char *name, int flags, io_channel *out)
 static struct struct_io_manager counting_manager =
 	FS_WRAP_MANAGER("test: counting opens", counting_open, fs_wrap_read_blk64,
 			fs_wrap_write_blk64, fs_wrap_write_byte, fs_wrap_zeroout);
+
+static int sh(const char *cmd)
+{
+	char full[2048];
+
+	snprintf(full, sizeof(full), "PATH=/sbin:/usr/sbin:$PATH; { %s; } >/dev/null 2>&1", cmd);
+	return system(full);
+}
+
+static int session(const char *img, enum check_repair_mode mode, const char *undo, struct fsck_session *s)
+{
+	struct fsck_session_opts o = { .image = img, .undo_file = undo, .policy = JBD_POLICY_STOP };
+
+	o.check.repair = mode;
+	o.check.force = 1;
+	counted = img;
+	opens = 0;
+	return fsck_session_run(&o, s);
+}
+
+/*
+ * A damaged image with a journal to replay: wrong free counts in group 0,
+ * a file with a wrong link count, and a transaction debugfs wrote into the
+ * log (the image needs recovery).
+ */
+static int make_damaged(const char *dir, const char *img)
+{
+	char cmd[1536];
+
+	snprintf(cmd, sizeof(cmd),
+		 "mke2fs -q -F -t ext4 -O metadata_csum %s 16M && head -c 8192 /dev/urandom > %s/d && "
+		 "printf '%%s\\n' 'write %s/d f' 'sif f links_count 5' 'set_bg 0 free_blocks_count 17' "
+		 "'set_bg 0 checksum calc' 'jo -c' 'jw -b 5000,5001 %s/d' 'jc' | debugfs -w -f - %s",
+		 img, dir, dir, dir, img);
+	return sh(cmd);
+}
+
+static void check_session_opens(const char *dir)
+{
+	struct fsck_session s;
+	char img[256], orig[256], undo[256], cmd[1024];
+
+	snprintf(img, sizeof(img), "%s/d.img", dir);
+	snprintf(orig, sizeof(orig), "%s/orig.img", dir);
+	snprintf(undo, sizeof(undo), "%s/d.undo", dir);
+	if (make_damaged(dir, img)) {
+		fprintf(stderr, "mke2fs or debugfs not available: session part skipped\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp %s %s", img, orig);
+	CHECK_EQ(sh(cmd), 0);
+
+	/* -n: found, not fixed, one open */
+	CHECK_EQ(session(img, E4R_REPAIR_NONE, NULL, &s), 4);
+	CHECK_EQ(opens, 1);
+	fsck_session_free(&s);
+
+	/* -y with an undo file: the replay, the undo file, the repairs; one open */
+	CHECK_EQ(session(img, E4R_REPAIR_YES, undo, &s), 1);
+	CHECK_EQ(opens, 1);
+	CHECK(s.journal.replayed && s.result && s.result->fixed > 0 && s.result->left == 0);
+	fsck_session_free(&s);
+	snprintf(cmd, sizeof(cmd), "e2fsck -fn %s", img);
+	CHECK_EQ(sh(cmd), 0);
+	/* and nothing left for a second check, which opens it once too */
+	CHECK_EQ(session(img, E4R_REPAIR_YES, NULL, &s), 0);
+	CHECK_EQ(opens, 1);
+	fsck_session_free(&s);
+	/* e2undo restores the input from the one undo file of replay and repairs */
+	snprintf(cmd, sizeof(cmd), "e2undo %s %s && cmp %s %s", undo, img, img, orig);
+	CHECK_EQ(sh(cmd), 0);
+	unlink(undo);
+
+	/* primary descriptors pointing outside their group: a backup's are read and written back */
+	snprintf(cmd, sizeof(cmd), "printf '%%s\\n' 'set_bg 0 inode_table 3' 'set_bg 0 checksum calc' | "
+		 "debugfs -w -f - %s", img);
+	CHECK_EQ(sh(cmd), 0);
+	CHECK_EQ(session(img, E4R_REPAIR_YES, NULL, &s), 1);
+	CHECK_EQ(opens, 1);
+	CHECK(s.backup_sb != 0);
+	fsck_session_free(&s);
+	snprintf(cmd, sizeof(cmd), "e2fsck -fn %s", img);
+	CHECK_EQ(sh(cmd), 0);
+
+	/* held no longer: a step after the session opens the path again */
+	opens = 0;
+	{
+		ext2_filsys fs = NULL;
+
+		CHECK_EQ(fs_image_open(img, 0, NULL, &fs), 0);
+		CHECK(opens >= 1);
+		if (fs)
+			ext2fs_close_free(&fs);
+	}
+	counted = NULL;
+	/* a missing image: nothing held, the open says why, as before */
+	snprintf(cmd, sizeof(cmd), "%s/missing.img", dir);
+	CHECK_EQ(session(cmd, E4R_REPAIR_YES, NULL, &s), 8);
+	CHECK(s.stopped == FSCK_STAGE_OPEN && s.err != 0);
+	fsck_session_free(&s);
+	unlink(img);
+	unlink(orig);
+	snprintf(cmd, sizeof(cmd), "%s/d", dir);
+	unlink(cmd);
+}
 
 /* Holders: their own block sizes over one base, the base kept open, their own counts. */
 static void check_holders(const char *dir)
@@ -117,6 +226,7 @@ int main(void)
 	fs_set_base_io(&counting_manager);
 	CHECK(mkdtemp(dir) != NULL);
 	check_holders(dir);
+	check_session_opens(dir);
 	rmdir(dir);
 	return unit_done("test_held_io");
 }
