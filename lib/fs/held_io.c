@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "fs/held_io.h"
+#include "fs/image.h"
 #include "fs/ioerr_io.h"
 #include "fs/mem_io.h"
 #include "fs/wrap_io.h"
@@ -72,8 +73,9 @@ errcode_t fs_held_open(const char *image, int rw)
 	}
 	if (!(held.name = strdup(image)))
 		return EXT2_ET_NO_MEMORY;
-	err = io->open(image, flags, &held.base);
-	if (err) {
+	/* measured before the open, which asks it too (the I/O error noter) */
+	if ((err = fs_image_size_keep(image)) || (err = io->open(image, flags, &held.base))) {
+		fs_image_size_keep(NULL);
 		held.base = NULL;
 		free(held.name);
 		held.name = NULL;
@@ -92,6 +94,7 @@ errcode_t fs_held_close(void)
 	held.base = NULL;
 	free(held.name);
 	held.name = NULL;
+	fs_image_size_keep(NULL);
 	return io_channel_close(base);
 }
 

@@ -38,4 +38,12 @@ io_manager fs_image_io(const char *image, io_manager io);
 /* The size of the file or device at PATH in bytes. */
 errcode_t fs_image_size(const char *path, uint64_t *bytes);
 
+/*
+ * Measure PATH once and answer fs_image_size from that until the next call
+ * (PATH NULL: measure again at every call): for the image a run holds open
+ * (held_io.h), whose size its steps ask many times and which does not
+ * change while it is held.
+ */
+errcode_t fs_image_size_keep(const char *path);
+
 #endif

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,7 +17,41 @@
 #include "fs/image.h"
 #include "fs/mem_io.h"
 
+/* The image held open for a run (held_io.c) and its size: many ask, and it does not change meanwhile. */
+static struct {
+	char		*path;
+	uint64_t	bytes;
+} kept;
+
+static errcode_t measure(const char *path, uint64_t *bytes);
+
+errcode_t fs_image_size_keep(const char *path)
+{
+	uint64_t bytes;
+	errcode_t err;
+
+	free(kept.path);
+	kept.path = NULL;
+	if (!path)
+		return 0;
+	if ((err = measure(path, &bytes)))
+		return err;
+	if (!(kept.path = strdup(path)))
+		return EXT2_ET_NO_MEMORY;
+	kept.bytes = bytes;
+	return 0;
+}
+
 errcode_t fs_image_size(const char *path, uint64_t *bytes)
+{
+	if (kept.path && strcmp(path, kept.path) == 0) {
+		*bytes = kept.bytes;
+		return 0;
+	}
+	return measure(path, bytes);
+}
+
+static errcode_t measure(const char *path, uint64_t *bytes)
 {
 	struct stat st;
 	int fd;
