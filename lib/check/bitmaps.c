@@ -1,4 +1,8 @@
-/* Checker pass 5: computed block and inode usage against the on-disk bitmaps and counts. */
+/*
+ * Checker pass 5: computed block and inode usage against the on-disk bitmaps and counts.
+ *
+ * Fills in nothing for later passes: reads c->used, c->inode_used and c->kind.
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,9 @@
-/* Checker pass 1: the blocks an inode claims, against the filesystem's bounds, its metadata and other claims. */
+/*
+ * Checker pass 1: the blocks an inode claims, against the filesystem's bounds, its metadata and other claims.
+ *
+ * Fills in c->used, c->dup and c->have_dups, c->ea, c->dblocks (every directory
+ * block, for pass 2), and marks c->inode_bad.
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,9 @@
-/* Checker pass 2: every directory block: entries, lengths, names, types, '.', '..', checksums, htree. */
+/*
+ * Checker pass 2: every directory block: entries, lengths, names, types, '.', '..', checksums, htree.
+ *
+ * Fills in each directory's dotdot and parent (c->dirs) and the count of entries
+ * naming each inode (c->nlink), for passes 3 and 4.
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,10 @@
-/* Checker pass 1: every inode through libext2fs's inode scan: use, mode, flags, sizes, i_blocks; pass 1b: who shares a block. */
+/*
+ * Checker pass 1: every inode through libext2fs's inode scan: use, mode, flags, sizes, i_blocks; pass 1b: who shares a block.
+ *
+ * Fills in c->inode_used, c->inode_bad, c->kind, c->dirs (every directory, in inode
+ * order), c->large_files, the link counts on disk (c->nlink) and the usage charged
+ * to quota (c->quota); the block maps through blocks.c, the xattr ones through xattr.c.
+ */
 #include "config.h"
 
 #include <errno.h>

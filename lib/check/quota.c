@@ -12,6 +12,8 @@
  * the last level refers to data blocks: a 16-byte header, then records of
  * 72 bytes each (id, limits, inodes in use, bytes in use, grace times).
  * A record of all zero bytes is a free slot.
+ *
+ * Fills in nothing for later passes: reads the usage pass 1 charged (c->quota).
  */
 #include "config.h"
 

@@ -1,4 +1,9 @@
-/* Checker pass 0: the superblock and the group descriptors, and the clean/forced decision. */
+/*
+ * Checker pass 0: the superblock and the group descriptors, and the clean/forced decision.
+ *
+ * Fills in c->meta: where the descriptors put the superblocks, descriptors, bitmaps
+ * and inode tables (pass 1 adds what the inodes claim).
+ */
 #include "config.h"
 
 #include <errno.h>

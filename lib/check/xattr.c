@@ -10,6 +10,9 @@
  * name has a namespace index, and each entry carries a hash of its name and
  * value. Identical attribute sets are shared: h_refcount says by how many
  * inodes, and must equal the inodes that point at the block.
+ *
+ * Fills in c->xattr_refs (each block's references against its count) and
+ * c->inode_ea (the EA inodes values are stored in).
  */
 #include "config.h"
 
