@@ -1,7 +1,7 @@
 /*
  * diagnose --salvage: the checker's view of a damaged image, reduced to its
  * damaged metadata blocks and, for each, the journal copy a repair would
- * restore (issue 23), or none. Nothing is written.
+ * restore, or none. Nothing is written.
  */
 #include "config.h"
 

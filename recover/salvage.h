@@ -1,4 +1,4 @@
-/* diagnose --salvage: which damaged metadata blocks the journal holds a usable copy of (issue 23). */
+/* diagnose --salvage: which damaged metadata blocks the journal holds a usable copy of. */
 #ifndef E4R_RECOVER_SALVAGE_H
 #define E4R_RECOVER_SALVAGE_H
 

@@ -27,7 +27,7 @@ typedef void (*check_progress_fn)(void *arg, int pass, uint64_t done, uint64_t t
 
 struct check_result;	/* what a check found (below) */
 
-/* What the checker does with what it finds (issue 8). */
+/* What the checker does with what it finds. */
 enum check_repair_mode {
 	E4R_REPAIR_NONE = 0,	/* -n: report only; the filesystem may be open read-only */
 	E4R_REPAIR_YES,		/* -y: fix everything that can be fixed */

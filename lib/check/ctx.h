@@ -181,7 +181,7 @@ int check_ino_in_unused_area(ext2_filsys fs, ext2_ino_t ino);
 errcode_t check_connectivity(struct check_ctx *c);
 errcode_t check_links(struct check_ctx *c);
 errcode_t check_bitmaps(struct check_ctx *c);
-/* After pass 2: damaged blocks the journal holds a usable copy of (check/jcopy.c, issue 23). */
+/* After pass 2: damaged blocks the journal holds a usable copy of (check/jcopy.c). */
 errcode_t check_journal_copies(struct check_ctx *c);
 
 /* Quota (check/quota.c): setup before pass 1, charge each inode in pass 1, compare after pass 5. */

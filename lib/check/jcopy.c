@@ -1,5 +1,5 @@
 /*
- * Journal-assisted repair (issue 23): for a damaged metadata block (an inode
+ * Journal-assisted repair: for a damaged metadata block (an inode
  * table block, a directory or htree block, an extent node, an xattr block),
  * the newest copy the journal still holds whose checksums verify, whose
  * structure passes and whose every reference fits the rest of the

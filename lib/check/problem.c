@@ -54,7 +54,7 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    FIX(NONE), PH(NONE),
 	    PM_("no device carries the external journal's UUID: the journal is not read (give it with --journal=PATH)")),
 	/*
-	 * Superblock rules of e2fsck's pass 0 (issue 17). The ones e2fsck -n
+	 * Superblock rules of e2fsck's pass 0. The ones e2fsck -n
 	 * names without calling the filesystem damaged are warnings; their -y
 	 * sets the one field to the value the check computed.
 	 */

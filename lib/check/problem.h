@@ -176,7 +176,7 @@ enum check_problem {
 	E4R_PR_BLOCK_BITMAP_PADDING,
 	/* Driver */
 	E4R_PR_TOO_MANY,
-	/* Quota usage, the orphan file, the orphan list, shared xattr blocks (issue 7, second part) */
+	/* Quota usage, the orphan file, the orphan list, shared xattr blocks */
 	E4R_PR_QUOTA_INODE_INVALID,
 	E4R_PR_QUOTA_INODE_NOT_CLEAR,
 	E4R_PR_QUOTA_FILE_BAD,
@@ -202,7 +202,7 @@ enum check_problem {
 	E4R_PR_EA_ENTRY_HASH,
 	/* Pass 0, added later (codes keep their order) */
 	E4R_PR_JOURNAL_DEVICE_MISSING,
-	/* Pass 0, superblock rules e2fsck applies (issue 17, Checker II) */
+	/* Pass 0, superblock rules e2fsck applies */
 	E4R_PR_SB_FUTURE_MOUNT,
 	E4R_PR_SB_FUTURE_WRITE,
 	E4R_PR_SB_MIN_EXTRA_ISIZE,
@@ -223,12 +223,12 @@ enum check_problem {
 	E4R_PR_MMP_MAGIC,
 	E4R_PR_MMP_CSUM,
 	E4R_PR_JOURNAL_INODE_NOT_CLEAR,
-	/* Journal-assisted repair (issue 23) */
+	/* Journal-assisted repair */
 	E4R_PR_JOURNAL_COPY,
 	/* Pass 1, added later */
 	E4R_PR_EA_NO_FEATURE,
 	E4R_PR_INLINE_FLAG_EXTENTS,
-	/* Pass 1, the map flags and the mode (issue 17, Checker II) */
+	/* Pass 1, the map flags and the mode */
 	E4R_PR_SPECIAL_MAP_FLAGS,
 	E4R_PR_EXTENTS_FLAG_INLINE,
 	E4R_PR_MAP_FLAGS_BLOCK_MAP,
@@ -251,7 +251,7 @@ enum check_severity {
 	E4R_SEV_INFO,		/* worth saying; not a problem of the filesystem */
 };
 
-/* What a repair (issue 8) answers by default, and whether preen (-p) may. */
+/* What a repair answers by default, and whether preen (-p) may. */
 enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
 		  E4R_ANS_RELOCATE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */

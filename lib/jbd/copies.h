@@ -1,5 +1,5 @@
 /*
- * Every copy of every filesystem block the journal holds (issue 23): the
+ * Every copy of every filesystem block the journal holds: the
  * live log's and the old, checkpointed transactions' (JBD_SCAN_OLD), built
  * from one scan, so a damaged block can be brought back from the newest copy.
  */

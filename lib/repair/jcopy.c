@@ -1,5 +1,5 @@
 /*
- * Journal-assisted repair (issue 23): write a damaged block's journal copy
+ * Journal-assisted repair: write a damaged block's journal copy
  * home. The copies are restored before any other repair of the round, and
  * then the check starts over: every other finding of the round was made on
  * the damaged bytes, and the restored block may answer it.

@@ -104,7 +104,7 @@ errcode_t repair_journal_copy(struct check_ctx *c, const struct check_finding *f
 /*
  * Before the round's other repairs: restore the journal copies -y, -p (live
  * log only) or the person chooses, counting them in *FIXED; the round ends
- * when one was restored (repair/jcopy.c, issue 23).
+ * when one was restored (repair/jcopy.c).
  */
 errcode_t repair_journal_copies(struct check_ctx *c, size_t first, unsigned *fixed);
 

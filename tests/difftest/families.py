@@ -6,7 +6,7 @@ the objects most likely to show a rule: the superblock's feature words, an
 inode of each type (mode and flags), the journal superblock, a descriptor of
 the first two groups. A case is a regress line (FLAVOUR SPEC), repaired too:
 the same check as a line of regress.txt, so a failing case is already the
-line to keep. Found this way (issue 18): a lost inline_data feature, a resize
+line to keep. Found this way: a lost inline_data feature, a resize
 inode without its feature, immutable devices, a directory whose index flag
 went, short symlinks kept in a block.
 """

@@ -1,4 +1,4 @@
-# The root directory with the encrypt flag but no encryption context (issue 18):
+# The root directory with the encrypt flag but no encryption context:
 # e2fsck -y clears the flag in pass 1, so its pass 2 reads the root's names as
 # plain ones. check -y -f must do the same in one round: before, pass 2 took
 # the names for short encrypted ones, cleared them, and lost+found was made

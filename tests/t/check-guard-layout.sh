@@ -1,5 +1,5 @@
 # Damaged layouts that once made a repair write over metadata, which check -y's
-# write guard refused (exit 8, "please report this"; issues 18 and 22, fuzz/open/README):
+# write guard refused (exit 8, "please report this"; fuzz/open/README):
 #   - a group's inode bitmap on the inode table block that holds the journal inode,
 #     with a journal superblock that is no journal's: clearing inode 8 wrote into
 #     the block the bitmap still claimed (the bitmap now moves first);

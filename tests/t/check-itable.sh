@@ -1,4 +1,4 @@
-# A group descriptor that puts the inode table where it cannot be (issue 18):
+# A group descriptor that puts the inode table where it cannot be:
 # check -y -f points it back where the inodes are (the place mke2fs's layout or
 # a backup descriptor gives), so every file is kept where e2fsck -fy gives the
 # table new blocks and loses them; with no inodes to be found there it moves

@@ -1,4 +1,4 @@
-# Journal-assisted repair (issue 23) on images the kernel wrote: a loop mount, a workload
+# Journal-assisted repair on images the kernel wrote: a loop mount, a workload
 # (an htree directory of 60 files over several blocks, a file of 40 extents under an extent node,
 # a file with a 600-byte attribute in an xattr block, a small tree), an unmount. Then the htree
 # root, a leaf, an inode table block, the extent node and the xattr block are overwritten with

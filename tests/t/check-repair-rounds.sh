@@ -1,4 +1,4 @@
-# Repairs settled in the round that makes them (issue #21): a directory whose inode is
+# Repairs settled in the round that makes them: a directory whose inode is
 # cleared (debugfs clri) leaves its files unattached; check -f -y clears the entry, clears
 # the empty files, reconnects the others (some had two links in that directory: their
 # counts are set after the reconnection), fixes wrong link counts elsewhere and the

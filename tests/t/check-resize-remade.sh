@@ -1,6 +1,6 @@
 # A resize inode that is not valid is made again by -y, and e2fsck zeroes it
 # before its pass 1: its old map is not walked. Here the map names the root's
-# directory block where a reserved descriptor block belongs (issue 18, from
+# directory block where a reserved descriptor block belongs (from
 # fuzz input 7b24e0a2). Walked as an indirect block, the root's entries read as
 # illegal block numbers, and their repair zeroed them: the root kept only a new
 # lost+found. e2fsck -fy keeps every entry; check -y -f must too.

@@ -1,5 +1,5 @@
 /*
- * jbd_copies: the index of a journal's copies of filesystem blocks (issue 23),
+ * jbd_copies: the index of a journal's copies of filesystem blocks,
  * built from a scan made by hand: its order (by block, newest first, across a
  * sequence wrap), what makes a copy unusable (no commit, a bad tag, descriptor
  * tail or commit checksum, a later revoke), and the lookup.
