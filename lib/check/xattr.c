@@ -249,7 +249,10 @@ static int value_hash_ok(const struct ext2_ext_attr_entry *e, char *value, uint3
 /*
  * An entry whose value lives in an EA inode (ea_inode): the inode must be
  * one a value can live in, carry the EA inode flag, and the entry's hash
- * covers its name and the value's hash (kept in the EA inode). The owner
+ * covers its name and the value's hash (kept in the EA inode). The name
+ * part may be in either form e2fsck accepts (ext2fs_ext_attr_hash_entry3):
+ * unsigned bytes, or the signed chars older kernels hashed a name with; an
+ * entry hashed the old way is sound, and clearing it loses the value. The owner
  * is charged the value's size in clusters and one inode (e2fsck's quota
  * and i_blocks rule). An entry left by Lustre's older scheme (the EA
  * inode's mtime and generation naming its owner) is charged nothing.
@@ -263,7 +266,7 @@ static enum check_problem value_inode(struct check_ctx *c, ext2_ino_t owner,
 	ext2_filsys fs = c->fs;
 	union host_entry h;
 	struct ext2_inode vin;
-	uint32_t hash = 0;
+	uint32_t hash = 0, signed_hash = 0;
 	errcode_t err;
 
 	host_entry(&h, e);
@@ -273,9 +276,9 @@ static enum check_problem value_inode(struct check_ctx *c, ext2_ino_t owner,
 	err = fs_read_inode(fs, h.e.e_value_inum, &vin);
 	if (err && err != EXT2_ET_INODE_CSUM_INVALID)
 		return E4R_PR_EA_VALUE_INODE;
-	if (ext2fs_ext_attr_hash_entry2(fs, &h.e, NULL, &hash))
+	if (ext2fs_ext_attr_hash_entry3(fs, &h.e, NULL, &hash, &signed_hash))
 		return E4R_PR_EA_VALUE_INODE;
-	if (hash == h.e.e_hash) {
+	if (hash == h.e.e_hash || signed_hash == h.e.e_hash) {
 		uint64_t csize = EXT2_CLUSTER_SIZE(fs->super);
 
 		charge->clusters += (h.e.e_value_size + csize - 1) / csize;

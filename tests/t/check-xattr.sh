@@ -181,4 +181,33 @@ printf '%s\n' "$YOUT" | grep -q "has inline data but no readable system.data" ||
 # A pre-1970 time in the old encoding (negative seconds, epoch bits 3): e2fsck -n only warns.
 repaired_by "sif f1 ctime 0x80000000;sif f1 ctime_extra 3" 0
 printf '%s\n' "$YOUT" | grep -q "likely pre-1970" || fail "check -y -f did not name the old time encoding"
+# Entry hashes in every form e2fsck accepts: a name hashed with signed chars (older
+# kernels and libext2fs) or unsigned, for a value in place and for one in an EA inode
+# (there the value's part is the EA inode's hash). A name byte above 127 tells the two
+# apart. e2fsck -fn must call each clean; check -n -f must agree, and check -y must keep
+# the attribute (it once cleared an EA-inode entry hashed the signed way).
+XH="$E4R_TESTS_SRCDIR/tools/xattrhash.py"
+head -c 3000 /dev/zero | tr '\0' w > big
+for isz in 256 128; do
+	mkimg h.img 16M -I $isz -O ea_inode
+	printf 'write small f1\nea_set -f big f1 user.caf\351\nea_set f1 user.n\351e smallvalue\n' |
+		debugfs -w -f - h.img >/dev/null 2>&1 || fail "debugfs ea_set with high-bit names"
+	e2fsck -fy h.img >/dev/null 2>&1
+	both_clean h.img "the image with high-bit xattr names ($isz-byte inodes)"
+	hi=$(inode_of h.img f1)
+	where=ibody; [ $isz = 128 ] && where=block
+	for k in 0 1; do
+		for form in signed unsigned; do
+			cp h.img t.img
+			python3 "$XH" t.img "$hi" $where $k $form "$E4R_FSMETA" >/dev/null ||
+				fail "xattrhash $where $k $form"
+			both_clean t.img "entry $k of the $where hashed the $form way"
+			run "$E4R" check -y -f t.img
+			expect_rc 0 "check -y -f on entry $k of the $where hashed the $form way"
+			run debugfs -R "ea_list f1" t.img
+			expect_out "user\.caf" "the EA-inode attribute kept by check -y ($where $k $form)"
+			expect_out "smallvalue" "the in-place attribute kept by check -y ($where $k $form)"
+		done
+	done
+done
 exit 0
