@@ -58,12 +58,17 @@ static errcode_t add_dir_block(struct check_ctx *c, ext2_ino_t ino, blk64_t blk,
 	return 0;
 }
 
-/* Directories stop at 2 GiB (2^21 KiB) unless the filesystem has largedir. */
-static int64_t dir_max_blocks(ext2_filsys fs)
+/*
+ * Directories stop at 2 GiB (2^21 KiB) unless the filesystem has largedir;
+ * e2fsck leaves one whose size has high bits to its size checks. Its
+ * counts differ by map: an extent may end at the limit, a block map may
+ * hold the block at it (blockcnt > limit is too big).
+ */
+uint64_t check_dir_limit(ext2_filsys fs, const struct ext2_inode *in)
 {
-	if (ext2fs_has_feature_largedir(fs->super))
-		return INT64_MAX;
-	return (int64_t)1 << (21 - fs->super->s_log_block_size);
+	if (ext2fs_has_feature_largedir(fs->super) || in->i_size_high)
+		return UINT64_MAX;
+	return (uint64_t)1 << (21 - fs->super->s_log_block_size);
 }
 
 /*
@@ -118,11 +123,14 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 	    !(((struct ext2_inode *)w->inode)->i_flags & EXT4_EXTENTS_FL))
 		return illegal_block(w, blk, lblk, E4R_PR_SYMLINK_TOO_BIG);
 	if (!w->dup_pass && lblk >= 0) {
-		if (w->kind == KIND_DIR && lblk >= dir_max_blocks(fs)) {
-			check_report_ino(c, E4R_PR_DIR_TOO_BIG, w->ino, blk, lblk, E4R_NONE);
-			ext2fs_mark_inode_bitmap2(c->inode_bad, w->ino);
-			return w->bad = 1;
-		}
+		/*
+		 * Block maps only: an extent past the limit is dropped whole
+		 * before its blocks come here. e2fsck drops the block and keeps
+		 * the directory (counted as an illegal block).
+		 */
+		if (w->kind == KIND_DIR &&
+		    (uint64_t)lblk > check_dir_limit(fs, (const struct ext2_inode *)w->inode))
+			return illegal_block(w, blk, lblk, E4R_PR_DIR_TOO_BIG);
 		if (lblk > w->last_lblk)
 			w->last_lblk = lblk;
 		/*
@@ -421,6 +429,16 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		/* past its parent's end (and in order): e2fsck drops it; here not claimed */
 		if (past && e.e_lblk >= next_lblk) {
 			extent_problem(w, E4R_PR_EXTENT_BAD, e.e_pblk, e.e_lblk, e.e_len);
+			continue;
+		}
+		/*
+		 * A directory's extent ending past the limit: e2fsck deletes the
+		 * extent (before it would close a gap) and keeps the directory.
+		 */
+		if (w->kind == KIND_DIR && e.e_lblk >= next_lblk && !w->dup_pass &&
+		    (uint64_t)e.e_lblk + e.e_len > check_dir_limit(fs, (const struct ext2_inode *)w->inode)) {
+			check_report_ino(w->c, E4R_PR_DIR_TOO_BIG, w->ino, e.e_pblk, e.e_lblk, E4R_NONE);
+			ext2fs_mark_inode_bitmap2(w->c->inode_bad, w->ino);
 			continue;
 		}
 		if (e.e_lblk < next_lblk)

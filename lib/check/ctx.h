@@ -313,6 +313,8 @@ int check_out_of_fs(ext2_filsys fs, blk64_t blk, blk64_t len);
  * inode, where a block in metadata would have the inode cleared.
  */
 int check_extent_start_bad(ext2_filsys fs, blk64_t blk, blk64_t len);
+/* The blocks a directory may span (e2fsck's too-big rule); UINT64_MAX: no limit. */
+uint64_t check_dir_limit(ext2_filsys fs, const struct ext2_inode *in);
 /*
  * A block of the bad blocks list on a superblock or descriptor copy: the
  * problem (bb_primary_super, bb_primary_desc, bb_backup_super,

@@ -347,8 +347,9 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_INODE_SCAN, "inode_scan", P1, ERR, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("could not read inodes of group %g (the inode table at block %b)")),
-	ROW(E4R_PR_DIR_TOO_BIG, "dir_too_big", P1, ERR, E4R_ANS_CLEAR, REMAPS,
-	    FIX(INODE_CLEAR), PH(NOW),
+	/* like e2fsck: -y drops the block (a block map) or the extent past the limit, keeps the directory */
+	ROW(E4R_PR_DIR_TOO_BIG, "dir_too_big", P1, ERR, E4R_ANS_CLEAR, DROPS_BLOCKS | REMAPS,
+	    FIX(BLOCK_MAP), PH(NOW),
 	    PM_("directory inode %i has logical block %e, past the largest size a directory may have")),
 	/* a slow symlink holds its target in one block: -y drops the others and keeps the link */
 	ROW(E4R_PR_SYMLINK_TOO_BIG, "symlink_too_big", P1, ERR, E4R_ANS_CLEAR, DROPS_BLOCKS | REMAPS,

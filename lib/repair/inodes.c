@@ -460,6 +460,7 @@ static int block_ok(struct check_ctx *c, blk64_t blk, blk64_t len)
 struct trim_map {
 	struct check_ctx	*c;
 	int			symlink;	/* keeps its block 0 alone (symlink_too_big) */
+	uint64_t		dir_limit;	/* a directory's blocks past it go (dir_too_big) */
 };
 
 static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
@@ -468,7 +469,8 @@ static int trim_map_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	struct trim_map *t = priv;
 
 	(void)fs; (void)ref_blk; (void)ref_offset;
-	if (*blocknr && (!block_ok(t->c, *blocknr, 1) || (t->symlink && blockcnt > 0))) {
+	if (*blocknr && (!block_ok(t->c, *blocknr, 1) || (t->symlink && blockcnt > 0) ||
+			 (blockcnt > 0 && (uint64_t)blockcnt > t->dir_limit))) {
 		*blocknr = 0;
 		return BLOCK_CHANGED;
 	}
@@ -630,7 +632,8 @@ static errcode_t trim_extents(struct check_ctx *c, ext2_ino_t ino)
 			/* and one past its parent's end, as check's walk finds it */
 			past = check_extent_bounds_step(&bounds, h, &e);
 			drop = e.e_len == 0 || !block_ok(c, e.e_pblk, e.e_len) || e.e_lblk < next_lblk ||
-			       past;
+			       past || (LINUX_S_ISDIR(in.i_mode) &&
+					(uint64_t)e.e_lblk + e.e_len > check_dir_limit(fs, &in));
 		}
 		at_index = !err && !(e.e_flags & EXT2_EXTENT_FLAGS_LEAF);
 		err = 0;
@@ -1000,7 +1003,8 @@ errcode_t repair_block_map(struct check_ctx *c, const struct check_finding *f, i
 		/* its blocks are the reserved descriptor blocks: metadata, kept */
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_resize_cb, c);
 	else {
-		struct trim_map t = { c, LINUX_S_ISLNK(in.i_mode) };
+		struct trim_map t = { c, LINUX_S_ISLNK(in.i_mode),
+				      LINUX_S_ISDIR(in.i_mode) ? check_dir_limit(c->fs, &in) : UINT64_MAX };
 
 		err = ext2fs_block_iterate3(c->fs, ino, 0, NULL, trim_map_cb, &t);
 	}
