@@ -11,7 +11,11 @@ that survives a rebuild of the base: a path (/small/tiny), a reserved inode
 (#8), a group (g3), an index within its parent (/big@2 is the third htree
 node of /big). FIELD is a field name, a byte offset (+0x1c) or "bit:N";
 OP is =VALUE, flip:N (bit N of the field), zero, copy:OTHER (the block
-replaced by another of its kind) or swap:OTHER (the two exchanged). "raw" leaves the
+replaced by another of its kind) or swap:OTHER (the two exchanged). On an
+xattr entry's e_hash[K], rehash:FORM writes the entry's hash in FORM
+(unsigned, signed, zero: tests/tools/xattrhash.py), and hiname:FORM first
+sets the name's last byte to 0xe9, so that the signed and unsigned forms
+differ: sound attributes in forms e2fsck accepts or not. "raw" leaves the
 object's checksum stale; without it the checksum is recomputed (by
 fsmeta reseal) so that only the structural checks can see the damage.
 """
@@ -19,6 +23,10 @@ import os
 import random
 import struct
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import xattrhash  # noqa: E402  (tests/tools: entry hashes in every form e2fsck accepts)
 
 # (name, offset, size) of each field the tester damages, per structure.
 SB_FIELDS = [
@@ -575,6 +583,8 @@ class Damager:
                 ent = self._xattr_entries(base, first, end)[int(k)]
                 _, eoff, size = next(f for f in XATTR_ENTRY if f[0] == fname)
                 foff = ent + eoff
+                if fname == "e_hash" and op.split(":")[0] in ("rehash", "hiname"):
+                    return self._rehash(spec, base, ent, op, [] if raw else reseal, [ino])
             else:
                 _, foff, size = next(f for f in XATTR_HEADER if f[0] == field)
             names = [ino]
@@ -596,6 +606,27 @@ class Damager:
         old = self.read(base + foff, size)
         new = _new_bytes(op, old, big_endian)
         return Damage(spec, base + foff, new, [] if raw else reseal, names)
+
+    def _rehash(self, spec, base, ent, op, reseal, names):
+        """The entry at BASE+ENT with its hash in op's form (hiname: a high-bit name byte first)."""
+        kind, form = op.split(":")
+        if form not in xattrhash.FORMS:
+            raise ValueError("bad hash form " + form)
+        nlen = self.read(base + ent, 1)[0]
+        voffs, vinum, vsize = struct.unpack("<HII", self.read(base + ent + 2, 10))
+        name = bytearray(self.read(base + ent + 16, nlen))
+        also = []
+        if kind == "hiname":
+            if not nlen:
+                raise ValueError("an empty name has no byte to set")
+            name[-1] = 0xe9
+            also = [(base + ent + 16 + nlen - 1, b"\xe9")]
+        eah = 0
+        if vinum:
+            eah = struct.unpack("<I", self.read(self.m.inodes[vinum]["off"] + 8, 4))[0]
+        value = b"" if vinum else self.read(base + voffs, vsize)
+        new = xattrhash.entry_hash(bytes(name), value, vinum, eah, form)
+        return Damage(spec, base + ent + 12, struct.pack("<I", new), reseal, names, also)
 
     @staticmethod
     def _indexed_field(field, header, entry, at, stride):

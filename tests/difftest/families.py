@@ -36,8 +36,18 @@ SWEEP_OPS = ("=0", "flip:0", "flip:top", "=1")
 SWEEP_INODES = ["/small/tiny", "/medium/fragmented", "/big", "/deep0/deep1",
                 "/small/slow-link", "/small/char"]
 
+# Attribute entries (in the inode and in a block, a value in place and in an
+# EA inode) rewritten with their hash in each form: names hashed with
+# unsigned or signed chars (a high-bit name byte tells them apart), and a
+# zero hash (older kernels' in-inode entries). e2fsck says which are sound.
+XATTR_HASH_OBJECTS = [("ixattr", "/small/xattr-inline"), ("ixattr", "/small/xattr-ea-inode"),
+                      ("ixattr", "/deep0"), ("xattr", "/small/xattr-block"),
+                      ("xattr", "/small/shared-a"), ("xattr", "/small/xattr-ea-inode"),
+                      ("xattr", "/small/acl"), ("ixattr", "/small/acl")]
+XATTR_HASH_OPS = ["hiname:unsigned", "hiname:signed", "rehash:signed", "rehash:zero"]
+
 FAMILIES = ["sb-features", "inode-mode", "inode-flags", "jsb", "gd",
-            "sb-values", "gd-values", "inode-values"]
+            "sb-values", "gd-values", "inode-values", "xattr-hash"]
 
 
 def _sweep(prefix, fields, skip=()):
@@ -74,6 +84,9 @@ def specs(family):
         return [spec for p in SWEEP_INODES for spec in
                 _sweep("inode " + p, dmg.INODE_FIELDS + dmg.INODE_LARGE_FIELDS,
                        skip=("l_i_checksum_lo", "i_checksum_hi"))]
+    if family == "xattr-hash":
+        return ["%s %s e_hash[%d] %s" % (st, p, k, op) for st, p in XATTR_HASH_OBJECTS
+                for k in range(3) for op in XATTR_HASH_OPS]
     raise ValueError("unknown family %r (known: %s)" % (family, ", ".join(FAMILIES)))
 
 
