@@ -11,6 +11,7 @@
 #include "fs/open.h"
 #include "fs/mem_io.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 #include "fs/image.h"
 
 /* The backup groups tried: sparse_super keeps copies in groups 1, 3, 5, 7, 9... */
@@ -38,9 +39,23 @@ static int places_inside(ext2_filsys fs)
 	return 1;
 }
 
-static int descriptors_sound(ext2_filsys fs)
+/*
+ * *SOUND: FS's descriptors place everything inside their groups. Returns 0,
+ * or the out-of-memory error of ext2fs_check_desc (its bitmap): no verdict
+ * on the descriptors, and no reason to read a backup instead.
+ */
+static errcode_t descriptors_sound(ext2_filsys fs, int *sound)
 {
-	return places_inside(fs) && ext2fs_check_desc(fs) == 0;
+	errcode_t err;
+
+	*sound = 0;
+	if (!places_inside(fs))
+		return 0;
+	err = ext2fs_check_desc(fs);
+	if (util_no_memory(err))
+		return err;
+	*sound = !err;
+	return 0;
 }
 
 int fs_super_csum_bad(ext2_filsys fs)
@@ -57,23 +72,31 @@ int fs_journal_uuid_set(const struct ext2_super_block *sb)
 	return 0;
 }
 
-/* 1 (and *superblock, *blocksize set) when the superblock at SB with block size BS opens with sound descriptors. */
-static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
-			blk64_t *superblock, unsigned *blocksize)
+/*
+ * *SOUND (and *superblock, *blocksize set) when the superblock at SB with
+ * block size BS opens with sound descriptors. Returns 0, or an out-of-memory
+ * error: a backup that could not be read for lack of memory is neither sound
+ * nor unsound, and the search must not go on to the next one.
+ */
+static errcode_t backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
+			      blk64_t *superblock, unsigned *blocksize, int *sound)
 {
 	ext2_filsys b = NULL;
-	int sound;
+	errcode_t err;
 
-	if (fs_image_precheck(image, sb, bs, E4R_OPEN_NO_SIZE_CHECK) ||
-	    ext2fs_open2(image, NULL, flags, (int)sb, bs, fs_image_io(image, NULL), &b))
-		return 0;
-	sound = descriptors_sound(b);
+	*sound = 0;
+	err = fs_image_precheck(image, sb, bs, E4R_OPEN_NO_SIZE_CHECK);
+	if (!err)
+		err = ext2fs_open2(image, NULL, flags, (int)sb, bs, fs_image_io(image, NULL), &b);
+	if (err)
+		return util_no_memory(err) ? err : 0;
+	err = descriptors_sound(b, sound);
 	ext2fs_close_free(&b);
-	if (sound) {
+	if (*sound) {
 		*superblock = sb;
 		*blocksize = bs;
 	}
-	return sound;
+	return err;
 }
 
 /*
@@ -82,15 +105,22 @@ static int backup_sound(const char *image, int flags, blk64_t sb, unsigned bs,
  * for the backups where those put them before trying mke2fs's defaults,
  * so a filesystem made with small groups finds its backups too.
  */
-static int primary_geometry(const char *image, unsigned *bs, uint32_t *bpg, uint32_t *first)
+static int primary_geometry(const char *image, unsigned *bs, uint32_t *bpg, uint32_t *first, errcode_t *err)
 {
 	io_manager io = fs_image_io(image, NULL);
 	struct ext2_super_block sb;
 	io_channel ch = NULL;
 	int ok = 0;
 
-	if (!io || io->open(image, 0, &ch))
+	*err = 0;
+	if (!io)
 		return 0;
+	/* a channel that could not be opened for lack of memory gives no geometry, nor a reason to guess one */
+	if ((*err = io->open(image, 0, &ch))) {
+		if (!util_no_memory(*err))
+			*err = 0;
+		return 0;
+	}
 	if (!io_channel_set_blksize(ch, SUPERBLOCK_OFFSET) &&
 	    !io_channel_read_blk64(ch, 1, -(int)sizeof(sb), &sb)) {
 #ifdef WORDS_BIGENDIAN
@@ -107,14 +137,18 @@ static int primary_geometry(const char *image, unsigned *bs, uint32_t *bpg, uint
 	return ok;
 }
 
-/* 1 (and *SUPERBLOCK, *BLOCKSIZE set) when a backup at groups of BPG blocks from FIRST is sound. */
-static int backup_in_groups(const char *image, int flags, unsigned bs, uint32_t bpg, uint32_t first,
-			    dgrp_t groups, blk64_t *superblock, unsigned *blocksize)
+/* *FOUND (and *SUPERBLOCK, *BLOCKSIZE set) when a backup at groups of BPG blocks from FIRST is sound. */
+static errcode_t backup_in_groups(const char *image, int flags, unsigned bs, uint32_t bpg, uint32_t first,
+				  dgrp_t groups, blk64_t *superblock, unsigned *blocksize, int *found)
 {
-	for (size_t i = 0; i < sizeof(backup_groups) / sizeof(backup_groups[0]) && backup_groups[i] < groups; i++)
-		if (backup_sound(image, flags, (blk64_t)backup_groups[i] * bpg + first, bs, superblock, blocksize))
-			return 1;
-	return 0;
+	errcode_t err = 0;
+
+	*found = 0;
+	for (size_t i = 0; !err && !*found && i < sizeof(backup_groups) / sizeof(backup_groups[0]) &&
+			   backup_groups[i] < groups; i++)
+		err = backup_sound(image, flags, (blk64_t)backup_groups[i] * bpg + first, bs, superblock,
+				   blocksize, found);
+	return err;
 }
 
 errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize)
@@ -124,12 +158,21 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 	uint32_t bpg, first;
 	dgrp_t groups;
 	unsigned bs;
+	int found = 0, sound;
 	errcode_t err;
 
 	*superblock = 0;
 	*blocksize = 0;
+	/*
+	 * Out of memory anywhere here is returned, with no backup chosen: a
+	 * primary that could not be read for want of memory is no bad primary,
+	 * and a backup read instead would have the repairs write its
+	 * descriptors (and the bitmaps' padding, the checksums) over a sound one.
+	 */
 	/* without IGNORE_SB_ERRORS: libext2fs divides by a zero descriptor size with it */
 	err = fs_image_open(image, E4R_OPEN_NO_SIZE_CHECK, NULL, &fs);
+	if (util_no_memory(err))
+		return err;
 	if (err) {
 		/*
 		 * The primary superblock itself is refused: try where its own
@@ -138,30 +181,35 @@ errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocks
 		 * the default geometry of each block size (as e2fsck does);
 		 * nothing found leaves the error to the real open.
 		 */
-		if (primary_geometry(image, &bs, &bpg, &first) &&
-		    backup_in_groups(image, flags, bs, bpg, first, (dgrp_t)-1, superblock, blocksize))
-			return 0;
-		for (bs = 1024; bs <= 65536; bs *= 2)
-			if (backup_sound(image, flags, (blk64_t)bs * 8 + (bs == 1024), bs, superblock, blocksize))
-				break;
-		return 0;
+		if (primary_geometry(image, &bs, &bpg, &first, &err))
+			err = backup_in_groups(image, flags, bs, bpg, first, (dgrp_t)-1, superblock, blocksize,
+					       &found);
+		for (bs = 1024; !err && !found && bs <= 65536; bs *= 2)
+			err = backup_sound(image, flags, (blk64_t)bs * 8 + (bs == 1024), bs, superblock, blocksize,
+					   &found);
+		goto out;
 	}
 	/*
 	 * e2fsck tries the backups for a primary whose checksum fails too: the
 	 * damage that broke the checksum may be in a field that changes the
 	 * layout (sparse_super cleared), which no later pass would notice.
 	 */
-	if (descriptors_sound(fs) && !fs_super_csum_bad(fs)) {
+	if ((err = descriptors_sound(fs, &sound)) || (sound && !fs_super_csum_bad(fs))) {
 		ext2fs_close_free(&fs);
-		return 0;
+		return err;
 	}
 	bpg = fs->super->s_blocks_per_group;
 	first = fs->super->s_first_data_block;
 	groups = fs->group_desc_count;
 	bs = fs->blocksize;
 	ext2fs_close_free(&fs);
-	backup_in_groups(image, flags, bs, bpg, first, groups, superblock, blocksize);
-	return 0;
+	err = backup_in_groups(image, flags, bs, bpg, first, groups, superblock, blocksize, &found);
+out:
+	if (err) {
+		*superblock = 0;
+		*blocksize = 0;
+	}
+	return err;
 }
 
 errcode_t fs_open_backup(const char *image, blk64_t superblock, unsigned blocksize,

@@ -15,7 +15,8 @@ errcode_t fs_undo_io(const char *image, const char *undo_file, int may_exist, io
  * Before a run with repairs: when IMAGE's primary group descriptors are not
  * sound (ext2fs_check_desc) or its superblock checksum fails, and a backup
  * is sound, *SUPERBLOCK and *BLOCKSIZE name that backup for ext2fs_open2;
- * otherwise both are 0.
+ * otherwise both are 0. Returns 0, or out of memory (util_no_memory): then
+ * nothing was judged and both are 0; the run must end, not open the primary.
  */
 errcode_t fs_pick_super(const char *image, blk64_t *superblock, unsigned *blocksize);
 

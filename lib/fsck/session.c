@@ -20,6 +20,7 @@
 #include "fsck/session.h"
 #include "replay/image.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 
 static int stop(struct fsck_session *s, enum fsck_stage stage, errcode_t err)
 {
@@ -71,6 +72,9 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 	} else if (err && (!r || !r->p)) {
 		if (err == E4R_UNDO_EXISTS)
 			stage = FSCK_STAGE_UNDO;
+		else if (util_no_memory(err))
+			/* no memory to find out whether the log needs a replay: checking unreplayed could find damage */
+			stage = FSCK_STAGE_REPLAY;
 		else
 			err = 0;
 	} else {
@@ -192,9 +196,13 @@ static int run(const struct fsck_session_opts *o, struct fsck_session *s)
 		 * (fsck/commit.h)
 		 */
 		io = fs_guard_io(fs_overlay_io(io));
-		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
-	} else if (fs_image_open(o->image, flags, io, &fs) == 0 && !fs_super_csum_bad(fs)) {
+		if ((err = fs_pick_super(o->image, &s->backup_sb, &backup_bs)))
+			return stop(s, FSCK_STAGE_OPEN, err);
+	} else if ((err = fs_image_open(o->image, flags, io, &fs)) == 0 && !fs_super_csum_bad(fs)) {
 		ext2fs_close_free(&fs);
+	} else if (util_no_memory(err)) {
+		/* a primary that could not be read for lack of memory is no reason to read a backup */
+		return stop(s, FSCK_STAGE_OPEN, err);
 	} else {
 		/*
 		 * like e2fsck -n: a primary superblock libext2fs refuses, or whose
@@ -202,7 +210,8 @@ static int run(const struct fsck_session_opts *o, struct fsck_session *s)
 		 */
 		if (fs)
 			ext2fs_close_free(&fs);
-		fs_pick_super(o->image, &s->backup_sb, &backup_bs);
+		if ((err = fs_pick_super(o->image, &s->backup_sb, &backup_bs)))
+			return stop(s, FSCK_STAGE_OPEN, err);
 		s->backup_ro = s->backup_sb != 0;
 	}
 	if (s->backup_sb) {
