@@ -11,6 +11,7 @@
 #include "fs/inode.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 #include "fs/image.h"
 #include "fs/mem_io.h"
 #include "fs/open.h"
@@ -196,8 +197,17 @@ static errcode_t open_internal(struct jbd_journal *j)
 	err = fs_read_inode(fs, fs->super->s_journal_inum, &inode);
 	if (!err)
 		err = map_inode(j, &inode);
+	/*
+	 * The backup of the map stands in for an inode that is no journal, never
+	 * for one that could not be read for lack of memory: that would call a
+	 * sound journal inode bad, and a repair would rebuild it.
+	 */
+	if (util_no_memory(err))
+		return err;
 	if (err && backup_inode(fs, &inode)) {
 		errcode_t err2 = map_inode(j, &inode);
+		if (util_no_memory(err2))
+			return err2;
 		if (!err2) {
 			j->from_backup = 1;
 			err = 0;
