@@ -13,6 +13,7 @@
 #include "check/ctx.h"
 #include "check/csum.h"
 #include "util/array.h"
+#include "util/nomem.h"
 
 /* e2fsck gives up on an inode's map after this many illegal blocks. */
 #define MAX_ILLEGAL_BLOCKS	12
@@ -139,8 +140,11 @@ static int claim_block(struct check_inode_walk *w, blk64_t blk, int64_t lblk)
 		 * and mending entries there would write over the metadata.
 		 */
 		if (w->kind == KIND_DIR && !ext2fs_test_block_bitmap2(c->meta, blk) &&
-		    add_dir_block(c, w->ino, blk, lblk))
+		    add_dir_block(c, w->ino, blk, lblk)) {
+			/* the walk stops for lack of memory: the run ends, the inode is not bad */
+			check_fatal(c, ENOMEM);
 			return w->bad = 1;
+		}
 	}
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && lblk >= 0 && !w->dup_pass && misaligned(w, blk, lblk)) {
 		/* like e2fsck: reported, then claimed twice so that pass 1b deals with it */
@@ -361,6 +365,12 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		return;
 	check_extent_bounds_init(&bounds, fs, (struct ext2_inode *)w->inode);
 	err = ext2fs_extent_open2(fs, w->ino, (struct ext2_inode *)w->inode, &h);
+	/* libext2fs's handle and its node buffers are allocations: their failure is no bad tree */
+	if (util_no_memory(err)) {
+		check_fatal(w->c, err);
+		w->bad = 1;
+		return;
+	}
 	if (err) {
 		extent_problem(w, E4R_PR_EXTENT_HEADER, E4R_NONE, E4R_NONE, E4R_NONE);
 		w->bad = 1;
@@ -380,6 +390,11 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 		op = EXT2_EXTENT_NEXT;
 		if (err == EXT2_ET_EXTENT_NO_NEXT)
 			break;
+		if (util_no_memory(err)) {
+			check_fatal(w->c, err);
+			w->bad = 1;
+			break;
+		}
 		if (err && node != E4R_NONE && node == down_to) {
 			/*
 			 * A child node that cannot be read: the repair prunes that

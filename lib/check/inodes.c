@@ -796,7 +796,7 @@ static void check_one_inode(struct check_ctx *c, ext2_ino_t ino, struct ext2_ino
 		return;
 	}
 	if (w.kind == KIND_DIR && add_dir(c, ino))
-		return;
+		return (void)check_fatal(c, ENOMEM);
 	if (!keep) {
 		ext2fs_mark_inode_bitmap2(c->inode_bad, ino);
 		return;

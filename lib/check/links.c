@@ -12,6 +12,7 @@
 #include "check/bitcursor.h"
 #include "check/ctx.h"
 #include "fs/inode.h"
+#include "util/nomem.h"
 
 #define LPF_NAME	"lost+found"
 
@@ -89,6 +90,7 @@ static void walk_up(struct check_ctx *c, uint8_t *state, size_t i)
 static void check_lost_found(struct check_ctx *c)
 {
 	ext2_ino_t ino = 0;
+	errcode_t err;
 
 	if (!check_find_dir(c, EXT2_ROOT_INO) ||
 	    ext2fs_test_inode_bitmap2(c->inode_bad, EXT2_ROOT_INO))
@@ -98,7 +100,22 @@ static void check_lost_found(struct check_ctx *c)
 	 * (pass 2 found it): when repairing, lost+found is missing as well, and
 	 * made again as e2fsck does once its pass 2 has cleared the entry.
 	 */
-	if (ext2fs_lookup(c->fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, &ino) || !ino ||
+	err = ext2fs_lookup(c->fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, &ino);
+	/*
+	 * libext2fs 1.47.0's block iterator drops a failure to open the
+	 * directory's extent handle (out of memory) and walks nothing: the
+	 * lookup then says "not found", not "no memory". "Not found" is believed
+	 * when a second lookup agrees; a lack of memory that lasts fails the
+	 * repair that would make lost+found, and that ends the run.
+	 */
+	if (err == EXT2_ET_FILE_NOT_FOUND || (!err && !ino))
+		err = ext2fs_lookup(c->fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, &ino);
+	/* a lookup that ran out of memory says nothing of lost+found: no new one is made for it */
+	if (util_no_memory(err)) {
+		check_fatal(c, err);
+		return;
+	}
+	if (err || !ino ||
 	    (c->opts && c->opts->repair != E4R_REPAIR_NONE &&
 	     (ino > c->inodes || !ext2fs_test_inode_bitmap2(c->inode_used, ino)))) {
 		check_report_ino(c, E4R_PR_NO_LPF, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
