@@ -263,8 +263,11 @@ def load_gaps(path):
 def known_gap(gaps, name, spec, kind):
     w = spec.split()
     for g in gaps:
+        # STRUCT@WHERE: only damage at a place whose name holds @WHERE (dirent@inline)
+        struct, _, where = g[2].partition("@")
         # FIELD-REGEX names the field, or for whole blocks (no field) the block
-        if (g[1].fullmatch(name) and g[2] == w[0] and kind in g[4] and
+        if (g[1].fullmatch(name) and struct == w[0] and (not where or "@" + where in w[1]) and
+                kind in g[4] and
                 (g[3].fullmatch(w[2]) or (w[2] == "-" and g[3].fullmatch(w[1])))):
             return g
     return None
