@@ -363,6 +363,17 @@ static void walk_extents(struct check_inode_walk *w, char *buf)
 
 	if (empty_extent_root((struct ext2_inode *)w->inode))
 		return;
+	/*
+	 * ext2fs_extent_open2 takes an i_block of zeros for a new empty
+	 * tree and writes a header into its copy: a zeroed root would read
+	 * as an empty file. e2fsck verifies the header itself first (and
+	 * offers to clear the inode), so the header is judged here as it is.
+	 */
+	if (ext2fs_extent_header_verify(w->inode->i_block, sizeof(w->inode->i_block))) {
+		extent_problem(w, E4R_PR_EXTENT_HEADER, E4R_NONE, E4R_NONE, E4R_NONE);
+		w->bad = 1;
+		return;
+	}
 	check_extent_bounds_init(&bounds, fs, (struct ext2_inode *)w->inode);
 	err = ext2fs_extent_open2(fs, w->ino, (struct ext2_inode *)w->inode, &h);
 	/* libext2fs's handle and its node buffers are allocations: their failure is no bad tree */

@@ -14,6 +14,18 @@ damage "sif f2 block[5] $blk" "Multiply-claimed block\(s\) in inode $i2: $blk" \
 expect_out "inode $i1 claims block $blk, which another inode also claims" "both owners are named"
 # The extent header's magic destroyed.
 damage "sif f1 block[0] 0" "Inode $i1 has corrupt extent header" "inode $i1 has a corrupt extent header"
+# The whole root zeroed, or set to all ones: libext2fs opens a zeroed i_block as a
+# new empty tree, so the header must be judged before the tree is opened. An empty
+# file (whose root maps nothing) shows it alone; -y clears the inode, as e2fsck does.
+zero=; ones=
+for w in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+	zero="$zero;sif empty block[$w] 0"; ones="$ones;sif empty block[$w] 0xffffffff"
+done
+damage "write /dev/null empty$zero" "Inode [0-9]+ has corrupt extent header" "inode [0-9]+ has a corrupt extent header"
+damage "write /dev/null empty$ones" "Inode [0-9]+ has corrupt extent header" "inode [0-9]+ has a corrupt extent header"
+repaired_by "write /dev/null empty$zero"
+damage "$(printf '%s' "$zero" | sed 's/empty/f1/g; s/^;//')" "Inode $i1 has corrupt extent header" \
+	"inode $i1 has a corrupt extent header"
 # An extent starting past the end of the filesystem.
 damage "sif f1 block[5] 99999999" "Inode $i1 has an invalid extent" "inode $i1 has an invalid extent: .*physical block 99999999"
 # i_blocks and i_size that disagree with the map.
