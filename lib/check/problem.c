@@ -671,12 +671,19 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 
 	/*
 	 * alone: pass 2 took every entry naming that inode (the root's too) as
-	 * bad; e2fsck fixes it first. With the quota feature or without it;
-	 * e2fsck -n names it and exits 0 for it alone (a warning)
+	 * bad; e2fsck fixes it first, with the quota feature or without it.
+	 * Without the feature e2fsck -n names it and exits 0 for it alone (a
+	 * warning). With it, the field left as it is (-n) is the quota file
+	 * e2fsck opens: the open fails, and it offers to update that type's
+	 * quota, which -n declines (exit 4): the same field, an error there.
 	 */
 	ROW(E4R_PR_QUOTA_INODE_INVALID, "quota_inode_invalid", P0, WARN, E4R_ANS_CLEAR, 0,
 	    FIX(QUOTA_INODE_OFF), PH(ALONE),
 	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range)")),
+	ROW(E4R_PR_QUOTA_INODE_INVALID_FEATURE, "quota_inode_invalid_feature", P0, ERR,
+	    E4R_ANS_CLEAR, 0, FIX(QUOTA_INODE_OFF), PH(ALONE),
+	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range), so the "
+		"quota feature's file for it cannot be read")),
 	ROW(E4R_PR_QUOTA_INODE_NOT_CLEAR, "quota_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE), PH(NOW),
 	    PM_("quota inode %i is not in use (no quota file names it), but contains data")),

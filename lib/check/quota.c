@@ -180,7 +180,9 @@ errcode_t check_quota_setup(struct check_ctx *c)
 		if (!ino)
 			continue;
 		if (!quota_ino_valid(fs, ino)) {
-			f = check_finding_init(E4R_PR_QUOTA_INODE_INVALID);
+			f = check_finding_init(ext2fs_has_feature_quota(fs->super) ?
+					       E4R_PR_QUOTA_INODE_INVALID_FEATURE :
+					       E4R_PR_QUOTA_INODE_INVALID);
 			f.ino = ino;
 			f.name = (char *)check_quota_type_name(t);
 			check_report(c, &f);

@@ -220,6 +220,27 @@ repaired_by "ssv usr_quota_inum 5;clri <3>"
 run dumpe2fs -h t.img
 expect_no_out "User quota inode" "the superblock no longer names a user quota inode"
 
+# An invalid quota inode number alone (a reserved inode, one past the count), on an
+# image whose quota feature tracks users and groups only: e2fsck -n cannot open that
+# type's file from the field and offers to update its quota (exit 4). Without the
+# feature e2fsck -n names the field and exits 0 (a warning).
+mv base.img full.img
+mkimg base.img 16M -O quota
+populate base.img
+e2fsck -fy base.img >/dev/null 2>&1
+for v in 1 7 99999; do
+	damage "ssv prj_quota_inum $v" "Invalid project quota inode $v" \
+		"the project quota inode $v is invalid .*cannot be read" 4
+done
+repaired_by "ssv prj_quota_inum 7"
+mkimg base.img 16M -O ^quota
+populate base.img
+for v in 1 5 99999; do
+	damage "ssv usr_quota_inum $v" "Invalid user quota inode $v" \
+		"the user quota inode $v is invalid \(a reserved inode or out of range\)$" 0
+done
+mv full.img base.img
+
 # Quota files the kernel wrote: files of three owners and a project.
 mkdir mnt
 cp base.img k.img
