@@ -286,6 +286,11 @@ verdict:
 		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);
 	if (r->unsettled)
 		printf(_("\n%s: the repairs did not settle in %u checks; run check again\n"), image, r->rounds);
+	if (check_result_halted(r)) {
+		format_finding(check_result_halted(r), msg, sizeof(msg));
+		printf(_("\n%s: cannot proceed with the check while this is left unrepaired "
+			 "(e2fsck stops there): %s\n"), image, msg);
+	}
 	if (r->left || r->unsettled || r->preen_halt)
 		printf(_("\n%s: ********** WARNING: Filesystem still has errors **********\n\n"), image);
 	/* after a dropped round the counts in memory are the dropped ones' */

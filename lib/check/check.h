@@ -137,6 +137,11 @@ struct check_result {
 
 
 void check_result_free(struct check_result *r);
+/*
+ * A finding e2fsck cannot go past left unrepaired (E4R_PF_HALTS): the first
+ * such, or NULL. e2fsck stops there, so the verdict is its exit 8 with 4.
+ */
+const struct check_finding *check_result_halted(const struct check_result *r);
 
 
 

@@ -33,6 +33,7 @@
 #define RECONNECTS	E4R_PF_RECONNECTS
 #define HIDES_INODES	E4R_PF_HIDES_INODES
 #define ASK_FIRST	E4R_PF_ASK_FIRST
+#define HALTS		E4R_PF_HALTS
 #define P0	E4R_PASS_SUPER
 #define P1	E4R_PASS_INODES
 #define P2	E4R_PASS_DIRS
@@ -201,7 +202,11 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_SB_FIRST_META_BG, "sb_first_meta_bg", P0, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(SB_FIELD), PH(NOW),
 	    PM_("first_meta_bg is too big (%f, max value %e)")),
-	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_CLEAR, 0,
+	/*
+	 * declined, e2fsck cannot load the journal and stops (exit 12),
+	 * needs_recovery or not; -p clears it unasked (PR_0_JOURNAL_BAD_INODE)
+	 */
+	ROW(E4R_PR_JOURNAL_BAD, "journal_bad", P0, ERR, E4R_ANS_CLEAR, PREEN | HALTS,
 	    FIX(JOURNAL_CLEAR), PH(NOW),
 	    PM_("the journal (inode %i) is invalid: %x")),
 	/* as e2fsck ("journal superblock is corrupt"): the journal is kept, its superblock made anew */

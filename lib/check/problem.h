@@ -351,6 +351,12 @@ enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE
  * round is asked or made; the next check judges what stays.
  */
 #define E4R_PF_ASK_FIRST	0x2000
+/*
+ * Left unrepaired, e2fsck cannot go past it: it stops with "Cannot proceed
+ * with file system check" and exits 8 with 4 (a journal it cannot load,
+ * declined under -n). The check goes on, but its verdict is e2fsck's.
+ */
+#define E4R_PF_HALTS		0x4000
 
 /*
  * How a problem is repaired: the routine (repair/ maps each E4R_FIX_* to its

@@ -144,6 +144,20 @@ int check_inode_kind(uint16_t mode)
 	}
 }
 
+const struct check_finding *check_result_halted(const struct check_result *r)
+{
+	size_t i;
+
+	/* a finding of a round that was dropped stays unfixed, and stays found */
+	for (i = 0; r && i < r->count; i++) {
+		const struct check_problem_info *p = check_problem_info(r->findings[i].code);
+
+		if (p && (p->flags & E4R_PF_HALTS) && !r->findings[i].fixed)
+			return &r->findings[i];
+	}
+	return NULL;
+}
+
 void check_result_free(struct check_result *r)
 {
 	size_t i;

@@ -336,5 +336,8 @@ int fsck_exit_code(const struct fsck_session *s)
 		rc = FSCK_EXIT_UNCORRECTED;
 	if (r->aborted)
 		rc = (rc & FSCK_EXIT_UNCORRECTED) | FSCK_EXIT_OPERATIONAL;
+	/* where e2fsck stops: "Cannot proceed with file system check" */
+	if (check_result_halted(r))
+		rc = FSCK_EXIT_OPERATIONAL | FSCK_EXIT_UNCORRECTED;
 	return rc;
 }

@@ -2,7 +2,7 @@
 # wrong (also after a journal replay alone), 1 everything fixed (also when a backup
 # superblock's descriptors were used), 4 errors left (-n; -p stopping for a person;
 # some answers no after a fix: 4 replaces 1), 8 when the image cannot be opened.
-# (Cut short with errors, 12, has no e2fsck case to compare: tests/unit/test_fsck_session.)
+# 12 where e2fsck cannot proceed: a journal it cannot load, left as it is (-n).
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
 
 # same_rc WANT IMAGE "E2FSCK OPTIONS" "CHECK OPTIONS" WHAT: each on its own copy of IMAGE;
@@ -43,6 +43,30 @@ mkimg j.img 16M -O metadata_csum
 seeded_bytes d 8192 > d
 jwrite j.img "jo -c" "jw -b 5000,5001 $PWD/d" "jc"
 same_rc 0 j.img "-y" "-y --policy=stop" "a journal that needs recovery"
+
+# A journal that cannot be loaded, needing recovery or not: e2fsck -n cannot proceed
+# (exit 12) and says why; -p and -y clear it and make it anew (1), and the result is
+# clean for e2fsck. The journal superblock zeroed, the journal's inode cleared, and
+# s_journal_inum naming a reserved inode, a file, or one past the inodes.
+jsb=$(debugfs -R "bmap <8> 0" j.img 2>/dev/null)
+[ -n "$jsb" ] || fail "no journal superblock in j.img"
+mkimg jc.img 16M -O metadata_csum
+for img in j.img jc.img; do
+	for d in zero clri 1 7 11 99999; do
+		cp "$img" bj.img
+		case $d in
+		zero) dd if=/dev/zero of=bj.img bs=1024 seek="$jsb" count=1 conv=notrunc 2>/dev/null ;;
+		clri) debugfs -w -R "clri <8>" bj.img >/dev/null 2>&1 ;;
+		*) debugfs -w -R "ssv journal_inum $d" bj.img >/dev/null 2>&1 ;;
+		esac
+		same_rc 12 bj.img "-fn" "-n -f" "an invalid journal ($d, $img)"
+		expect_out "cannot proceed with the check .*the journal \(inode [0-9]+\) is invalid" \
+			"check -n says why it cannot proceed ($d, $img)"
+		same_rc 1 bj.img "-fp" "-p -f" "an invalid journal ($d, $img)"
+		run e2fsck -fn o.img
+		expect_rc 0 "oracle: e2fsck -fn after check -p on an invalid journal ($d, $img)"
+	done
+done
 
 # Primary descriptors pointing outside the filesystem: the backup's are used and
 # written back, which counts as a fix.

@@ -19,15 +19,16 @@ for f in -f ""; do
 done
 [ "$(sha j.img)" = "$sum" ] || fail "check -n wrote to an image that needs recovery"
 
-# An invalid journal superblock is an error even for a read-only check.
+# An invalid journal superblock is an error even for a read-only check: e2fsck -n
+# cannot proceed past the journal it leaves (12), and check exits the same.
 jsb=$(jblock_offset base.img 0)
 cp base.img badj.img
 flip badj.img "$jsb" 0
 run e2fsck -fn badj.img
-[ "$RC" -ne 0 ] || fail "oracle: e2fsck -fn accepts a journal superblock without magic"
+expect_rc 12 "oracle: e2fsck -fn cannot proceed with a journal superblock without magic"
 expect_out "Superblock has an invalid journal \(inode 8\)" "oracle names the journal"
 run "$E4R" check -n -f badj.img
-expect_rc 4 "check -n -f with a broken journal superblock"
+expect_rc 12 "check -n -f with a broken journal superblock"
 expect_out "the journal \(inode 8\) is invalid: journal superblock has no JBD2 magic" "check names the journal"
 
 # A journal superblock without magic: the journal goes, and comes back new once the
