@@ -6,12 +6,16 @@ can apply again to a freshly built base (regression cases are kept that way):
     STRUCT OBJECT FIELD OP [raw]
 
 STRUCT is the kind of object (sb, gd, inode, extent, dirent, dxroot, dxnode,
-xattr, ixattr, bbitmap, ibitmap, jsb, block); OBJECT names it by something
+xattr, ixattr, bbitmap, ibitmap, jsb, block, iarea); OBJECT names it by something
 that survives a rebuild of the base: a path (/small/tiny), a reserved inode
 (#8), a group (g3), an index within its parent (/big@2 is the third htree
 node of /big). FIELD is a field name, a byte offset (+0x1c) or "bit:N";
 OP is =VALUE, flip:N (bit N of the field), zero, copy:OTHER (the block
-replaced by another of its kind) or swap:OTHER (the two exchanged). On an
+replaced by another of its kind) or swap:OTHER (the two exchanged). An iarea is a
+whole structure an inode embeds (FIELD: i_block, its 60 bytes: an extent header and
+root, a block map, inline data, a fast symlink's target, a device number; eh, the
+extent header alone; ixattr, the in-inode xattr area), written zero, ones (every
+byte 0xff) or copy:PATH (the same area of another inode). On an
 xattr entry's e_hash[K], rehash:FORM writes the entry's hash in FORM
 (unsigned, signed, zero: tests/tools/xattrhash.py), and hiname:FORM first
 sets the name's last byte to 0xe9, so that the signed and unsigned forms
@@ -407,6 +411,20 @@ class Damager:
             return None
         return start
 
+    def _iarea(self, ino, area):
+        """(byte offset, size) of AREA (i_block, eh, ixattr) in inode INO."""
+        d = self.m.inodes[ino]
+        if area == "i_block":
+            return d["off"] + 40, 60
+        if area == "eh":
+            return d["off"] + 40, 12
+        if area == "ixattr":
+            if d["extra"] == 0 or 128 + d["extra"] >= self.m.fs["inode_size"]:
+                raise KeyError("no in-inode xattr area")
+            start = d["off"] + 128 + d["extra"]
+            return start, d["off"] + self.m.fs["inode_size"] - start
+        raise ValueError("unknown inode area " + area)
+
     def _choose_ixattr(self, rng):
         owners = [i for i in sorted(self.m.inodes) if self._ixattr_area(i) is not None]
         if not owners:
@@ -512,6 +530,24 @@ class Damager:
                 return Damage(spec, blk * bs, new, [], names,
                               [(other * bs, self.read(blk * bs, bs))])
             return Damage(spec, blk * bs, new, [], names)
+        if struct_ == "iarea":
+            ino = m.ino(obj)
+            start, size = self._iarea(ino, field)
+            if op == "zero":
+                new = bytes(size)
+            elif op == "ones":
+                new = b"\xff" * size
+            elif op.startswith("copy:"):
+                other = m.ino(op.split(":", 1)[1])
+                if other == ino:
+                    raise KeyError("an area copied onto itself")
+                ostart, osize = self._iarea(other, field)
+                if osize != size:
+                    raise KeyError("%s areas of different sizes" % field)
+                new = self.read(ostart, size)
+            else:
+                raise ValueError("bad op " + op)
+            return Damage(spec, start, new, [] if raw else ["inode:%d" % ino], [ino])
         if struct_ == "sb":
             name, foff, size = next(f for f in SB_FIELDS if f[0] == field)
             base = 1024

@@ -46,8 +46,25 @@ XATTR_HASH_OBJECTS = [("ixattr", "/small/xattr-inline"), ("ixattr", "/small/xatt
                       ("xattr", "/small/acl"), ("ixattr", "/small/acl")]
 XATTR_HASH_OPS = ["hiname:unsigned", "hiname:signed", "rehash:signed", "rehash:zero"]
 
+# The structures an inode embeds, each written whole: zeroed, all ones, or copied
+# from another inode of the same kind (the second path). i_block is an extent
+# header and root, a block map, inline data, a fast symlink's target or a device
+# number, by flavour and type; eh is the extent header alone; ixattr is the area
+# after i_extra_isize. A pair names a path the flavour lacks: not applicable there.
+AREA_PAIRS = [("/small/empty", "/small/one-block"), ("/small/tiny", "/small/inline-xattr"),
+              ("/small/one-block", "/small/few-blocks"), ("/medium/fragmented", "/small/one-block"),
+              ("/medium/sparse", "/medium/fragmented"), ("/small", "/deep0/deep1"),
+              ("/deep0/deep1", "/small"), ("/big", "/small"),
+              ("/small/fast-link", "/small/slow-link"), ("/small/slow-link", "/small/long-link"),
+              ("/small/char", "/small/block")]
+XATTR_PAIRS = [("/small/xattr-inline", "/deep0"), ("/deep0", "/small/xattr-inline"),
+               ("/small/acl", "/small/xattr-inline"), ("/small/inline-xattr", "/small/acl")]
+# The superblock's inode numbers, each pointed at every reserved inode (1 to 10)
+INUM_FIELDS = ["s_usr_quota_inum", "s_grp_quota_inum", "s_prj_quota_inum", "s_journal_inum",
+               "s_last_orphan", "s_orphan_file_inum"]
+
 FAMILIES = ["sb-features", "inode-mode", "inode-flags", "jsb", "gd",
-            "sb-values", "gd-values", "inode-values", "xattr-hash"]
+            "sb-values", "gd-values", "inode-values", "xattr-hash", "inode-areas", "sb-inums"]
 
 
 def _sweep(prefix, fields, skip=()):
@@ -87,6 +104,13 @@ def specs(family):
     if family == "xattr-hash":
         return ["%s %s e_hash[%d] %s" % (st, p, k, op) for st, p in XATTR_HASH_OBJECTS
                 for k in range(3) for op in XATTR_HASH_OPS]
+    if family == "inode-areas":
+        out = ["iarea %s %s %s" % (p, area, op) for area in ("i_block", "eh")
+               for p, other in AREA_PAIRS for op in ("zero", "ones", "copy:" + other)]
+        return out + ["iarea %s ixattr %s" % (p, op) for p, other in XATTR_PAIRS
+                      for op in ("zero", "ones", "copy:" + other)]
+    if family == "sb-inums":
+        return ["sb - %s =%d" % (f, v) for f in INUM_FIELDS for v in range(1, 11)]
     raise ValueError("unknown family %r (known: %s)" % (family, ", ".join(FAMILIES)))
 
 
