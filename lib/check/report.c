@@ -148,11 +148,17 @@ const struct check_finding *check_result_halted(const struct check_result *r)
 {
 	size_t i;
 
-	/* a finding of a round that was dropped stays unfixed, and stays found */
+	/*
+	 * What the last check found and left: an earlier round's finding stays
+	 * unfixed when a repair that restarts the check came first, and the
+	 * next round finds it again. A finding of a round that was dropped
+	 * stays unfixed, and stays found (that round is the last).
+	 */
 	for (i = 0; r && i < r->count; i++) {
 		const struct check_problem_info *p = check_problem_info(r->findings[i].code);
 
-		if (p && (p->flags & E4R_PF_HALTS) && !r->findings[i].fixed)
+		if (p && (p->flags & E4R_PF_HALTS) && !r->findings[i].fixed &&
+		    r->findings[i].round + 1 >= r->rounds)
 			return &r->findings[i];
 	}
 	return NULL;
