@@ -354,6 +354,11 @@ static int print_json(const char *image, const struct fsck_session *s)
 	json_uint(&j, "errors_left", r->left);
 	json_uint(&j, "rounds", r->rounds);
 	json_bool(&j, "preen_halt", r->preen_halt);
+	/* e2fsck's "cannot proceed": the finding that stops it, left unrepaired (exit 12) */
+	if (check_result_halted(r) && check_problem_info(check_result_halted(r)->code))
+		json_string(&j, "halted", check_problem_info(check_result_halted(r)->code)->name);
+	else
+		json_null(&j, "halted");
 	json_uint(&j, "dropped", r->dropped);
 	json_begin_array(&j, "findings");
 	for (i = 0; i < r->count; i++)

@@ -62,9 +62,18 @@ for img in j.img jc.img; do
 		same_rc 12 bj.img "-fn" "-n -f" "an invalid journal ($d, $img)"
 		expect_out "cannot proceed with the check .*the journal \(inode [0-9]+\) is invalid" \
 			"check -n says why it cannot proceed ($d, $img)"
+		# and --json says which finding stops it: the reason for its exit 12
+		cp bj.img jj.img
+		"$E4R" check -n -f --json jj.img >jj.json 2>/dev/null
+		[ $? = 12 ] || fail "check -n -f --json: not exit 12 ($d, $img)"
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["halted"] == "journal_bad", d["halted"]' \
+			jj.json || fail "--json does not name journal_bad as what halts ($d, $img)"
 		same_rc 1 bj.img "-fp" "-p -f" "an invalid journal ($d, $img)"
 		run e2fsck -fn o.img
 		expect_rc 0 "oracle: e2fsck -fn after check -p on an invalid journal ($d, $img)"
+		"$E4R" check -n -f --json o.img >jj.json 2>/dev/null
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["halted"] is None, d["halted"]' \
+			jj.json || fail "--json names a halting finding on the mended journal ($d, $img)"
 	done
 done
 

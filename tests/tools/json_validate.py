@@ -94,7 +94,8 @@ def semantics(cmd, doc, rc, problems):
             problems.append(f"error.code {doc['error'].get('code')} but the exit code is {rc}")
         return
     if rc is not None and rc >= 8:
-        why = (cmd == "check" and (doc.get("aborted") or (doc.get("writes") or {}).get("round_dropped"))) or \
+        why = (cmd == "check" and (doc.get("aborted") or doc.get("halted") or
+                                   (doc.get("writes") or {}).get("round_dropped"))) or \
             (cmd == "replay" and doc.get("replay_error"))
         if not why:
             problems.append(f"exit code {rc} with a report that gives no reason for it")
