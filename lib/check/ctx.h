@@ -323,6 +323,8 @@ uint64_t check_dir_limit(ext2_filsys fs, const struct ext2_inode *in);
 enum check_problem check_bb_super_copy(ext2_filsys fs, blk64_t blk, dgrp_t *group);
 /* The size e2fsck's repair gives inline directory data of SIZE bytes (a bad size: inline_dir_size). */
 size_t check_inline_dir_size(size_t size);
+/* Whether a directory may keep a hole past its block 0 (e2fsck's pass 2 leaves it under largedir). */
+int check_dir_holes_kept(ext2_filsys fs);
 
 /*
  * Where each level of an extent tree must end: the start of the next entry

@@ -588,18 +588,31 @@ size_t check_inline_dir_size(size_t size)
 	return (size + 3) & ~(size_t)3;
 }
 
+/*
+ * e2fsck's pass 2 leaves a largedir directory's holes (past block 0)
+ * alone, as the kernel may punch them: filling one would allocate a block
+ * per missing block. Its pass 1 turns largedir on when it sets a
+ * directory's size to 2 GiB or more, as our size repair does through the
+ * same libext2fs call, so a hole up to block 2^19 is left then too.
+ */
+int check_dir_holes_kept(ext2_filsys fs)
+{
+	return ext2fs_has_feature_largedir(fs->super) && !ext2fs_has_feature_inline_data(fs->super);
+}
+
 /* The directory's blocks are C->dblocks[first..end), in logical order from pass 1. */
 static void check_one_dir(struct dir_walk *d, size_t first, size_t end, char *buf,
 			  struct check_dirread *ahead)
 {
 	struct check_ctx *c = d->c;
+	int holes_ok = check_dir_holes_kept(c->fs);
 	uint32_t expect = 0;
 	size_t i;
 
 	for (i = first; i < end; i++) {
 		d->blk = c->dblocks[i].blk;
 		d->lblk = c->dblocks[i].lblk;
-		if (d->lblk > expect) {
+		if (d->lblk > expect && !(holes_ok && expect > 0)) {
 			d->blk = E4R_NONE;
 			/* FOUND: where the gap ends (the repair fills all of it) */
 			dir_problem(d, E4R_PR_DIR_HOLE, expect, d->lblk);

@@ -1030,6 +1030,13 @@ errcode_t repair_dir_hole(struct check_ctx *c, ext2_ino_t dir, uint64_t lblk, ui
 	/* the whole gap, as e2fsck allocates each missing block: one block when its end is unknown */
 	if (end == E4R_NONE || end <= lblk || end > (uint64_t)UINT32_MAX + 1)
 		end = lblk + 1;
+	/*
+	 * The round's size repair (earlier: e2fsck's pass 1) may have turned
+	 * largedir on, setting a directory's size to 2 GiB or more; e2fsck's
+	 * pass 2 then fills no hole past block 0, and neither does this.
+	 */
+	if (lblk > 0 && check_dir_holes_kept(fs))
+		return 0;
 	err = ext2fs_new_dir_block(fs, 0, 0, &buf);
 	for (; !err && lblk < end; lblk++) {
 		blk = 0;
