@@ -89,4 +89,23 @@ cp m.img t.img
 addblock t.img "$d" 524288 10002 10000 10001
 run "$E4R" check -n -f t.img
 expect_no_out "past the largest size" "block 2^19 of a block map is inside e2fsck's limit"
+
+# The same image under -y: the size is set to 2^31 + 4096, which turns largedir on
+# (ext2fs_inode_size_set), and e2fsck's pass 2 then fills no hole; its rehash leaves d
+# one block. check -y must not fill the hole block by block (16384 blocks: it would
+# take them all): d keeps its entries, and no more than a few blocks stay used.
+cp t.img e.img; cp t.img o.img
+e2fsck -fy e.img >/dev/null 2>&1
+run "$E4R" check -y -f o.img
+[ "$RC" -le 1 ] || fail "check -y -f on a hole up to block 2^19: exit $RC"
+run e2fsck -fn o.img
+expect_rc 0 "oracle: e2fsck -fn after check -y on a hole up to block 2^19"
+entries() { debugfs -R "ls -p d" "$1" 2>/dev/null | awk -F/ 'NF > 1 && $2 != 0'; }
+[ -n "$(entries e.img)" ] && [ "$(entries e.img)" = "$(entries o.img)" ] ||
+	fail "d's entries differ from e2fsck -y's after check -y on a hole up to block 2^19"
+free() { dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Free blocks: *//p'; }
+[ "$(free o.img)" -ge "$(($(free e.img) - 8))" ] ||
+	fail "check -y filled the hole: $(free o.img) blocks free, e2fsck -y leaves $(free e.img)"
+dumpe2fs -h o.img 2>/dev/null | grep -q "features:.* large_dir" ||
+	fail "largedir not set as e2fsck -y sets it"
 exit 0
