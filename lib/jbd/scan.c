@@ -9,6 +9,7 @@
 #include "util/array.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 
 /*
  * Journal blocks read per I/O: the scan is sequential, so read big windows;
@@ -452,6 +453,9 @@ static errcode_t scan_live(struct scanner *sc)
 			break;
 		}
 		err = window_get(&sc->w, jblk, &blk);
+		/* No memory for the window is no end of the log: the scan cannot go on, it ends the run */
+		if (util_no_memory(err))
+			return err;
 		if (err) {
 			s->end_reason = JBD_END_IO;
 			s->end_error = err;
@@ -482,6 +486,8 @@ static errcode_t scan_live(struct scanner *sc)
 
 		if (type == JBD_DESCRIPTOR_BLOCK) {
 			err = parse_descriptor(sc, t, &sc->caps[t - s->txns], jblk, blk, &next, &crc);
+			if (util_no_memory(err))
+				return err;
 			if (err) {
 				s->end_reason = JBD_END_IO;
 				s->end_error = err;
@@ -550,7 +556,11 @@ static errcode_t scan_old(struct scanner *sc)
 		uint32_t jblk = next, type, seq;
 
 		jbd_progress(j, JBD_PROGRESS_SCAN_OLD, sc->log_len - budget, sc->log_len);
-		if (window_get(&sc->w, jblk, &blk))
+		err = window_get(&sc->w, jblk, &blk);
+		/* as in scan_live: an unreadable block ends the old log, no memory ends the run */
+		if (util_no_memory(err))
+			return err;
+		if (err)
 			break;
 		next = jbd_log_next(j, next);
 		read_header(blk, &h);
