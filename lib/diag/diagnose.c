@@ -9,6 +9,7 @@
 #include "util/array.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 #include "util/sorted.h"
 
 /* A unique fit is taken as the intended content when fewer chance fits are expected. */
@@ -1036,10 +1037,18 @@ errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct d
 		goto out;
 	if (j->csum == JBD_CSUM_V2 || j->csum == JBD_CSUM_V3)
 		init_seq_syndromes(&dg);
-	/* Without names for the blocks, everything but the leak test still works. */
-	if (build_decoder(&dg)) {
+	/*
+	 * Without names for the blocks, everything but the leak test still
+	 * works: an unreadable group table is no reason to stop. No memory is:
+	 * the leak test's findings would go missing with nothing to say so.
+	 */
+	err = build_decoder(&dg);
+	if (util_no_memory(err))
+		goto out;
+	if (err) {
 		fs_decode_free(dg.dec);
 		dg.dec = NULL;
+		err = 0;
 	}
 	for (unsigned ti = 0; !err && ti < s->nlive; ti++)
 		if (txn_diagnosed(s, ti))
