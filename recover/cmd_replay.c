@@ -14,6 +14,7 @@
 #include "diag_print.h"
 #include "describe.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 #include "json.h"
 #include "json_doc.h"
 #include "progress.h"
@@ -509,8 +510,24 @@ int cmd_replay(int argc, const char **argv)
 		rc = err == E4R_UNDO_EXISTS ? EXIT_USAGE : EXIT_OPERATIONAL;
 		goto out;
 	}
-	if (c.o.dry_run && c.r->fs && c.r->p && build_decoder(&c))
-		c.dec = NULL;
+	if (c.o.dry_run && c.r->fs && c.r->p) {
+		errcode_t derr = build_decoder(&c);
+
+		/*
+		 * Unnamed blocks only make the listing plainer; no memory ends the
+		 * run, or the dry run's report would be another one than the
+		 * replay's.
+		 */
+		if (util_no_memory(derr)) {
+			cli_error(c.image, derr, _("cannot name the journal's blocks"));
+			rc = EXIT_OPERATIONAL;
+			goto out;
+		}
+		if (derr) {
+			fs_decode_free(c.dec);
+			c.dec = NULL;
+		}
+	}
 	if (c.json)
 		json_output(&c, err);
 	else
