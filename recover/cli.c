@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <et/com_err.h>
 
 #include "cli.h"
@@ -163,6 +164,19 @@ int cli_finish(int rc)
 
 #define OPT_HELP	0x7fff0001
 
+/*
+ * popt 1.19 ends the process with exit(1) when one of its own allocations
+ * fails ("virtual memory exhausted"), and 1 is this program's "problems
+ * found". While popt parses, an exit is that one: it leaves with exit 8.
+ */
+static int in_popt;
+
+static void popt_exit(void)
+{
+	if (in_popt)
+		_exit(EXIT_OPERATIONAL);
+}
+
 int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts,
 	      int argc, const char **argv, const char **image,
 	      int (*handle)(int val, poptContext ctx))
@@ -172,9 +186,10 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, N_("show this help and exit"), NULL },
 		POPT_TABLEEND
 	};
+	static int exit_hooked;
 	char name[64];
 	poptContext ctx;
-	const char *arg, *extra;
+	char *arg = NULL, *extra = NULL, *a;
 	int rc, ret = -1;
 
 	const char **args;
@@ -182,15 +197,43 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	begin_run(subcommand, opts, argc, argv);
 	/* popt's usage line takes the program name from argv[0]: make it "e4recover SUB". */
 	snprintf(name, sizeof(name), "%s %s", progname, subcommand);
+	if (!exit_hooked && atexit(popt_exit) == 0)
+		exit_hooked = 1;
 	args = calloc(argc + 1, sizeof(*args));
-	if (!args)
+	if (!args || !exit_hooked) {
+		free(args);
+		cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
 		return EXIT_OPERATIONAL;
+	}
 	memcpy(args, argv, argc * sizeof(*args));
 	args[0] = name;
-	ctx = poptGetContext(name, argc, args, opts ? table : table + 1, 0);
+	in_popt = 1;
+	/*
+	 * POPT_CONTEXT_ARG_OPTS: each argument comes back from poptGetNextOpt.
+	 * Without it popt keeps them in a list whose allocation it does not
+	 * check: out of memory, the image would go missing ("no IMAGE given").
+	 */
+	ctx = poptGetContext(name, argc, args, opts ? table : table + 1, POPT_CONTEXT_ARG_OPTS);
+	if (!ctx) {
+		in_popt = 0;
+		free(args);
+		cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
+		return EXIT_OPERATIONAL;
+	}
 	poptSetOtherOptionHelp(ctx, _(usage));
 
-	while ((rc = poptGetNextOpt(ctx)) > 0) {
+	while ((rc = poptGetNextOpt(ctx)) >= 0) {
+		if (rc == 0) {
+			/* an argument: the first is the image, a second one is a usage error */
+			a = poptGetOptArg(ctx);
+			if (!arg)
+				arg = a;
+			else if (!extra)
+				extra = a;
+			else
+				free(a);
+			continue;
+		}
 		if (rc == OPT_HELP) {
 			poptPrintHelp(ctx, stdout, 0);
 			ret = EXIT_OK;
@@ -210,22 +253,26 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	arg = poptGetArg(ctx);
-	extra = poptGetArg(ctx);
 	if (!arg) {
 		cli_usage_error(subcommand, _("no IMAGE given"));
 		ret = EXIT_USAGE;
 	} else if (extra) {
 		cli_usage_error(subcommand, _("unexpected argument '%s'"), extra);
 		ret = EXIT_USAGE;
+	} else if (!(run.image = strdup(arg))) {
+		cli_error(arg, EXT2_ET_NO_MEMORY, NULL);
+		ret = EXIT_OPERATIONAL;
 	} else {
-		/* popt owns arg's storage only while ctx lives: keep a copy. */
-		*image = strdup(arg);
-		run.image = strdup(arg);
+		/* the caller frees the image it is given */
+		*image = arg;
+		arg = NULL;
 	}
 out:
+	in_popt = 0;
 	poptFreeContext(ctx);
 	free(args);
+	free(arg);
+	free(extra);
 	return ret;
 }
 
