@@ -314,11 +314,19 @@ errcode_t jbd_writer_commit_start(struct jbd_writer *w)
 		if (err)
 			return err;
 	}
+	/*
+	 * The next running transaction before T commits: were its allocation
+	 * to fail after, T would be both running and committing, and freed
+	 * twice.
+	 */
+	err = txn_new(w);
+	if (err)
+		return err;
 	t->jstart = w->head;
 	for (unsigned i = 0; i < txn_log_blocks(t); i++)
 		w->head = jbd_log_next(w->journal, w->head);
 	w->committing = t;
-	return txn_new(w);
+	return 0;
 }
 
 int jbd_writer_running_full(const struct jbd_writer *w)
