@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "util/e4r_err.h"
+#include "util/nomem.h"
 #include "write/workload.h"
 
 struct write_args {
@@ -154,7 +155,15 @@ static int run_session(const char *image, const struct write_args *a, struct wri
 	} else if (err) {
 		cli_error(image, err, _("journal commit"));
 	}
-	if (!run.crashed && !run.in_flight_end) {
+	/*
+	 * An operation refused (no parent, a directory not empty) changed
+	 * nothing yet: what came before is committed and the image left clean.
+	 * Out of memory may strike halfway through one, and committing the
+	 * running transaction would make that half durable: like jbd2 aborting
+	 * its journal, stop there. The log holds what was committed, and a
+	 * replay gives a consistent filesystem.
+	 */
+	if (!util_no_memory(err) && !run.crashed && !run.in_flight_end) {
 		errcode_t cerr = jbd_writer_close_clean(w);
 
 		if (cerr)
