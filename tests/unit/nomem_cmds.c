@@ -19,6 +19,8 @@
  *    exit 8, unchanged, or a state from which a second, uninjected run of the
  *    same replay gives the uninjected run's image (a replay cut short leaves
  *    the log to end it).
+ *  - write: whatever the exit, what e2fsck finds consistent once the log is
+ *    replayed (its inodes' times follow the clock: no byte comparison).
  * The superblock's time fields (and its checksum) are not compared: a replay
  * stamps the times it ran at.
  *
@@ -192,6 +194,21 @@ static int run_child(const char *from, const char *img, int mode, long k, long *
 	return status;
 }
 
+/*
+ * Is IMG a consistent filesystem once its log is replayed, as after a crash?
+ * e2fsck is the oracle: -E journal_only when the log needs it, then -fn.
+ */
+static int consistent(const char *img)
+{
+	char cmd[8400];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "e2fsck -E journal_only -p '%s' >/dev/null 2>&1 && e2fsck -fn '%s' >/dev/null 2>&1",
+		 img, img);
+	st = system(cmd);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 static const char *mode_name(int mode)
 {
 	return mode == ONLY ? "only" : "from";
@@ -208,7 +225,7 @@ static void show_stderr(void)
 	free(e);
 }
 
-static int writes;		/* replay without --dry-run */
+static int writes;		/* 1: replay without --dry-run; 2: write */
 static int base_rc;
 static char *base_out;
 static size_t base_len;
@@ -259,6 +276,18 @@ static int one(const char *image, const char *img, const char *want, int mode, l
 		if ((at = first_diff(image, img, 1)) != -1) {
 			printf("allocation %ld (%s) failed: read-only, the image changed at byte %lld\n", k,
 			       mode_name(mode), at);
+			ok = 0;
+		}
+	} else if (writes == 2) {
+		/*
+		 * write: its times follow the clock, so no two runs give the same
+		 * bytes; done or cut short, what it leaves must be what a crash
+		 * may leave, a consistent filesystem once the log is replayed.
+		 */
+		if (first_diff(image, img, 0) != -1 && !consistent(img)) {
+			printf("allocation %ld (%s) failed: exit %d%s, e2fsck does not find the image "
+			       "consistent after its journal\n", k, mode_name(mode), code,
+			       dep ? " (libext2fs crashed)" : "");
 			ok = 0;
 		}
 	} else if (!dep && code == base_rc) {
@@ -318,7 +347,7 @@ int main(int argc, char **argv)
 			writes = -1;
 	}
 	cargv[cargc++] = img;
-	writes = !strcmp(argv[first], "replay") && writes != -1;
+	writes = !strcmp(argv[first], "write") ? 2 : !strcmp(argv[first], "replay") && writes != -1;
 
 	/* the uninjected run: its verdict and image are what every injected run is held to */
 	st = run_child(image, img, COUNT, 0, &total);
