@@ -163,6 +163,7 @@ int cli_finish(int rc)
 }
 
 #define OPT_HELP	0x7fff0001
+#define OPT_VALUE	0x7ffe0000	/* an option with a value: popt returns once it stored it */
 
 /*
  * popt 1.19 ends the process with exit(1) when one of its own allocations
@@ -181,6 +182,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	      int argc, const char **argv, const char **image,
 	      int (*handle)(int val, poptContext ctx))
 {
+	struct poptOption *own = NULL;
 	struct poptOption table[] = {
 		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, opts, 0, NULL, NULL },
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, N_("show this help and exit"), NULL },
@@ -207,6 +209,29 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	}
 	memcpy(args, argv, argc * sizeof(*args));
 	args[0] = name;
+	/*
+	 * popt drops an option's value when its copy cannot be allocated, and
+	 * goes on as if the option were not given (--policy=none lost: a
+	 * replay that writes). Each option with a value gets a val, so popt
+	 * returns after storing it and the value can be asked for.
+	 */
+	if (opts) {
+		size_t n = 0;
+
+		while (opts[n].longName || opts[n].shortName || opts[n].arg)
+			n++;
+		own = calloc(n + 1, sizeof(*own));
+		if (!own) {
+			free(args);
+			cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
+			return EXIT_OPERATIONAL;
+		}
+		memcpy(own, opts, n * sizeof(*own));
+		for (size_t i = 0; i < n; i++)
+			if (!own[i].val && (own[i].argInfo & POPT_ARG_MASK) != POPT_ARG_NONE)
+				own[i].val = OPT_VALUE;
+		table[0].arg = own;
+	}
 	in_popt = 1;
 	/*
 	 * POPT_CONTEXT_ARG_OPTS: each argument comes back from poptGetNextOpt.
@@ -216,6 +241,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	ctx = poptGetContext(name, argc, args, opts ? table : table + 1, POPT_CONTEXT_ARG_OPTS);
 	if (!ctx) {
 		in_popt = 0;
+		free(own);
 		free(args);
 		cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
 		return EXIT_OPERATIONAL;
@@ -232,6 +258,17 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 				extra = a;
 			else
 				free(a);
+			continue;
+		}
+		if (rc == OPT_VALUE) {
+			/* stored; no value here means popt could not copy it */
+			a = poptGetOptArg(ctx);
+			if (!a) {
+				cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
+				ret = EXIT_OPERATIONAL;
+				goto out;
+			}
+			free(a);
 			continue;
 		}
 		if (rc == OPT_HELP) {
@@ -270,6 +307,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 out:
 	in_popt = 0;
 	poptFreeContext(ctx);
+	free(own);
 	free(args);
 	free(arg);
 	free(extra);
