@@ -14,9 +14,9 @@ nomem=$E4R_TOP_BUILDDIR/tests/unit/nomem_cmds
 seeded_bytes data 65536 > data
 # Journal layout (1 KiB blocks): T1 = descriptor 1, data 2-4, commit 5;
 # T2 = descriptor 6, data 7-8, commit 9; T3 = descriptor 10, data 11, commit 12.
-mkimg j.img 8M -b 1024 -O metadata_csum
-jwrite j.img "jo -c" "jw -b 5000,5001,5002 $PWD/data" "jc" "jo -c" "jw -b 6000,6001 $PWD/data" "jc" \
-	"jo -c" "jw -b 7000 $PWD/data" "jc"
+mkimg j.img 4M -b 1024 -O metadata_csum
+jwrite j.img "jo -c" "jw -b 3000,3001,3002 $PWD/data" "jc" "jo -c" "jw -b 3500,3501 $PWD/data" "jc" \
+	"jo -c" "jw -b 3900 $PWD/data" "jc"
 debugfs -R "logdump" j.img 2>&1 | grep -q "type 2 (commit block) at block 12" ||
 	fail "unexpected journal layout from debugfs"
 flip j.img $(( $(jblock_offset j.img 7) + 100 )) 3
@@ -31,7 +31,7 @@ run "$E4R" diagnose j.img
 expect_rc 1 "diagnose reports the flipped bit"
 cp j.img orig.img
 
-# 100 to 230 allocations per command on this image, two runs each, about 35 seconds in
+# 100 to 230 allocations per command on this image, two runs each, 25 to 40 seconds in
 # all: every index is tried. Should the counts grow, the helper strides deterministically
 # (every S-th index and the last, S in its summary) to keep each command to 250 indices.
 # logdump --transaction=2: an option's value lost to popt shows as another listing.
