@@ -40,26 +40,10 @@
 #include "unit.h"
 #include "nomem_inject.h"
 
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-	char buf[65536];
-	size_t n;
-	int ok = in && out;
-
-	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		ok = fwrite(buf, 1, n, out) == n;
-	if (in)
-		fclose(in);
-	if (out && fclose(out))
-		ok = 0;
-	return ok ? 0 : -1;
-}
-
 /* check -y -f on IMG with allocations failing as MODE, K say; in a child. Returns the child's status. */
 static int run_child(const char *image, const char *img, int mode, long k, long *count)
 {
-	int fds[2], status;
+	int fds[2];
 	pid_t pid;
 
 	if (pipe(fds))
@@ -74,7 +58,7 @@ static int run_child(const char *image, const char *img, int mode, long k, long 
 
 		close(fds[0]);
 		crash_handlers();
-		if (copy_file(image, img))
+		if (unit_copy_file(image, img))
 			_exit(CHILD_SETUP);
 		o.check.force = 1;
 		o.check.repair = E4R_REPAIR_YES;
@@ -94,19 +78,9 @@ static int run_child(const char *image, const char *img, int mode, long k, long 
 				check_problem_info(s.result->findings[i].code) ?
 				check_problem_info(s.result->findings[i].code)->name : "?",
 				s.result->findings[i].fixed ? " (fixed)" : "");
-		if (write(fds[1], &n, sizeof(n)) != sizeof(n))
-			_exit(CHILD_SETUP);
-		_exit(mode != COUNT && !hit ? CHILD_NOT_HIT + rc : rc);
+		child_report(fds[1], mode, rc, n, hit);
 	}
-	close(fds[1]);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		close(fds[0]);
-		return -1;
-	}
-	if (count && read(fds[0], count, sizeof(*count)) != sizeof(*count))
-		*count = -1;
-	close(fds[0]);
-	return status;
+	return child_wait(pid, fds, count);
 }
 
 /*
@@ -197,37 +171,16 @@ static int needs_recovery(const char *img)
 	return yes;
 }
 
-static const char *mode_name(int mode)
-{
-	return mode == ONLY ? "only" : "from";
-}
-
-static long dep_crashes;
-static char dep_list[4096];
-
 /* One run: allocation K fails (MODE ONLY) or every one from K on (FROM). 0 when it broke a rule. */
 static int one(const char *image, const char *img, int mode, long k, int *past_end)
 {
-	int st = run_child(image, img, mode, k, NULL), differs = 0, code, dep = 0, ok = 1;
+	int differs = 0, dep, ok = 1;
+	int code = child_code(run_child(image, img, mode, k, NULL), mode, k, past_end, &dep);
 	long long at;
 
-	*past_end = 0;
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == CHILD_SETUP || WEXITSTATUS(st) == CHILD_CRASH) {
-		printf("allocation %ld (%s): the run crashed outside libext2fs (status %#x)\n", k, mode_name(mode),
-		       st);
+	if (code < 0)
 		return 0;
-	}
-	code = WEXITSTATUS(st);
-	if (code >= CHILD_NOT_HIT && code < CHILD_DEP_CRASH) {
-		*past_end = 1;
-		code -= CHILD_NOT_HIT;
-	}
-	if (code == CHILD_DEP_CRASH) {
-		dep = 1;
-		dep_crashes++;
-		if (strlen(dep_list) + 32 < sizeof(dep_list))
-			snprintf(dep_list + strlen(dep_list), 32, " %ld(%s)", k, mode_name(mode));
-	} else if (code != FSCK_EXIT_OK && code != FSCK_EXIT_OPERATIONAL) {
+	if (!dep && code != FSCK_EXIT_OK && code != FSCK_EXIT_OPERATIONAL) {
 		printf("allocation %ld (%s) failed: exit %d on a clean image (only 0 or 8 allowed)\n", k,
 		       mode_name(mode), code);
 		ok = 0;
@@ -253,7 +206,7 @@ int main(int argc, char **argv)
 {
 	const char *image, *env_only = getenv("E4R_NOMEM_ONLY");
 	char img[4096];
-	long total = -1, max_runs = 0, stride = 1, k, runs = 0, only = env_only ? atol(env_only) : -1;
+	long total = -1, max_runs = 0, stride, k, runs = 0, only = env_only ? atol(env_only) : -1;
 	int st, ok = 1, past_end;
 
 	if (argc == 4 && !strcmp(argv[1], "--max-runs"))
@@ -283,10 +236,9 @@ int main(int argc, char **argv)
 	}
 	if (total <= 0)
 		return unit_done("nomem_clean");
-	if (max_runs > 0 && total > max_runs)
-		stride = (total + max_runs - 1) / max_runs;
+	stride = index_stride(total, max_runs);
 	/* indices 0, S, 2S, ... and the last one */
-	for (k = only >= 0 ? only : 0; k < total; k = k + stride < total || k == total - 1 ? k + stride : total - 1) {
+	for (k = only >= 0 ? only : 0; k < total; k = next_index(k, stride, total)) {
 		for (int mode = ONLY; mode <= FROM; mode++) {
 			runs++;
 			if (!one(image, img, mode, k, &past_end))

@@ -46,22 +46,6 @@
 
 #define EXIT_OPERATIONAL_CODE 8
 
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-	char buf[65536];
-	size_t n;
-	int ok = in && out;
-
-	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		ok = fwrite(buf, 1, n, out) == n;
-	if (in)
-		fclose(in);
-	if (out && fclose(out))
-		ok = 0;
-	return ok ? 0 : -1;
-}
-
 /* The whole of FILE, NUL-terminated (NULL when unreadable); *LEN its length. */
 static char *slurp(const char *file, size_t *len)
 {
@@ -151,7 +135,7 @@ static char out_file[4200], err_file[4200];
  */
 static int run_child(const char *from, const char *img, int mode, long k, long *count)
 {
-	int fds[2], status;
+	int fds[2];
 	pid_t pid;
 
 	if (pipe(fds))
@@ -164,7 +148,7 @@ static int run_child(const char *from, const char *img, int mode, long k, long *
 
 		close(fds[0]);
 		crash_handlers();
-		if (from && copy_file(from, img))
+		if (from && unit_copy_file(from, img))
 			_exit(CHILD_SETUP);
 		out = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		err = open(err_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -179,19 +163,9 @@ static int run_child(const char *from, const char *img, int mode, long k, long *
 		n = injected_count();
 		hit = injected_hit();
 		inject(OFF, 0);
-		if (write(fds[1], &n, sizeof(n)) != sizeof(n))
-			_exit(CHILD_SETUP);
-		_exit(mode != COUNT && !hit ? CHILD_NOT_HIT + rc : rc);
+		child_report(fds[1], mode, rc, n, hit);
 	}
-	close(fds[1]);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		close(fds[0]);
-		return -1;
-	}
-	if (count && read(fds[0], count, sizeof(*count)) != sizeof(*count))
-		*count = -1;
-	close(fds[0]);
-	return status;
+	return child_wait(pid, fds, count);
 }
 
 /*
@@ -209,11 +183,6 @@ static int consistent(const char *img)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-static const char *mode_name(int mode)
-{
-	return mode == ONLY ? "only" : "from";
-}
-
 /* A failed run's stderr, for the log. */
 static void show_stderr(void)
 {
@@ -229,34 +198,22 @@ static int writes;		/* 1: replay without --dry-run; 2: write */
 static int base_rc;
 static char *base_out;
 static size_t base_len;
-static long dep_crashes;
-static char dep_list[4096];
 
 /* One run: allocation K fails (MODE ONLY) or every one from K on (FROM). 0 when it broke a rule. */
 static int one(const char *image, const char *img, const char *want, int mode, long k, int *past_end)
 {
-	int st = run_child(image, img, mode, k, NULL), code, dep = 0, ok = 1;
+	int st, dep, ok = 1;
+	int code = child_code(run_child(image, img, mode, k, NULL), mode, k, past_end, &dep);
 	long long at;
 	size_t len;
 	char *out;
 
-	*past_end = 0;
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == CHILD_SETUP || WEXITSTATUS(st) == CHILD_CRASH) {
-		printf("allocation %ld (%s): the run crashed outside libext2fs (status %#x)\n", k, mode_name(mode),
-		       st);
+	if (code < 0) {
 		show_stderr();
 		return 0;
 	}
-	code = WEXITSTATUS(st);
-	if (code >= CHILD_NOT_HIT && code < CHILD_DEP_CRASH) {
-		*past_end = 1;
-		code -= CHILD_NOT_HIT;
-	}
-	if (code == CHILD_DEP_CRASH) {
-		dep = 1;
-		dep_crashes++;
-		if (strlen(dep_list) + 32 < sizeof(dep_list))
-			snprintf(dep_list + strlen(dep_list), 32, " %ld(%s)", k, mode_name(mode));
+	if (dep) {
+		/* counted apart; the image rules below still hold */
 	} else if (code == base_rc) {
 		/* the uninjected verdict, word for word */
 		out = slurp(out_file, &len);
@@ -315,7 +272,7 @@ int main(int argc, char **argv)
 {
 	const char *image, *env_only = getenv("E4R_NOMEM_ONLY");
 	char img[4096], want[4200];
-	long total = -1, max_runs = 0, stride = 1, k, runs = 0, only = env_only ? atol(env_only) : -1;
+	long total = -1, max_runs = 0, stride, k, runs = 0, only = env_only ? atol(env_only) : -1;
 	int st, ok = 1, past_end, first = 1, i;
 
 	if (argc > 3 && !strcmp(argv[1], "--max-runs")) {
@@ -358,15 +315,14 @@ int main(int argc, char **argv)
 	base_rc = WEXITSTATUS(st);
 	base_out = slurp(out_file, &base_len);
 	CHECK(base_out != NULL);
-	CHECK(copy_file(img, want) == 0);
+	CHECK(unit_copy_file(img, want) == 0);
 	/* a read-only command leaves the image alone, and a replay has something to do */
 	CHECK((first_diff(image, want, 1) == -1) == !writes);
 	if (!base_out)
 		return unit_done("nomem_cmds");
-	if (max_runs > 0 && total > max_runs)
-		stride = (total + max_runs - 1) / max_runs;
+	stride = index_stride(total, max_runs);
 	/* indices 0, S, 2S, ... and the last one */
-	for (k = only >= 0 ? only : 0; k < total; k = k + stride < total || k == total - 1 ? k + stride : total - 1) {
+	for (k = only >= 0 ? only : 0; k < total; k = next_index(k, stride, total)) {
 		for (int mode = ONLY; mode <= FROM; mode++) {
 			runs++;
 			if (!one(image, img, want, mode, k, &past_end))

@@ -1,6 +1,7 @@
 /*
- * Allocation failures on demand for every caller in the process, and the
- * classification of a crash they cause: shared by the helpers that fail each
+ * Allocation failures on demand for every caller in the process, the
+ * classification of a crash they cause, and the plumbing of one run in a
+ * child and of the indices tried: shared by the helpers that fail each
  * allocation in turn (nomem_clean: check; nomem_cmds: replay, logdump,
  * diagnose). Included once, by the helper's one source file: the definitions
  * of malloc and its kin must be in the program itself.
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /*
@@ -110,6 +112,85 @@ static int injected_hit(void) { return alloc_hit; }
 #define CHILD_DEP_CRASH	96	/* crashed inside libext2fs */
 #define CHILD_CRASH	97	/* crashed in our code */
 #define CHILD_SETUP	98	/* the copy could not be made */
+
+static const char *mode_name(int mode)
+{
+	return mode == ONLY ? "only" : "from";
+}
+
+/* The indices a run of TOTAL tries, at most MAX_RUNS of them (0: all): every STRIDE-th, and the last. */
+static long index_stride(long total, long max_runs)
+{
+	return max_runs > 0 && total > max_runs ? (total + max_runs - 1) / max_runs : 1;
+}
+
+static long next_index(long k, long stride, long total)
+{
+	return k + stride < total || k == total - 1 ? k + stride : total - 1;
+}
+
+/* The libext2fs crashes seen, counted apart: how many, and which runs (for the summary). */
+static long dep_crashes;
+static char dep_list[4096];
+
+/*
+ * What a child's STATUS says of run K (MODE): its command's exit code, or
+ * -1 when it crashed outside libext2fs (said here). *PAST_END: K was past
+ * the run's last allocation; *DEP: libext2fs crashed (counted, and the code
+ * is CHILD_DEP_CRASH).
+ */
+static int child_code(int status, int mode, long k, int *past_end, int *dep)
+{
+	int code;
+
+	*past_end = *dep = 0;
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == CHILD_SETUP ||
+	    WEXITSTATUS(status) == CHILD_CRASH) {
+		printf("allocation %ld (%s): the run crashed outside libext2fs (status %#x)\n", k, mode_name(mode),
+		       status);
+		return -1;
+	}
+	code = WEXITSTATUS(status);
+	if (code >= CHILD_NOT_HIT && code < CHILD_DEP_CRASH) {
+		*past_end = 1;
+		code -= CHILD_NOT_HIT;
+	}
+	if (code == CHILD_DEP_CRASH) {
+		*dep = 1;
+		dep_crashes++;
+		if (strlen(dep_list) + 32 < sizeof(dep_list))
+			snprintf(dep_list + strlen(dep_list), 32, " %ld(%s)", k, mode_name(mode));
+	}
+	return code;
+}
+
+/*
+ * The child's end of a run: the allocations it saw go to the parent through
+ * FD, and its exit status says RC, or that MODE's index was never reached.
+ * N and HIT as injected_count and injected_hit read them when the run ended.
+ */
+static void child_report(int fd, int mode, int rc, long n, int hit)
+{
+	if (write(fd, &n, sizeof(n)) != sizeof(n))
+		_exit(CHILD_SETUP);
+	_exit(mode != COUNT && !hit ? CHILD_NOT_HIT + rc : rc);
+}
+
+/* The parent's end: the status of child PID, and (COUNT not NULL) the allocations it reported on FDS. */
+static int child_wait(pid_t pid, int fds[2], long *count)
+{
+	int status;
+
+	close(fds[1]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		close(fds[0]);
+		return -1;
+	}
+	if (count && read(fds[0], count, sizeof(*count)) != sizeof(*count))
+		*count = -1;
+	close(fds[0]);
+	return status;
+}
 
 /* Are a frame's code bytes in the shared object whose name holds NAME? */
 static int frame_in(void *pc, const char *name)

@@ -27,32 +27,6 @@
 #include "util/e4r_err.h"
 #include "unit.h"
 
-/* A sparse copy (zero runs are holes): the images are mostly empty and copied ~4 times a cut. */
-static int copy_file(const char *from, const char *to)
-{
-	static const char zero[65536];
-	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-	char buf[65536];
-	size_t n;
-	long long size = 0;
-	int ok = in && out;
-
-	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0) {
-		if (n == sizeof(buf) && !memcmp(buf, zero, n))
-			ok = fseeko(out, n, SEEK_CUR) == 0;
-		else
-			ok = fwrite(buf, 1, n, out) == n;
-		size += n;
-	}
-	if (ok && fflush(out) == 0)
-		ok = ftruncate(fileno(out), size) == 0;
-	if (in)
-		fclose(in);
-	if (out && fclose(out))
-		ok = 0;
-	return ok ? 0 : -1;
-}
-
 static int same_bytes(const char *a, const char *b)
 {
 	FILE *x = fopen(a, "rb"), *y = fopen(b, "rb");
@@ -370,7 +344,7 @@ static int nomem_states(const char *image, const char *cut, const unsigned char 
 		int rc, hit, marked;
 		FILE *f;
 
-		CHECK(copy_file(image, cut) == 0);
+		CHECK(unit_copy_file(image, cut) == 0);
 		e4r_fault_io_setup(unix_io_manager, -1);
 		/* to look at one failure by hand: E4R_NOMEM_ONLY=k runs that one alone */
 		if (only >= 0 && k < only)
@@ -453,7 +427,7 @@ static int cut_states(const char *image, const char *ref, const char *cut, long 
 		unsigned i;
 
 		cuts++;
-		CHECK(copy_file(image, cut) == 0);
+		CHECK(unit_copy_file(image, cut) == 0);
 		e4r_fault_io_setup(unix_io_manager, k);
 		e4r_fault_io_target(cut);
 		repair(cut, NULL);
@@ -465,7 +439,7 @@ static int cut_states(const char *image, const char *ref, const char *cut, long 
 		}
 		/* a cut that left a transaction in the log: the kernel's replay gives what e2fsck's gives */
 		if (kernel_dir && log_live(cut)) {
-			CHECK(copy_file(cut, kcut) == 0);
+			CHECK(unit_copy_file(cut, kcut) == 0);
 			if (!kernel_replay(kcut, kernel_dir)) {
 				printf("cut after %ld of %ld writes: the kernel's mount fails\n", k, total);
 				ok = 0;
@@ -598,7 +572,7 @@ int main(int argc, char **argv)
 	snprintf(undone, sizeof(undone), "%s.undone", image);
 
 	fs_set_base_io(e4r_fault_io_manager);
-	CHECK(copy_file(image, ref) == 0);
+	CHECK(unit_copy_file(image, ref) == 0);
 	e4r_fault_io_setup(unix_io_manager, -1);
 	CHECK(repair(ref, NULL) <= FSCK_EXIT_FIXED);
 	total = e4r_fault_io_written();
@@ -618,7 +592,7 @@ int main(int argc, char **argv)
 	for (k = 0; k < total && want; k++) {
 		int ok = 1;
 
-		CHECK(copy_file(image, cut) == 0);
+		CHECK(unit_copy_file(image, cut) == 0);
 		remove(undo);
 		e4r_fault_io_setup(unix_io_manager, k);
 		e4r_fault_io_target(cut);
@@ -635,7 +609,7 @@ int main(int argc, char **argv)
 			ok = 0;
 		}
 		if (with_undo) {
-			copy_file(cut, undone);
+			unit_copy_file(cut, undone);
 			if (!e2undo_gives_back(undo, undone, image)) {
 				printf("cut after %ld of %ld writes: e2undo does not give the image back\n", k, total);
 				ok = 0;

@@ -18,22 +18,6 @@
 #include "util/e4r_err.h"
 #include "unit.h"
 
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-	char buf[65536];
-	size_t n;
-	int ok = in && out;
-
-	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		ok = fwrite(buf, 1, n, out) == n;
-	if (in)
-		fclose(in);
-	if (out && fclose(out))
-		ok = 0;
-	return ok ? 0 : -1;
-}
-
 static unsigned char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -106,13 +90,13 @@ int main(int argc, char **argv)
 	snprintf(ref, sizeof(ref), "%s.ref", argv[1]);
 	snprintf(cut, sizeof(cut), "%s.cut", argv[1]);
 
-	CHECK(copy_file(argv[1], ref) == 0);
+	CHECK(unit_copy_file(argv[1], ref) == 0);
 	e4r_fault_io_setup(unix_io_manager, -1);
 	CHECK_EQ(replay(ref, policy, e4r_fault_io_manager), 0);
 	total = e4r_fault_io_written();
 	CHECK(total > 3);
 	for (long k = 0; k < total; k++) {
-		CHECK(copy_file(argv[1], cut) == 0);
+		CHECK(unit_copy_file(argv[1], cut) == 0);
 		e4r_fault_io_setup(unix_io_manager, k);
 		CHECK(replay(cut, policy, e4r_fault_io_manager) != 0);
 		CHECK(e4r_fault_io_tripped());
@@ -124,7 +108,7 @@ int main(int argc, char **argv)
 		}
 	}
 	/* Once finished, another run changes no byte. */
-	CHECK(copy_file(ref, cut) == 0);
+	CHECK(unit_copy_file(ref, cut) == 0);
 	CHECK_EQ(replay(cut, policy, unix_io_manager), 0);
 	CHECK(same_image(cut, ref, 0));
 	printf("%s, policy %s: %ld block writes, every cut tried\n", argv[1], argv[2], total);

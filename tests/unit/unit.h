@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static int unit_failures;
 static int unit_checks;
@@ -34,6 +36,36 @@ static inline uint32_t unit_xorshift(uint32_t *state)
 	*state ^= *state >> 17;
 	*state ^= *state << 5;
 	return *state;
+}
+
+/*
+ * Copy the file FROM to TO, sparsely (zero runs are holes): the test images
+ * are mostly empty and the cut and allocation-failure helpers copy them
+ * once a run. 0, or -1 when it could not.
+ */
+static inline int unit_copy_file(const char *from, const char *to)
+{
+	static const char zero[65536];
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	char buf[65536];
+	size_t n;
+	long long size = 0;
+	int ok = in && out;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if (n == sizeof(buf) && !memcmp(buf, zero, n))
+			ok = fseeko(out, n, SEEK_CUR) == 0;
+		else
+			ok = fwrite(buf, 1, n, out) == n;
+		size += n;
+	}
+	if (ok && fflush(out) == 0)
+		ok = ftruncate(fileno(out), size) == 0;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		ok = 0;
+	return ok ? 0 : -1;
 }
 
 /* Call at the end of main: prints a summary, returns the exit status. */
