@@ -79,7 +79,7 @@ static int make_damaged(const char *dir, const char *img)
 static void check_session_opens(const char *dir)
 {
 	struct fsck_session s;
-	char img[256], orig[256], undo[256], cmd[1024];
+	char img[256], orig[256], undo[256], cmd[1100];
 
 	snprintf(img, sizeof(img), "%s/d.img", dir);
 	snprintf(orig, sizeof(orig), "%s/orig.img", dir);
