@@ -59,7 +59,10 @@ errcode_t repair_orphan_block(struct check_ctx *c, const struct check_finding *f
  * Without the orphan_file feature, the inode the superblock still names
  * must not hold anything: e2fsck clears it. The inode is released like any
  * cleared inode (the next round's bitmap rebuild frees its blocks), and
- * the superblock stops naming it.
+ * the superblock stops naming it. A reserved inode is kept: without the
+ * feature the number names no orphan file, while the inode may hold
+ * another role's data (e2fsck 1.47 clears the resize inode this way and
+ * its next run finds it invalid); the number alone goes.
  */
 errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct check_finding *f)
 {
@@ -69,9 +72,11 @@ errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct check_find
 	if (ext2fs_has_feature_orphan_file(fs->super) || f->ino == E4R_NONE ||
 	    f->ino != fs->super->s_orphan_file_inum)
 		return EINVAL;
-	err = repair_inode_clear(c, (ext2_ino_t)f->ino);
-	if (err)
-		return err;
+	if (f->ino >= c->first_ino) {
+		err = repair_inode_clear(c, (ext2_ino_t)f->ino);
+		if (err)
+			return err;
+	}
 	fs->super->s_orphan_file_inum = 0;
 	ext2fs_mark_super_dirty(fs);
 	return 0;
