@@ -689,6 +689,18 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	    E4R_ANS_CLEAR, 0, FIX(QUOTA_INODE_OFF), PH(ALONE),
 	    PM_("the %n quota inode %i is invalid (a reserved inode or out of range), so the "
 		"quota feature's file for it cannot be read")),
+	/*
+	 * alone, for the same reason. e2fsck moves the other type's file into
+	 * this type's reserved inode (its magic is not this type's, so nothing
+	 * is read from it), clears the file already there as unnamed, and
+	 * writes that type's usage anew, limits lost. The file already in the
+	 * type's own reserved inode is the one the field lost: named again, it
+	 * keeps its limits, and the usage compare that follows mends the rest.
+	 */
+	ROW(E4R_PR_QUOTA_INODE_OTHER_TYPE, "quota_inode_other_type", P0, ERR, E4R_ANS_FIX, 0,
+	    FIX(QUOTA_INODE_HOME), PH(ALONE),
+	    PM_("the %n quota inode %i is the reserved inode of another quota type, "
+		"not the %n quota's own (inode %e)")),
 	ROW(E4R_PR_QUOTA_INODE_NOT_CLEAR, "quota_inode_not_clear", P1, ERR, E4R_ANS_CLEAR, 0,
 	    FIX(INODE), PH(NOW),
 	    PM_("quota inode %i is not in use (no quota file names it), but contains data")),

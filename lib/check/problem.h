@@ -242,6 +242,7 @@ enum check_problem {
 	E4R_PR_INLINE_DATA_FEATURE,
 	E4R_PR_FAST_SYMLINK_EXTENT_FL,
 	E4R_PR_QUOTA_INODE_INVALID_FEATURE,
+	E4R_PR_QUOTA_INODE_OTHER_TYPE,
 	E4R_PR_COUNT
 };
 
@@ -399,6 +400,7 @@ enum check_fix {
 	E4R_FIX_ORPHAN_FILE_REMOVE,	/* free the orphan file left without its feature */
 	E4R_FIX_ORPHAN_FILE_RECREATE,
 	E4R_FIX_QUOTA_INODE_OFF,	/* stop tracking a quota type whose inode is invalid */
+	E4R_FIX_QUOTA_INODE_HOME,	/* name the type's own reserved quota inode again */
 	E4R_FIX_QUOTA_REWRITE,		/* write the quota file again: usage counted, limits kept */
 	E4R_FIX_JOURNAL_ERRNO,		/* zero the error the journal superblock records */
 	E4R_FIX_JOURNAL_V2_FIELDS,	/* zero the journal superblock past its v1 fields */

@@ -139,6 +139,12 @@ static int quota_ino_valid(ext2_filsys fs, ext2_ino_t ino)
 	}
 }
 
+/* The reserved inode a user or group quota file lives in (the project one has none). */
+static ext2_ino_t quota_reserved_ino(int type)
+{
+	return type == 0 ? EXT4_USR_QUOTA_INO : type == 1 ? EXT4_GRP_QUOTA_INO : 0;
+}
+
 int check_is_quota_ino(struct check_ctx *c, ext2_ino_t ino)
 {
 	const struct ext2_super_block *sb = c->fs->super;
@@ -185,6 +191,21 @@ errcode_t check_quota_setup(struct check_ctx *c)
 					       E4R_PR_QUOTA_INODE_INVALID);
 			f.ino = ino;
 			f.name = (char *)check_quota_type_name(t);
+			check_report(c, &f);
+			continue;
+		}
+		/*
+		 * The user or group field naming the other one's reserved inode:
+		 * that file is read as this type's on every mount. The field goes
+		 * back to this type's own reserved inode (E4R_FIX_QUOTA_INODE_HOME).
+		 */
+		if (ext2fs_has_feature_quota(fs->super) && quota_reserved_ino(t) &&
+		    quota_reserved_ino(t) != ino &&
+		    (ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO)) {
+			f = check_finding_init(E4R_PR_QUOTA_INODE_OTHER_TYPE);
+			f.ino = ino;
+			f.name = (char *)check_quota_type_name(t);
+			f.expected = quota_reserved_ino(t);
 			check_report(c, &f);
 			continue;
 		}

@@ -534,6 +534,11 @@ static errcode_t do_quota_inode_off(struct check_ctx *c, size_t first, size_t i)
 	return repair_quota_inode_off(c, F(i));
 }
 
+static errcode_t do_quota_inode_home(struct check_ctx *c, size_t first, size_t i)
+{
+	return repair_quota_inode_home(c, F(i));
+}
+
 /* One rewrite per quota file and round mends all of its findings. */
 static errcode_t do_quota_rewrite(struct check_ctx *c, size_t first, size_t i)
 {
@@ -610,6 +615,7 @@ static const repair_fn fixes[E4R_FIX_COUNT] = {
 	[E4R_FIX_ORPHAN_FILE_REMOVE]	= do_orphan_file_remove,
 	[E4R_FIX_ORPHAN_FILE_RECREATE]	= do_orphan_file_recreate,
 	[E4R_FIX_QUOTA_INODE_OFF]	= do_quota_inode_off,
+	[E4R_FIX_QUOTA_INODE_HOME]	= do_quota_inode_home,
 	[E4R_FIX_QUOTA_REWRITE]		= do_quota_rewrite,
 	[E4R_FIX_SB_FIELD]		= do_sb_field,
 	[E4R_FIX_MMP_RESET]		= do_mmp_reset,

@@ -99,6 +99,23 @@ errcode_t repair_quota_inode_off(struct check_ctx *c, const struct check_finding
 	return 0;
 }
 
+/*
+ * A user or group field naming the other type's reserved inode: it names
+ * its own type's reserved inode again, whose file the usage compare of the
+ * next round reads (and rewrites if it must).
+ */
+errcode_t repair_quota_inode_home(struct check_ctx *c, const struct check_finding *f)
+{
+	/* both fields may name the same inode: the type is the one whose home F->expected is */
+	int t = f->expected == EXT4_USR_QUOTA_INO ? 0 : f->expected == EXT4_GRP_QUOTA_INO ? 1 : -1;
+
+	if (t < 0 || f->ino == E4R_NONE || *check_quota_inump(c->fs->super, t) != f->ino)
+		return EINVAL;
+	*check_quota_inump(c->fs->super, t) = (ext2_ino_t)f->expected;
+	ext2fs_mark_super_dirty(c->fs);
+	return 0;
+}
+
 static int entry_free(const unsigned char *e)
 {
 	return util_is_zero(e, QT_ENTRY_SIZE);

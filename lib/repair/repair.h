@@ -98,6 +98,7 @@ errcode_t repair_orphan_block(struct check_ctx *c, const struct check_finding *f
 errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_quota_inode_off(struct check_ctx *c, const struct check_finding *f);
+errcode_t repair_quota_inode_home(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *f);
 /* Write finding F's journal copy home (E4R_PR_JOURNAL_COPY). */
 errcode_t repair_journal_copy(struct check_ctx *c, const struct check_finding *f);
