@@ -19,7 +19,9 @@ byte 0xff) or copy:PATH (the same area of another inode). On an
 xattr entry's e_hash[K], rehash:FORM writes the entry's hash in FORM
 (unsigned, signed, zero: tests/tools/xattrhash.py), and hiname:FORM first
 sets the name's last byte to 0xe9, so that the signed and unsigned forms
-differ: sound attributes in forms e2fsck accepts or not. "raw" leaves the
+differ: sound attributes in forms e2fsck accepts or not. On a dirent, FIELD
+name with copy:J gives the entry entry J's name and name length (a duplicate
+name in one block or inline directory). "raw" leaves the
 object's checksum stale; without it the checksum is recomputed (by
 fsmeta reseal) so that only the structural checks can see the damage.
 """
@@ -315,6 +317,11 @@ class Damager:
         if not ents:
             return None
         k = rng.randrange(len(ents))
+        # one in eight: the name of another entry of the same place (a duplicate name)
+        if rng.random() < 0.125:
+            donors = [j for j in range(len(ents)) if self._name_fits(ents, k, j)]
+            if donors:
+                return "dirent %s#%d name copy:%d" % (where, k, rng.choice(donors))
         name, off, size = rng.choice(DIRENT)
         cur = int.from_bytes(self.read(ents[k] + off, size), "little")
         return "dirent %s#%d %s %s" % (where, k, name, _value(rng, size, cur))
@@ -580,11 +587,13 @@ class Damager:
             where, k = obj.rsplit("#", 1)
             ino = m.ino(where.rsplit("@", 1)[0])
             ents = self._dirents(where)
-            name, foff, size = next(f for f in DIRENT if f[0] == field)
-            base = ents[int(k)]
             dbase = self._dir_base(where)[0]
             reseal = (["inode:%d" % ino] if where.endswith("@inline")
                       else ["dir:%d:%d" % (dbase // bs, ino)])
+            if field == "name":
+                return self._copy_name(spec, ents, int(k), op, [] if raw else reseal, [ino])
+            name, foff, size = next(f for f in DIRENT if f[0] == field)
+            base = ents[int(k)]
             names = [ino]
         elif struct_ in ("dxroot", "dxnode"):
             if struct_ == "dxroot":
@@ -642,6 +651,31 @@ class Damager:
         old = self.read(base + foff, size)
         new = _new_bytes(op, old, big_endian)
         return Damage(spec, base + foff, new, [] if raw else reseal, names)
+
+    def _name_fits(self, ents, k, j):
+        """Whether entry K can take entry J's name: both in use, neither '.' nor '..'."""
+        if j == k or not (0 <= j < len(ents)) or not (0 <= k < len(ents)):
+            return False
+        src, dst = ents[j], ents[k]
+        nlen, klen = self.read(src + 6, 1)[0], self.read(dst + 6, 1)[0]
+        rec = int.from_bytes(self.read(dst + 4, 2), "little")
+        dots = (b".", b"..")
+        return (int.from_bytes(self.read(src, 4), "little") != 0 and
+                int.from_bytes(self.read(dst, 4), "little") != 0 and nlen > 0 and
+                8 + nlen <= rec and self.read(src + 8, nlen) not in dots and
+                self.read(dst + 8, klen) not in dots)
+
+    def _copy_name(self, spec, ents, k, op, reseal, names):
+        """Entry K given the name (and name length) of entry J (op copy:J), where it fits."""
+        if not op.startswith("copy:"):
+            raise ValueError("bad name op " + op)
+        j = int(op[5:])
+        if not self._name_fits(ents, k, j):
+            raise ValueError("entry %d cannot take entry %d's name" % (k, j))
+        src, dst = ents[j], ents[k]
+        nlen = self.read(src + 6, 1)[0]
+        return Damage(spec, dst + 6, bytes([nlen]), reseal, names,
+                      [(dst + 8, self.read(src + 8, nlen))])
 
     def _rehash(self, spec, base, ent, op, reseal, names):
         """The entry at BASE+ENT with its hash in op's form (hiname: a high-bit name byte first)."""

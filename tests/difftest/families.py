@@ -63,8 +63,21 @@ XATTR_PAIRS = [("/small/xattr-inline", "/deep0"), ("/deep0", "/small/xattr-inlin
 INUM_FIELDS = ["s_usr_quota_inum", "s_grp_quota_inum", "s_prj_quota_inum", "s_journal_inum",
                "s_last_orphan", "s_orphan_file_inum"]
 
+# Duplicate names: an entry given the name of another in the same block (linear,
+# htree leaves, an encrypted and a casefolded directory) or inline directory, two
+# names of one inode or of two: e2fsck clears the one, renames the other (name~0),
+# rebuilding the directory. (place, [(entry given the name, entry named)])
+DUP_PLACES = [("/small@0", [(3, 2), (4, 2), (6, 5), (9, 7)]),
+              ("/medium@0", [(3, 2), (4, 2), (6, 5)]),
+              ("/big@1", [(3, 2), (4, 2), (6, 5), (9, 7)]),
+              ("/big@5", [(1, 0), (4, 2), (9, 7)]),
+              ("/secret@0", [(3, 2), (5, 4)]),
+              ("/folded@0", [(3, 2), (5, 4), (8, 6)]),
+              ("/small/dir2@inline", [(1, 0), (0, 1)])]
+
 FAMILIES = ["sb-features", "inode-mode", "inode-flags", "jsb", "gd",
-            "sb-values", "gd-values", "inode-values", "xattr-hash", "inode-areas", "sb-inums"]
+            "sb-values", "gd-values", "inode-values", "xattr-hash", "inode-areas", "sb-inums",
+            "dirent-dups"]
 
 
 def _sweep(prefix, fields, skip=()):
@@ -111,6 +124,9 @@ def specs(family):
                       for op in ("zero", "ones", "copy:" + other)]
     if family == "sb-inums":
         return ["sb - %s =%d" % (f, v) for f in INUM_FIELDS for v in range(1, 11)]
+    if family == "dirent-dups":
+        return ["dirent %s#%d name copy:%d" % (where, k, j) for where, pairs in DUP_PLACES
+                for k, j in pairs]
     raise ValueError("unknown family %r (known: %s)" % (family, ", ".join(FAMILIES)))
 
 
