@@ -61,7 +61,7 @@ XATTR_PAIRS = [("/small/xattr-inline", "/deep0"), ("/deep0", "/small/xattr-inlin
                ("/small/acl", "/small/xattr-inline"), ("/small/inline-xattr", "/small/acl")]
 # The superblock's inode numbers, each pointed at every reserved inode (1 to 10)
 INUM_FIELDS = ["s_usr_quota_inum", "s_grp_quota_inum", "s_prj_quota_inum", "s_journal_inum",
-               "s_last_orphan", "s_orphan_file_inum"]
+               "s_last_orphan", "s_orphan_file_inum", "s_lpf_ino"]
 
 # Duplicate names: an entry given the name of another in the same block (linear,
 # htree leaves, an encrypted and a casefolded directory) or inline directory, two
