@@ -64,11 +64,28 @@ make_jobs() {
 jobs=${E4R_TEST_JOBS:-$(make_jobs)}
 case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 
+# TESTS names image tests as tests/t/NAME.sh's NAME (NAME.sh and t/NAME.sh are taken too)
+# and unit tests as test_NAME or unit/test_NAME.
+TESTS=$(for w in ${TESTS:-}; do w=${w#t/}; printf '%s ' "${w%.sh}"; done)
 wanted() {
-	[ -z "${TESTS:-}" ] && return 0
-	case " $TESTS " in *" $1 "*) return 0 ;; esac
+	[ -z "$TESTS" ] && return 0
+	case " $TESTS" in *" $1 "*) return 0 ;; esac
 	return 1
 }
+
+# A name in TESTS that is no test fails the run before anything runs: a typo must not
+# pass as "0 passed".
+unknown=""
+for w in $TESTS; do
+	if [ ! -f "$srcdir/t/$w.sh" ] && [ ! -x "$top_build/tests/unit/${w#unit/}" ]; then
+		unknown="$unknown $w"
+	fi
+done
+if [ -n "$unknown" ]; then
+	echo "no such test:$unknown (image tests are tests/t/NAME.sh, unit tests tests/unit/test_NAME)"
+	echo "0 passed, 0 failed, 0 skipped"
+	exit 2
+fi
 
 # The tests to run, one "NAME LOG COMMAND" per line (names never hold spaces).
 list_tests() {
