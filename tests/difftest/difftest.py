@@ -112,13 +112,15 @@ def _worker_init(work, bases):
 
 
 def check_case(item):
-    """(label, flavour, spec, failure or None, detail) for one damage."""
+    """(label, flavour, spec, failure or None, detail, unnamed, repairs measured) for one
+    damage."""
     label, name, spec = item
+    STATE["kept_by"] = set()
     damager, copy = STATE["damagers"][name], STATE["copies"][name]
     try:
         d = damager.resolve(spec)
     except (KeyError, IndexError, StopIteration, ValueError, OverflowError) as ex:
-        return label, name, spec, "unresolved", "cannot apply to this base: %r" % ex, False
+        return label, name, spec, "unresolved", "cannot apply to this base: %r" % ex, False, ()
     dmg.apply(copy, d, ARGS.fsmeta)
     try:
         e_rc, e_out = run(["e2fsck", "-fn", copy])
@@ -135,7 +137,7 @@ def check_case(item):
             with open(copy, "rb") as f:
                 if f.read() != damager.data:
                     shutil.copyfile(damager.img, copy)
-                    return label, name, spec, "unrestored", "restore left the copy changed", False
+                    return label, name, spec, "unrestored", "restore left the copy changed", False, ()
     kind = compare(e_rc, o_rc, wrote, e_out)
     if not kind and repair:
         kind, rdetail = repair
@@ -148,7 +150,7 @@ def check_case(item):
     if kind or ARGS.show:
         detail = "e2fsck -fn exit %s, check -n -f exit %s\n--- e2fsck\n%s--- check\n%s" % (
             e_rc, o_rc, e_out[-3000:], o_out[-3000:])
-    return label, name, spec, kind, detail, bool(unnamed)
+    return label, name, spec, kind, detail, bool(unnamed), () if kind else tuple(STATE["kept_by"])
 
 
 def reach(img):
@@ -175,6 +177,15 @@ def refixed(json_out):
         if (f.get("round", 0) - 1, key(f)) in fixed:
             return f.get("message")
     return None
+
+
+def fixed_problems(json_out):
+    """The problem names check -y -f --json reports fixed, once each."""
+    try:
+        doc = json.loads(json_out[json_out.index("{"):])
+    except ValueError:
+        return set()
+    return {f.get("problem") for f in doc.get("findings", []) if f.get("fixed")}
 
 
 def base_reach(base):
@@ -222,6 +233,8 @@ def compare_repairs(copy, base):
             if lost:
                 return "lost", "\n--- inodes e2fsck -fy keeps and check -y -f does not\n" + \
                     "".join("%d %s\n" % (i, " ".join(kept[i])) for i in lost[:20])
+            # repairs made where every inode e2fsck keeps was kept too (COVERAGE's audit)
+            STATE["kept_by"] = fixed_problems(y_out)
         return None
     finally:
         os.unlink(ours)
@@ -361,6 +374,7 @@ def main():
     passed, failed = 0, failed_bases
     objects_missed = 0
     tally = {}
+    measured = {}  # problem name: cases whose -y repair it was in, nothing e2fsck keeps lost
     # a family names objects some flavours lack (a second group, a socket): not a failure there
     not_applicable = 0
     family_labels = tuple("%s:" % f for f in families.FAMILIES)
@@ -369,7 +383,10 @@ def main():
     copies = tempfile.mkdtemp(prefix="run.", dir=work)
     try:
         with multiprocessing.Pool(ARGS.jobs, _worker_init, (copies, bases)) as pool:
-            for label, name, spec, kind, detail, unnamed in pool.imap(check_case, todo, chunksize=4):
+            for label, name, spec, kind, detail, unnamed, kept_by in pool.imap(check_case, todo,
+                                                                                 chunksize=4):
+                for problem in kept_by:
+                    measured[problem] = measured.get(problem, 0) + 1
                 struct_ = spec.split()[0]
                 if kind == "unresolved" and label.startswith(family_labels):
                     not_applicable += 1
@@ -400,6 +417,9 @@ def main():
     print("# cases run: %d (known gaps: %d)" % (passed + failed - failed_bases + sum(gap_hits.values()),
                                               sum(gap_hits.values())))
     print("# cases where e2fsck names the damaged inode and check does not: %d" % objects_missed)
+    if measured:
+        print("# repairs made with every inode e2fsck -fy keeps kept (cases): " +
+              ", ".join("%s %d" % kv for kv in sorted(measured.items())))
     if not_applicable:
         print("# family cases naming an object the flavour lacks: %d" % not_applicable)
     print("%d passed, %d failed" % (passed, failed))
