@@ -315,6 +315,14 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_BLOCK_DUP, "block_dup", P1, ERR, E4R_ANS_CLONE, REMAPS,
 	    FIX(CLONE), PH(CLONE),
 	    PM_("inode %i claims block %b, which another inode also claims (%f multiply-claimed blocks in this inode)")),
+	/*
+	 * Found by the clone of the blocks above, not by a check: no free block
+	 * for a copy. e2fsck's pass 1D asks to delete the file then; its blocks
+	 * that others still claim stay theirs.
+	 */
+	ROW(E4R_PR_DUP_CLONE_FAILED, "dup_clone_failed", P1, ERR, E4R_ANS_DELETE, REMAPS,
+	    FIX(INODE_CLEAR), PH(NOW),
+	    PM_("inode %i: its multiply-claimed blocks could not be cloned (%x)")),
 	ROW(E4R_PR_TOO_MANY_BAD_BLOCKS, "too_many_bad_blocks", P1, ERR, E4R_ANS_CLEAR, REMAPS,
 	    FIX(INODE_CLEAR), PH(NOW),
 	    PM_("inode %i has too many illegal blocks; the rest of its map was not checked")),
@@ -866,6 +874,7 @@ const char *check_problem_question(enum check_problem code)
 	case E4R_ANS_IGNORE:	return N_("Ignore");
 	case E4R_ANS_CLONE:	return N_("Clone multiply-claimed blocks");
 	case E4R_ANS_RELOCATE:	return N_("Relocate");
+	case E4R_ANS_DELETE:	return N_("Delete file");
 	default:		return NULL;
 	}
 }

@@ -62,6 +62,7 @@ enum check_problem {
 	E4R_PR_BLOCK_ILLEGAL,
 	E4R_PR_BLOCK_METADATA,
 	E4R_PR_BLOCK_DUP,
+	E4R_PR_DUP_CLONE_FAILED,
 	E4R_PR_TOO_MANY_BAD_BLOCKS,
 	E4R_PR_I_BLOCKS,
 	E4R_PR_I_SIZE,
@@ -255,7 +256,7 @@ enum check_severity {
 
 /* What a repair answers by default, and whether preen (-p) may. */
 enum check_answer { E4R_ANS_NONE = 0, E4R_ANS_FIX, E4R_ANS_CLEAR, E4R_ANS_IGNORE, E4R_ANS_CLONE,
-		  E4R_ANS_RELOCATE };
+		  E4R_ANS_RELOCATE, E4R_ANS_DELETE };
 #define E4R_PF_PREEN_OK	0x1	/* safe to fix without asking */
 /*
  * Made without asking and left out of the exit code: what e2fsck does on

@@ -1,9 +1,11 @@
 /*
- * Checker repair of multiply-claimed blocks, as e2fsck's pass 1D: every
- * inode but one gets its own copy of each block it shares. The first
- * claimant in inode order keeps the block; the others get a new block with
- * the same content, so no file loses data (though all but one may hold
- * data that was never theirs: the output says which inodes shared).
+ * Checker repair of multiply-claimed blocks, as e2fsck's pass 1D: the
+ * inodes that share blocks are taken in inode order, and each one that
+ * still shares a block gets its own copy of every block it still shares;
+ * the last claimant of a block (the highest inode) finds it no longer
+ * shared and keeps it. So no file loses data (though all but one may hold
+ * data that was never theirs: the output says which inodes shared). A copy
+ * that finds no free block asks to delete that file instead.
  */
 #include "config.h"
 
@@ -17,9 +19,30 @@
 #include "repair/repair.h"
 #include "util/nomem.h"
 
+/*
+ * How many claims each shared block (each shared cluster, bigalloc) has
+ * left, as e2fsck's num_bad: one per reference (per logical cluster), one
+ * less per copy made. Sorted by key for the lookups.
+ */
+struct dup_count {
+	blk64_t		key;
+	unsigned	n;
+};
+
+struct dup_counts {
+	struct dup_count	*v;
+	size_t			n, cap;
+	errcode_t		err;
+};
+
+/* What a walk of one inode's blocks does with the shared ones it meets. */
+enum dup_walk { DUP_COUNT, DUP_TEST, DUP_CLONE };
+
 struct dup_clone {
 	struct check_ctx	*c;
-	ext2fs_block_bitmap	kept;	/* shared blocks whose keeper is decided */
+	struct dup_counts	*counts;
+	enum dup_walk		walk;
+	int			shares;	/* DUP_TEST: a block it claims is still shared */
 	char			*buf;
 	errcode_t		err;
 	unsigned		cloned;
@@ -27,9 +50,10 @@ struct dup_clone {
 	/*
 	 * bigalloc: the inode walked keeps or copies whole clusters. Its last
 	 * logical cluster that met a shared one: the physical cluster it kept
-	 * (kept_pc) or the new one its blocks go to (new_pc), E4R_NONE if none
+	 * (kept_pc) or the new one its blocks go to (new_pc), E4R_NONE if
+	 * none; counted against the physical cluster count_pc
 	 */
-	blk64_t			lcluster, kept_pc, new_pc;
+	blk64_t			lcluster, kept_pc, new_pc, count_pc;
 	/*
 	 * Where the kernel would put the file's next block (ext4_ext_find_goal):
 	 * after its last data block walked, by the logical distance; before
@@ -38,6 +62,70 @@ struct dup_clone {
 	blk64_t			home, last_pblk;
 	e2_blkcnt_t		last_lblk;
 };
+
+static int count_cmp(const void *a, const void *b)
+{
+	blk64_t x = ((const struct dup_count *)a)->key, y = ((const struct dup_count *)b)->key;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One more claim of KEY (unsorted until counts_sort). */
+static void counts_add(struct dup_counts *k, blk64_t key)
+{
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 64;
+		struct dup_count *v = realloc(k->v, cap * sizeof(*v));
+
+		if (!v) {
+			k->err = ENOMEM;
+			return;
+		}
+		k->v = v;
+		k->cap = cap;
+	}
+	k->v[k->n].key = key;
+	k->v[k->n++].n = 1;
+}
+
+/* Sorted, and the claims of one key summed into one entry. */
+static void counts_sort(struct dup_counts *k)
+{
+	size_t i, j = 0;
+
+	qsort(k->v, k->n, sizeof(*k->v), count_cmp);
+	for (i = 0; i < k->n; i++) {
+		if (j && k->v[j - 1].key == k->v[i].key)
+			k->v[j - 1].n += k->v[i].n;
+		else
+			k->v[j++] = k->v[i];
+	}
+	k->n = j;
+}
+
+static struct dup_count *counts_find(struct dup_counts *k, blk64_t key)
+{
+	struct dup_count want = { .key = key };
+
+	return bsearch(&want, k->v, k->n, sizeof(*k->v), count_cmp);
+}
+
+/* Claims left on KEY (0: not one counted). */
+static unsigned counts_left(struct dup_counts *k, blk64_t key)
+{
+	struct dup_count *e = counts_find(k, key);
+
+	return e ? e->n : 0;
+}
+
+/* A copy made: one claim fewer on KEY. */
+static void counts_drop(struct dup_counts *k, blk64_t key)
+{
+	struct dup_count *e = counts_find(k, key);
+
+	if (e && e->n)
+		e->n--;
+}
 
 /* The goal for the copy of logical block LBLK (negative: a map block). */
 static blk64_t clone_goal(const struct dup_clone *d, e2_blkcnt_t lblk)
@@ -60,10 +148,10 @@ static void clone_follow(struct dup_clone *d, e2_blkcnt_t lblk, blk64_t pblk)
 
 /*
  * bigalloc: a block of a shared cluster. A cluster holds one logical
- * cluster of one file, each block at its own offset: the first claimant
- * keeps the cluster where its blocks sit at their offsets; any other use
- * (another file's, or the same file's misaligned one) gets a new cluster,
- * each block at its logical offset in it, as e2fsck's pass 1D clones.
+ * cluster of one file, each block at its own offset: a logical cluster
+ * whose physical one others still claim (or that sits misaligned in it)
+ * gets a new cluster, each block at its logical offset in it, as e2fsck's
+ * pass 1D clones; the last claimant keeps it.
  */
 static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blocknr, e2_blkcnt_t blockcnt)
 {
@@ -74,8 +162,7 @@ static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blockn
 	if (lc != d->lcluster) {
 		d->lcluster = lc;
 		d->kept_pc = d->new_pc = E4R_NONE;
-		if (aligned && !ext2fs_test_block_bitmap2(d->kept, blk)) {
-			ext2fs_mark_block_bitmap2(d->kept, blk);
+		if (aligned && counts_left(d->counts, pc) < 2) {
 			d->kept_pc = pc;
 			clone_follow(d, blockcnt, blk);
 			return 0;
@@ -89,6 +176,7 @@ static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blockn
 			return BLOCK_ABORT;
 		ext2fs_block_alloc_stats2(fs, nb, +1);
 		d->new_pc = EXT2FS_B2C(fs, nb);
+		counts_drop(d->counts, pc);
 	}
 	nb = EXT2FS_C2B(fs, d->new_pc) + ((blk64_t)blockcnt & mask);
 	if ((d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
@@ -98,6 +186,23 @@ static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blockn
 	*blocknr = nb;
 	d->cloned++;
 	return BLOCK_CHANGED;
+}
+
+/* DUP_COUNT: one claim per reference, per logical cluster under bigalloc (as e2fsck's pass 1B). */
+static void count_claim(ext2_filsys fs, struct dup_clone *d, blk64_t blk, e2_blkcnt_t blockcnt)
+{
+	blk64_t lc, pc;
+
+	if (EXT2FS_CLUSTER_RATIO(fs) == 1) {
+		counts_add(d->counts, blk);
+		return;
+	}
+	lc = blockcnt < 0 ? E4R_NONE : (blk64_t)blockcnt >> fs->cluster_ratio_bits;
+	pc = EXT2FS_B2C(fs, blk);
+	if (lc == E4R_NONE || lc != d->lcluster || pc != d->count_pc)
+		counts_add(d->counts, pc);
+	d->lcluster = lc;
+	d->count_pc = pc;
 }
 
 static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
@@ -130,87 +235,150 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	if (!d->extents && ref_blk && !check_out_of_fs(fs, ref_blk, 1) &&
 	    ext2fs_test_block_bitmap2(d->c->meta, ref_blk))
 		return 0;
+	/*
+	 * Extent nodes shared are left (their copy would need the extent
+	 * handle's own walk): neither counted nor copied.
+	 */
+	if (blockcnt < 0 && d->extents)
+		return 0;
+	if (d->walk == DUP_COUNT) {
+		count_claim(fs, d, blk, blockcnt);
+		return d->counts->err ? BLOCK_ABORT : 0;
+	}
+	if (d->walk == DUP_TEST) {
+		/* bigalloc: a block out of its offset in its cluster needs a cluster of its own */
+		if (counts_left(d->counts, EXT2FS_B2C(fs, blk)) < 2 &&
+		    (blockcnt < 0 || (blk & EXT2FS_CLUSTER_MASK(fs)) ==
+				     ((blk64_t)blockcnt & EXT2FS_CLUSTER_MASK(fs))))
+			return 0;
+		d->shares = 1;
+		return BLOCK_ABORT;
+	}
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1 && blockcnt >= 0)
 		return clone_in_cluster(fs, d, blocknr, blockcnt);
-	if (!ext2fs_test_block_bitmap2(d->kept, blk)) {
-		ext2fs_mark_block_bitmap2(d->kept, blk);
+	/* no longer shared: the copies made for the inodes before left it to this one */
+	if (counts_left(d->counts, blk) < 2) {
 		clone_follow(d, blockcnt, blk);
 		return 0;
 	}
 	/*
 	 * An indirect block is copied like data, before the walk reads it: the
 	 * walk goes on below the copy, whose entries (shared too) get copies of
-	 * their own, as e2fsck's pass 1D does. Extent nodes shared are left:
-	 * their copy would need the extent handle's own walk.
+	 * their own, as e2fsck's pass 1D does.
 	 */
-	if (blockcnt < 0 && d->extents)
-		return 0;
 	if ((d->err = repair_new_block(d->c, clone_goal(d, blockcnt), NULL, &nb)) ||
 	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
 	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
 		return BLOCK_ABORT;
 	ext2fs_block_alloc_stats2(fs, nb, +1);
+	counts_drop(d->counts, blk);
 	clone_follow(d, blockcnt, nb);
 	*blocknr = nb;
 	d->cloned++;
 	return BLOCK_CHANGED;
 }
 
-errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t n, unsigned *cloned)
+/*
+ * Walk INO's blocks as WALK says; 1 (in *SKIP) when it has none to walk:
+ * unused now (cleared earlier in the round, an invalid symlink say: a copy
+ * for it would be a block in use that nothing owns), or inline data.
+ */
+static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk walk, int *skip)
 {
+	struct check_ctx *c = d->c;
 	ext2_filsys fs = c->fs;
-	struct dup_clone d = { .c = c };
 	struct ext2_inode in;
 	errcode_t err;
+
+	*skip = 1;
+	if (!ino || ino > c->inodes || !ext2fs_test_inode_bitmap2(c->inode_used, ino))
+		return 0;
+	if ((err = fs_read_inode(fs, ino, &in)))
+		return err;
+	/* inline data holds no blocks to clone (libext2fs refuses to walk it) */
+	if (in.i_flags & EXT4_INLINE_DATA_FL)
+		return 0;
+	*skip = 0;
+	d->walk = walk;
+	d->shares = 0;
+	d->err = 0;
+	d->extents = !!(in.i_flags & EXT4_EXTENTS_FL);
+	d->lcluster = d->kept_pc = d->new_pc = d->count_pc = E4R_NONE;
+	d->last_pblk = E4R_NONE;
+	d->last_lblk = 0;
+	d->home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
+	if (walk != DUP_CLONE) {
+		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, clone_cb, d);
+		/* a map that cannot be walked: the clone's walk says so */
+		if (err && !util_no_memory(err) && !d->counts->err)
+			err = 0;
+		return d->counts->err ? d->counts->err : err;
+	}
+	/*
+	 * An extent node in metadata gets a copy of its own first: a clone
+	 * under it would be written into it (block maps: see clone_cb)
+	 */
+	if (d->extents && EXT2FS_CLUSTER_RATIO(fs) == 1 &&
+	    !util_no_memory(err = repair_clone_meta_maps(c, ino)))
+		err = 0;	/* a map that cannot be walked: the clone's walk says so below */
+	if (!err)
+		err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, d);
+	return err ? err : d->err;
+}
+
+errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, unsigned *cloned,
+		      repair_dups_delete_fn del, void *arg)
+{
+	ext2_filsys fs = c->fs;
+	struct dup_counts counts = { 0 };
+	struct dup_clone d = { .c = c, .counts = &counts };
+	errcode_t err = 0;
 	size_t i;
+	int skip;
 
 	*cloned = 0;
-	err = ext2fs_allocate_block_bitmap(fs, "kept shared blocks", &d.kept);
-	if (err)
-		return err;
 	d.buf = malloc(fs->blocksize);
-	if (!d.buf) {
-		ext2fs_free_block_bitmap(d.kept);
+	if (!d.buf)
 		return ENOMEM;
-	}
+	/* every claim first, as e2fsck's pass 1B counts them */
+	for (i = 0; i < n && !err; i++)
+		err = dup_walk(&d, (ext2_ino_t)f[i].ino, DUP_COUNT, &skip);
+	if (!err)
+		counts_sort(&counts);
 	for (i = 0; i < n && !err; i++) {
 		ext2_ino_t ino = (ext2_ino_t)f[i].ino;
 
-		if (!ino || ino > c->inodes)
+		/* no block it claims is shared now: the ones before took copies ("dealt with") */
+		if ((err = dup_walk(&d, ino, DUP_TEST, &skip)))
+			break;
+		if (skip || !d.shares) {
+			f[i].fixed = 1;
 			continue;
-		/*
-		 * Cleared earlier in the round (an invalid symlink, say): a copy
-		 * for it would be a block in use that nothing owns, and the
-		 * others keep the shared blocks.
-		 */
-		if (!ext2fs_test_inode_bitmap2(c->inode_used, ino))
-			continue;
-		d.err = 0;
-		d.extents = 0;
-		d.lcluster = d.kept_pc = d.new_pc = E4R_NONE;
-		d.last_pblk = E4R_NONE;
-		d.last_lblk = 0;
-		if (!(err = fs_read_inode(fs, ino, &in))) {
-			d.extents = !!(in.i_flags & EXT4_EXTENTS_FL);
-			d.home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
 		}
-		/* inline data holds no blocks to clone (libext2fs refuses to walk it) */
-		if (!err && (in.i_flags & EXT4_INLINE_DATA_FL))
+		err = dup_walk(&d, ino, DUP_CLONE, &skip);
+		if (!err) {
+			f[i].fixed = 1;
 			continue;
+		}
+		if (err != EXT2_ET_BLOCK_ALLOC_FAIL)
+			break;
 		/*
-		 * An extent node in metadata gets a copy of its own first: a clone
-		 * under it would be written into it (block maps: see clone_cb)
+		 * No free block for a copy: e2fsck asks to delete the file. Its
+		 * blocks go free with the next round's rebuild, where the next
+		 * sharers' copies may find room, as e2fsck's next ones find the
+		 * blocks its deletion freed: they wait for that round.
 		 */
-		if (!err && d.extents && EXT2FS_CLUSTER_RATIO(fs) == 1 &&
-		    !util_no_memory(err = repair_clone_meta_maps(c, ino)))
-			err = 0;	/* a map that cannot be walked: the clone's walk says so below */
-		if (!err)
-			err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, &d);
-		if (!err)
-			err = d.err;
+		err = 0;
+		f[i].fixed = 1;
+		if (!del(arg, ino, EXT2_ET_BLOCK_ALLOC_FAIL)) {
+			f[i].fixed = 0;
+			continue;	/* left shared, as e2fsck leaves it */
+		}
+		for (i++; i < n; i++)
+			f[i].deferred = 1;
 	}
 	*cloned = d.cloned;
 	free(d.buf);
-	ext2fs_free_block_bitmap(d.kept);
+	free(counts.v);
 	return err;
 }

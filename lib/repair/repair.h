@@ -90,8 +90,17 @@ errcode_t repair_resize_inode_off(struct check_ctx *c);
 errcode_t repair_write_bitmaps(ext2_filsys fs);
 errcode_t repair_summaries(struct check_ctx *c);
 errcode_t repair_itable_unused(struct check_ctx *c, uint64_t group);
-errcode_t repair_dups(struct check_ctx *c, const struct check_finding *f, size_t n,
-		   unsigned *cloned);
+/*
+ * The clones of multiply-claimed blocks, for the round's E4R_PR_BLOCK_DUP
+ * findings F (in inode order), each marked in F as it ends: fixed (its
+ * copies made, or nothing of it shared any more), neither (left shared),
+ * or deferred (to the next round, after a file deleted). When a copy finds
+ * no free block, DEL is asked to delete that file (it reports why, decides
+ * and clears the inode): 1 when it did.
+ */
+typedef int (*repair_dups_delete_fn)(void *arg, ext2_ino_t ino, errcode_t why);
+errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, unsigned *cloned,
+		      repair_dups_delete_fn del, void *arg);
 errcode_t repair_ea_refcount(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_ea_clear(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_orphan_block(struct check_ctx *c, const struct check_finding *f);

@@ -792,6 +792,24 @@ static errcode_t round_summaries(struct round *rd)
 }
 
 /*
+ * A file whose copy of its shared blocks found no free block: reported
+ * (E4R_PR_DUP_CLONE_FAILED, e2fsck's "Couldn't clone file") and, answered
+ * yes, deleted as e2fsck's pass 1D deletes it (the inode cleared; the
+ * entries naming it go in the next round, as in e2fsck's pass 2).
+ */
+static int delete_dup_file(void *arg, ext2_ino_t ino, errcode_t why)
+{
+	struct round *rd = arg;
+	struct check_result *r = rd->c->res;
+	size_t n = r->count;
+
+	if (settle(rd->c, rd->first, E4R_PR_DUP_CLONE_FAILED, ino, E4R_NONE, (uint64_t)why, rd->fixed) ||
+	    r->count == n)
+		return 0;
+	return r->findings[n].fixed;
+}
+
+/*
  * Allocating repairs trust the bitmaps: not while a known bitmap error is
  * left. The clones of multiply-claimed blocks all together, then the late
  * repairs, then what they changed compared again (settle_round).
@@ -814,12 +832,18 @@ static errcode_t round_clones_late(struct round *rd)
 			return ENOMEM;
 		for (i = 0; i < plan->ndups; i++)
 			v[i] = r->findings[plan->dups[i]];
-		err = repair_dups(c, v, plan->ndups, &cloned);
+		err = repair_dups(c, v, plan->ndups, &cloned, delete_dup_file, rd);
+		for (i = 0; i < plan->ndups && !err; i++) {
+			struct check_finding *f = &r->findings[plan->dups[i]];
+
+			if (v[i].deferred)
+				defer(c, f, 1);
+			else if (v[i].fixed)
+				count_fixed(c, f, rd->fixed);
+		}
 		free(v);
 		if (err)
 			return err;
-		for (i = 0; i < plan->ndups; i++)
-			count_fixed(c, &r->findings[plan->dups[i]], rd->fixed);
 	}
 	/* in the order found: pass 3 reports a missing root before what hangs from it */
 	for (i = 0; i < plan->nlate; i++) {
