@@ -103,6 +103,12 @@ struct check_ctx {
 	 */
 	ext2_ino_t		lpf_dir;
 	uint32_t		lpf_lblk;
+	/*
+	 * A lost+found could not be made for want of an inode or a block: the
+	 * root takes what is lost for the rest of the run, and the checks say
+	 * no more that lost+found is missing (each round would make it again)
+	 */
+	int			lpf_no_space;
 	/* The progress last told: a pass's end may be reached twice, it is told once. */
 	int			prog_pass;
 	uint64_t		prog_done, prog_total;

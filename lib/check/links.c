@@ -118,7 +118,8 @@ static void check_lost_found(struct check_ctx *c)
 	if (err || !ino ||
 	    (c->opts && c->opts->repair != E4R_REPAIR_NONE &&
 	     (ino > c->inodes || !ext2fs_test_inode_bitmap2(c->inode_used, ino)))) {
-		check_report_ino(c, E4R_PR_NO_LPF, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
+		if (!c->lpf_no_space)
+			check_report_ino(c, E4R_PR_NO_LPF, E4R_NONE, E4R_NONE, E4R_NONE, E4R_NONE);
 		return;
 	}
 	/* one in the bad blocks list's inode table blocks has no kind: its entry is pass 2's finding */

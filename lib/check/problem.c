@@ -612,6 +612,14 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_NO_LPF, "no_lost_found", P3, INFO, E4R_ANS_FIX, 0,
 	    FIX(LOST_FOUND), PH(LATE),
 	    PM_("/lost+found not found")),
+	/*
+	 * Found by a reconnection, not by a check: no free inode or block for
+	 * a new lost+found (e2fsck's "Cannot allocate space for /lost+found").
+	 * What is lost goes into the root directory, as e2fsck offers.
+	 */
+	ROW(E4R_PR_LPF_NO_SPACE, "lost_found_no_space", P3, INFO, E4R_ANS_NONE, 0,
+	    FIX(NONE), PH(NONE),
+	    PM_("no room to make /lost+found (%x): lost files go into the root directory")),
 	ROW(E4R_PR_LPF_NOT_DIR, "lost_found_not_dir", P3, ERR, E4R_ANS_FIX, 0,
 	    FIX(LOST_FOUND), PH(LATE),
 	    PM_("/lost+found (inode %i) is not a directory")),

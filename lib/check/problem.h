@@ -152,6 +152,7 @@ enum check_problem {
 	E4R_PR_UNCONNECTED_DIR,
 	E4R_PR_BAD_DOTDOT,
 	E4R_PR_NO_LPF,
+	E4R_PR_LPF_NO_SPACE,
 	E4R_PR_LPF_NOT_DIR,
 	E4R_PR_DIR_LOOP,
 	/* Pass 4: reference counts */

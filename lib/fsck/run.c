@@ -141,6 +141,8 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 	errcode_t err = 0;
 	struct fs_ioerr ioerr;
 	int io_failed_before = fs_ioerr_last(NULL);
+	/* no room for lost+found: found by one round's repairs, true for the run's others */
+	int lpf_no_space = 0;
 
 	*out = NULL;
 	if (!r)
@@ -160,6 +162,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		c.res = r;
 		c.round = r->rounds++;
 		c.alone_fixed = SIZE_MAX;
+		c.lpf_no_space = lpf_no_space;
 		err = check_ctx_init(&c, fs);
 		if (!err)
 			err = check_round(&c, o);
@@ -218,6 +221,7 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		if (!err && c.alone_fixed != SIZE_MAX && r->alone_rounds < MAX_ALONE_ROUNDS &&
 		    !fixed_before(r, first, c.alone_fixed))
 			r->alone_rounds++;
+		lpf_no_space = c.lpf_no_space;
 		check_ctx_free(&c);
 		if (err) {
 			/* what was found is the caller's to report; what was dropped is marked */

@@ -802,6 +802,11 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 		return EXT2_ET_NO_DIRECTORY;
 	*lpf = 0;
 	err = ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
+	/* no room for it earlier in the run: the root, without trying again */
+	if ((err || !*lpf) && c->lpf_no_space) {
+		*lpf = EXT2_ROOT_INO;
+		return 0;
+	}
 	if (!err && *lpf) {
 		if (*lpf <= c->inodes && !fs_read_inode(fs, *lpf, &in) && LINUX_S_ISDIR(in.i_mode) &&
 		    in.i_links_count)
@@ -841,10 +846,15 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	if (no_inline)
 		ext2fs_set_feature_inline_data(fs->super);
 	fs->umask = umask;
+	/*
+	 * Said once, as e2fsck says "Cannot allocate space for /lost+found"
+	 * once a run; the checks that follow no longer ask for one.
+	 */
 	if (err == EXT2_ET_BLOCK_ALLOC_FAIL || err == EXT2_ET_INODE_ALLOC_FAIL ||
 	    err == EXT2_ET_DIR_NO_SPACE) {
+		c->lpf_no_space = 1;
 		*lpf = EXT2_ROOT_INO;
-		return 0;
+		return check_report_ino(c, E4R_PR_LPF_NO_SPACE, E4R_NONE, E4R_NONE, E4R_NONE, (uint64_t)err);
 	}
 	if (err)
 		return err;
