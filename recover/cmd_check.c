@@ -281,6 +281,9 @@ verdict:
 	}
 	if (r->journal_recreated)
 		printf(_("\n%s: *** the journal, removed by the repairs, has been made anew ***\n"), image);
+	else if (r->journal_recreate_err)
+		printf(_("\n%s: the journal, removed by the repairs, could not be made anew (%s): "
+			 "the filesystem is left without one\n"), image, error_message(r->journal_recreate_err));
 	print_writes(image, r);
 	if (r->fixed || r->written)
 		printf(_("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n"), image);

@@ -121,6 +121,7 @@ struct check_result {
 	int			written;	/* the filesystem was changed (flush it) */
 	int			journal_cleared;	/* a repair removed the journal (made anew once clean) */
 	int			journal_recreated;	/* ... and it was made anew */
+	errcode_t		journal_recreate_err;	/* ... or not, for this error (no room) */
 	int			totals_set;	/* clean, with repairs: the superblock's free totals were
 						   set from the groups' counts (as e2fsck does) */
 	/*

@@ -238,13 +238,17 @@ errcode_t fsck_run(ext2_filsys fs, const struct check_opts *o,
 		 */
 		if (settled && r->journal_cleared && !r->left && !r->preen_halt && !r->aborted &&
 		    mode != E4R_REPAIR_NONE && r->rounds - r->alone_rounds < max_rounds) {
+			errcode_t jerr;
+
 			r->journal_cleared = 0;
-			if (repair_journal_recreate(fs) == 0) {
+			if ((jerr = repair_journal_recreate(fs)) == 0) {
 				r->journal_recreated = 1;
 				r->fixed++;
 				r->written = 1;
 				ext2fs_mark_super_dirty(fs);
 				settled = 0;
+			} else {
+				r->journal_recreate_err = jerr;	/* e2fsck says so too, and goes on */
 			}
 		}
 		if (settled || r->preen_halt)

@@ -1248,6 +1248,33 @@ errcode_t repair_journal_reset(struct check_ctx *c)
 }
 
 /*
+ * The map blocks a new journal of NEED blocks may take at most. Extents:
+ * one per free run (a run longer than an extent takes several), four in
+ * the inode, a leaf per (blocksize - 12) / 12 beyond, and an index level
+ * over more than four leaves. A block map: a margin over its indirect
+ * blocks (one per blocksize / 4 blocks).
+ */
+#define EXTENT_MAX_LEN	32768	/* blocks one initialized extent maps (ext4's EXT_INIT_MAX_LEN) */
+static blk64_t journal_tree_blocks(ext2_filsys fs, blk64_t need)
+{
+	blk64_t end = ext2fs_blocks_count(fs->super) - 1, start = fs->super->s_first_data_block;
+	blk64_t runs = 0, zero, set, per = (fs->blocksize - 12) / 12, leaves;
+
+	if (!ext2fs_has_feature_extents(fs->super))
+		return need / 64 + 16;
+	while (start <= end && !ext2fs_find_first_zero_block_bitmap2(fs->block_map, start, end, &zero)) {
+		if (ext2fs_find_first_set_block_bitmap2(fs->block_map, zero, end, &set))
+			set = end + 1;
+		runs += (set - zero + EXTENT_MAX_LEN - 1) / EXTENT_MAX_LEN;
+		start = set;
+	}
+	if (runs <= 4)
+		return 0;
+	leaves = (runs + per - 1) / per;
+	return leaves + (leaves > 4 ? (leaves + per - 1) / per : 0);
+}
+
+/*
  * A journal cleared by this run's repairs, made anew once the filesystem
  * is clean (e2fsck recreates it at the end of its run: features such as
  * orphan_file want one). Its size is mke2fs's default for the filesystem.
@@ -1270,12 +1297,15 @@ errcode_t repair_journal_recreate(ext2_filsys fs)
 	/*
 	 * Room first: libext2fs stops where the blocks run out and leaves
 	 * what it made so far (an inode 8 with blocks, no journal feature),
-	 * which the next check finds. The margin covers the extent tree.
+	 * which the next check finds (e2fsck leaves it so). Its blocks and
+	 * the extent tree over them: no more extents than free runs, and no
+	 * tree block while they fit in the inode, so that a journal that
+	 * fits exactly is made, as e2fsck makes it.
 	 */
 	free_blocks = EXT2FS_NUM_B2C(fs, ext2fs_blocks_count(fs->super) - first);
 	free_blocks = free_blocks > used ? EXT2FS_C2B(fs, free_blocks - used) : 0;
 	need = (blk64_t)params.num_journal_blocks + params.num_fc_blocks;
-	if (free_blocks < need + need / 64 + 16)
+	if (free_blocks < need + journal_tree_blocks(fs, need))
 		return EXT2_ET_BLOCK_ALLOC_FAIL;
 	/*
 	 * NO_MNT_CHECK: the session refused a mounted filesystem before any
