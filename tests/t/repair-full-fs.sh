@@ -13,6 +13,9 @@
 #    get_lost_and_found returns 0 after choosing the root) and ends with errors left
 #    (exit 4, e2fsck -fn 4). check puts both into the root and ends clean (exit 1, e2fsck
 #    -fn 0): documented as better, asserted as it is.
+#  - a one-block lost+found and 120 files left without their directory, no block to grow
+#    it: both reconnect as many as it holds and exit 4; e2fsck zeroes the others' link
+#    counts (its next run frees them), check leaves them unattached.
 #  - the journal inode cleared: when the freed journal blocks are all there is, both
 #    remove the journal and make it anew; when other files took them, e2fsck's new journal
 #    fails half made (e2fsck -fn then finds a bad inode 8), check leaves the filesystem
@@ -150,6 +153,29 @@ for kind in blocks inodes; do
 	grep -q "^/#11 11 " o.ls || fail "check did not put the old lost+found into the root ($kind)"
 	note "no $kind for lost+found: e2fsck exit 4 (-fn 4), check puts the lost files in the root (-fn 0)"
 done
+
+# ---- lost+found that cannot grow ----
+# a one-block lost+found, /d's 120 files lose their directory (its blocks taken again):
+# both reconnect as many as the block holds and leave the rest (exit 4, -fn 4); e2fsck
+# sets the rest's link counts to 0 (its next run frees them), check leaves them as they
+# were, unattached, for a run with room.
+mkimg fulll.img 2M -b 1024 -N 256 -O ^has_journal
+{ echo "rmdir lost+found"; echo "mkdir lost+found"; echo "mkdir d"
+  i=0; while [ $i -lt 120 ]; do echo "write b.dat d/f$i"; i=$((i + 1)); done; } |
+	debugfs -w -f - fulll.img >/dev/null 2>&1 || fail "debugfs /d"
+free=$(dumpe2fs -h fulll.img 2>/dev/null | sed -n 's/^Free blocks: *//p')
+seeded_bytes fill $((free * 1024)) > fill.dat
+debugfs -w -R "write fill.dat fill" fulll.img >/dev/null 2>&1 || fail "debugfs write fill"
+set -- $(debugfs -R "blocks d" fulll.img 2>/dev/null)
+seeded_bytes dd $(($# * 1024)) > dd.dat
+both fulll.img "clri d;$(for b; do printf 'freeb %s;' "$b"; done)write dd.dat dd;set_bg 0 free_blocks_count 0;set_bg 0 checksum calc;ssv free_blocks_count 0" 4 4 4 4
+printf '%s\n' "$EOUT" | grep -q "Could not expand /lost+found" || fail "oracle: e2fsck expanded lost+found"
+listing e.img | grep -c "^/lost+found/#" > e.n
+listing o.img | grep -c "^/lost+found/#" > o.n
+cmp -s e.n o.n || fail "e2fsck reconnected $(cat e.n) files, check $(cat o.n)"
+run e2fsck -fn o.img
+expect_out "^Unattached inode" "oracle: the files check could not reconnect are left unattached"
+note "lost+found full: both reconnect $(cat o.n) of 120 files and exit 4"
 
 # ---- the journal inode ----
 mkimg fullj.img 4M -b 1024 -N 32 -J size=1
