@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "fs/image.h"
 #include "fs/ioerr_io.h"
 #include "fs/open.h"
+#include "jbd/journal.h"
 #include "util/e4r_err.h"
 
 /*
@@ -346,6 +349,30 @@ void cli_warn_if_mounted(const char *image)
 	if (fs_mount_point(image, mnt, sizeof(mnt)) == E4R_FS_MOUNTED)
 		fprintf(stderr, _("Warning! %s is mounted on %s: the kernel may change it while it is read.\n"),
 			image, mnt);
+}
+
+int cli_journal_path(const char *subcommand, const char *image, const char *path)
+{
+	errcode_t err;
+
+	if (!path || !(err = jbd_journal_path_check(image, path)))
+		return 0;
+	if (err == E4R_JOURNAL_PATH_UNUSED) {
+		cli_usage_error(subcommand, _("--journal=%s: %s names no external journal (its journal "
+					      "is internal, or it has none)"), path, image);
+		return EXIT_USAGE;
+	}
+	cli_error(path, err, _("the journal device given with --journal does not open"));
+	return EXIT_OPERATIONAL;
+}
+
+int cli_progress_fd(const char *subcommand, int fd)
+{
+	if (fd <= 0 || fcntl(fd, F_GETFD) != -1)
+		return 0;
+	(void)subcommand;
+	cli_error("-C", errno, _("file descriptor %d is not open"), fd);
+	return EXIT_OPERATIONAL;
 }
 
 void cli_mounted_error(const char *image, errcode_t err)

@@ -68,6 +68,21 @@ ext2_filsys cli_open_image(const char *image, int rw);
 /* Read-only commands: warn on stderr when IMAGE is mounted (as e2fsck -n does) and go on. */
 void cli_warn_if_mounted(const char *image);
 
+/*
+ * --journal=PATH before anything runs: a device that does not open ends the
+ * command (EXIT_OPERATIONAL, as e2fsck's missing journal device does), one
+ * IMAGE's superblock has no use for (an internal journal or none) is a
+ * usage error (EXIT_USAGE). Returns 0 when PATH is NULL or may serve.
+ */
+int cli_journal_path(const char *subcommand, const char *image, const char *path);
+
+/*
+ * -C FD: a descriptor that is not open ends the command before it runs
+ * (EXIT_OPERATIONAL, as e2fsck); 0 for FD 0 (the terminal's bar), a
+ * negative one (no -C) or an open one.
+ */
+int cli_progress_fd(const char *subcommand, int fd);
+
 /* The refusal to write to a mounted IMAGE (ERR): names the image and its mount point. */
 void cli_mounted_error(const char *image, errcode_t err);
 

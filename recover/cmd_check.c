@@ -564,6 +564,8 @@ int cmd_check(int argc, const char **argv)
 		cli_usage_error("check", _("unknown policy '%s' (stop, skip-block, skip-transaction, all, auto, ask, none)"), policy);
 		goto out;
 	}
+	if ((rc = cli_progress_fd("check", progress_fd)) || (rc = cli_journal_path("check", image, journal)))
+		goto out;
 	/* Without -n/-y/-p: ask on a terminal; off a terminal, like -n (e2fsck would refuse). */
 	so.check.repair = no ? E4R_REPAIR_NONE : yes ? E4R_REPAIR_YES : preen ? E4R_REPAIR_PREEN :
 			  (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !json) ? E4R_REPAIR_ASK :

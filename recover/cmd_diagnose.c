@@ -185,6 +185,8 @@ int cmd_diagnose(int argc, const char **argv)
 		goto out;
 	dg.image = image;
 	dg.journal = journal;
+	if ((rc = cli_journal_path("diagnose", image, journal)))
+		goto out;
 	cli_warn_if_mounted(image);
 	fs = cli_open_image(image, 0);
 	if (!fs) {

@@ -821,6 +821,8 @@ int cmd_logdump(int argc, const char **argv)
 		goto out;
 	ld.image = image;
 	ld.o.journal = journal;
+	if ((rc = cli_journal_path("logdump", image, journal)))
+		goto out;
 	cli_warn_if_mounted(image);
 	fs = cli_open_image(image, 0);
 	if (!fs) {

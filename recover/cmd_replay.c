@@ -474,6 +474,8 @@ int cmd_replay(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if ((rc = cli_journal_path("replay", c.image, journal)))
+		goto out;
 	c.o.dry_run = dry_run;
 	c.o.undo_file = undo;
 	c.o.journal_path = journal;

@@ -426,6 +426,27 @@ errcode_t jbd_journal_open(ext2_filsys fs, const char *external_path, struct jbd
 	return 0;
 }
 
+errcode_t jbd_journal_path_check(const char *image, const char *path)
+{
+	ext2_filsys fs = NULL;
+	io_channel io = NULL;
+	errcode_t err;
+	int internal;
+
+	err = fs_image_io(path, NULL)->open(path, 0, &io);
+	if (err)
+		return err;
+	io_channel_close(io);
+	if (fs_image_open(image, E4R_OPEN_NO_SIZE_CHECK | E4R_OPEN_IGNORE_SB_ERRORS,
+			  fs_image_io(image, NULL), &fs))
+		return 0;
+	/* the device would be read in place of the inode's journal, or of none */
+	internal = !ext2fs_has_feature_journal(fs->super) || fs->super->s_journal_inum != 0 ||
+		   !fs_journal_uuid_set(fs->super);
+	ext2fs_close_free(&fs);
+	return internal ? E4R_JOURNAL_PATH_UNUSED : 0;
+}
+
 void jbd_progress(const struct jbd_journal *j, enum jbd_progress what, uint64_t done, uint64_t total)
 {
 	if (j->progress)

@@ -70,6 +70,16 @@ void jbd_progress(const struct jbd_journal *j, enum jbd_progress what, uint64_t 
  * caller decides (e2fsck offers to reset the journal).
  */
 errcode_t jbd_journal_open(ext2_filsys fs, const char *external_path, struct jbd_journal **out);
+
+/*
+ * Whether PATH, given as IMAGE's external journal device, can be one: the
+ * error of its open (an operational error: the device is not there), or
+ * E4R_JOURNAL_PATH_UNUSED when IMAGE's superblock names an internal journal
+ * or none (the option contradicts it). 0 otherwise, and when IMAGE itself
+ * does not open: the command's own open says why. Whether the device is the
+ * journal the superblock names is jbd_journal_open's to say.
+ */
+errcode_t jbd_journal_path_check(const char *image, const char *path);
 void jbd_journal_close(struct jbd_journal *j);
 
 /* Read COUNT journal blocks starting at JBLK (no wrapping) into BUF; coalesces contiguous runs. */

@@ -62,4 +62,16 @@ for p in 1 2 3 4 5; do
 	awk -v p=$p '$1 == p && $2 == $3 && $4 == "base.img" { ok = 1 } END { exit !ok }' progress.txt ||
 		fail "no final progress line for pass $p: $(cat progress.txt)"
 done
+# -C with a descriptor that is not open: refused before the check, as e2fsck refuses it.
+run e2fsck -fn -C 99 base.img
+want=$RC
+run "$E4R" check -n -f -C 99 base.img
+expect_rc "$want" "check -C 99 (not open), as e2fsck -C 99"
+expect_out "file descriptor 99 is not open" "names the descriptor"
+
+# --journal on a filesystem whose journal is internal names no device the check could use:
+# a usage error (e2fsck ignores -j there, and the device would never be read).
+run "$E4R" check -n -f --journal=t.img base.img
+expect_rc 16 "--journal on an internal journal"
+expect_out "names no external journal" "says why"
 exit 0

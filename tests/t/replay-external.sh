@@ -38,4 +38,18 @@ expect_rc 8 "undo with an external journal is refused"
 expect_out "external journal" "says why"
 cmp -s u.img fs.img || fail "the refused replay wrote to the filesystem"
 cmp -s uj.img jnl.img || fail "the refused replay wrote to the journal"
+
+# A journal device that is not there ends every command before it reads anything, with
+# e2fsck's exit code for a journal it cannot open; the filesystem is left as it was.
+cp fs.img nj.img
+run e2fsck -fn -j "$PWD/no-such-journal.img" nj.img
+want=$RC
+[ "$want" -ge 8 ] || fail "oracle: e2fsck -j on a missing device exits $want"
+for cmd in "check -n -f" "check -y -f" "replay" "logdump" "diagnose"; do
+	run "$E4R" $cmd --journal=no-such-journal.img nj.img
+	expect_rc 8 "$cmd with a --journal device that does not exist (e2fsck: $want)"
+	expect_out "no-such-journal.img: the journal device given with --journal does not open" \
+		"$cmd names the device"
+done
+cmp -s nj.img fs.img || fail "a command with a missing journal device wrote to the filesystem"
 exit 0
