@@ -68,4 +68,6 @@ _e4recover() {
 	COMPREPLY=($(compgen -f -- "$cur"))	# IMAGE
 	return 0
 }
-complete -F _e4recover e4recover
+# -o filenames: candidates are paths to bash (a directory gets its /, so completion goes on
+# into it; names with spaces are quoted), as for any command that takes files.
+complete -o filenames -F _e4recover e4recover

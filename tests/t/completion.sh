@@ -55,6 +55,16 @@ touch disk.img
 [ "$(complete_words check -n dis)" = disk.img ] || fail "IMAGE does not complete to a file"
 [ "$(complete_words replay --undo = dis)" = disk.img ] || fail "--undo= does not complete to a file"
 
+# Paths complete into directories: a directory is a candidate, and the completion is
+# registered with -o filenames, so that bash adds its '/' and goes on inside it (and
+# quotes a name with a space).
+mkdir -p "sub dir/inner" && touch "sub dir/inner/x.img"
+[ "$(complete_words check -n "sub")" = "sub dir" ] || fail "a directory is not a candidate for IMAGE"
+[ "$(complete_words check -n "sub dir/inner/")" = "sub dir/inner/x.img" ] ||
+	fail "IMAGE does not complete inside a directory"
+bash -c '. "$1"; complete -p e4recover' x "$comp" | grep -q -- '-o filenames' ||
+	fail "the completion is not registered with -o filenames (directories would not complete into)"
+
 # With bash-completion loaded, the function is what completes e4recover.
 bc=/usr/share/bash-completion/bash_completion
 if [ -f "$bc" ]; then
