@@ -21,6 +21,12 @@ _e4recover_values() {
 	esac
 }
 
+# File names starting with $1, one candidate each (a name with a space stays one word).
+_e4recover_files() {
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -f -- "$1"))
+}
+
 _e4recover() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev= opt= sub= i
 	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -53,7 +59,7 @@ _e4recover() {
 		else
 			case $opt in
 			--undo | --script | --journal | --dump-script)
-				COMPREPLY=($(compgen -f -- "$cur")) ;;
+				_e4recover_files "$cur" ;;
 			esac
 		fi
 		return 0
@@ -65,7 +71,7 @@ _e4recover() {
 		[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2> /dev/null
 		return 0
 	fi
-	COMPREPLY=($(compgen -f -- "$cur"))	# IMAGE
+	_e4recover_files "$cur"	# IMAGE
 	return 0
 }
 # -o filenames: candidates are paths to bash (a directory gets its /, so completion goes on

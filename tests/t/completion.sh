@@ -58,9 +58,9 @@ touch disk.img
 # Paths complete into directories: a directory is a candidate, and the completion is
 # registered with -o filenames, so that bash adds its '/' and goes on inside it (and
 # quotes a name with a space).
-mkdir -p "sub dir/inner" && touch "sub dir/inner/x.img"
-[ "$(complete_words check -n "sub")" = "sub dir" ] || fail "a directory is not a candidate for IMAGE"
-[ "$(complete_words check -n "sub dir/inner/")" = "sub dir/inner/x.img" ] ||
+mkdir -p "zz dir/inner" && touch "zz dir/inner/x.img"
+[ "$(complete_words check -n "zz")" = "zz dir" ] || fail "a directory is not a candidate for IMAGE"
+[ "$(complete_words check -n "zz dir/inner/")" = "zz dir/inner/x.img" ] ||
 	fail "IMAGE does not complete inside a directory"
 bash -c '. "$1"; complete -p e4recover' x "$comp" | grep -q -- '-o filenames' ||
 	fail "the completion is not registered with -o filenames (directories would not complete into)"
