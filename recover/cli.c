@@ -167,6 +167,7 @@ int cli_finish(int rc)
 
 #define OPT_HELP	0x7fff0001
 #define OPT_VALUE	0x7ffe0000	/* an option with a value: popt returns once it stored it */
+#define OPT_VALUE_MAX	0xffff		/* OPT_VALUE + the option's place in the table */
 
 /*
  * popt 1.19 ends the process with exit(1) when one of its own allocations
@@ -186,6 +187,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 	      int (*handle)(int val, poptContext ctx))
 {
 	struct poptOption *own = NULL;
+	unsigned char *given = NULL;	/* how often each option with a value came, by place */
 	struct poptOption table[] = {
 		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, opts, 0, NULL, NULL },
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, N_("show this help and exit"), NULL },
@@ -230,9 +232,16 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 			return EXIT_OPERATIONAL;
 		}
 		memcpy(own, opts, n * sizeof(*own));
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n && i < OPT_VALUE_MAX; i++)
 			if (!own[i].val && (own[i].argInfo & POPT_ARG_MASK) != POPT_ARG_NONE)
-				own[i].val = OPT_VALUE;
+				own[i].val = OPT_VALUE + (int)i;
+		given = calloc(n + 1, 1);
+		if (!given) {
+			free(own);
+			free(args);
+			cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
+			return EXIT_OPERATIONAL;
+		}
 		table[0].arg = own;
 	}
 	in_popt = 1;
@@ -263,7 +272,9 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 				free(a);
 			continue;
 		}
-		if (rc == OPT_VALUE) {
+		if (own && rc >= OPT_VALUE && rc < OPT_VALUE + OPT_VALUE_MAX) {
+			const struct poptOption *o = &own[rc - OPT_VALUE];
+
 			/* stored; no value here means popt could not copy it */
 			a = poptGetOptArg(ctx);
 			if (!a) {
@@ -272,6 +283,15 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 				goto out;
 			}
 			free(a);
+			/* a second value would silently replace the first: which one was meant? */
+			if (given[rc - OPT_VALUE]++) {
+				if (o->longName)
+					cli_usage_error(subcommand, _("--%s given more than once"), o->longName);
+				else
+					cli_usage_error(subcommand, _("-%c given more than once"), o->shortName);
+				ret = EXIT_USAGE;
+				goto out;
+			}
 			continue;
 		}
 		if (rc == OPT_HELP) {
@@ -311,6 +331,7 @@ out:
 	in_popt = 0;
 	poptFreeContext(ctx);
 	free(own);
+	free(given);
 	free(args);
 	free(arg);
 	free(extra);

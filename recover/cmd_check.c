@@ -564,6 +564,11 @@ int cmd_check(int argc, const char **argv)
 		cli_usage_error("check", _("unknown policy '%s' (stop, skip-block, skip-transaction, all, auto, ask, none)"), policy);
 		goto out;
 	}
+	/* -n writes nothing, so an undo file would be an empty promise */
+	if (no && undo) {
+		cli_usage_error("check", _("--undo records what repairs write, and -n writes nothing"));
+		goto out;
+	}
 	if ((rc = cli_progress_fd("check", progress_fd)) || (rc = cli_journal_path("check", image, journal)))
 		goto out;
 	/* Without -n/-y/-p: ask on a terminal; off a terminal, like -n (e2fsck would refuse). */

@@ -474,6 +474,11 @@ int cmd_replay(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (dry_run && undo) {
+		cli_usage_error("replay", _("--undo records what the replay writes, and --dry-run writes nothing"));
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if ((rc = cli_journal_path("replay", c.image, journal)))
 		goto out;
 	c.o.dry_run = dry_run;

@@ -15,4 +15,17 @@ done
 run "$E4R" --version;         expect_rc 0 "--version"; expect_out '^e4recover [0-9]+\.[0-9]+' "--version prints a version"
 run "$E4R";                   expect_rc 16 "no subcommand"
 run "$E4R" frobnicate x.img;  expect_rc 16 "unknown subcommand"; expect_out "'frobnicate' is not a subcommand" "unknown subcommand is named"
+# An option's value given twice would silently replace the first: refused. A flag given
+# twice means the same (e2fsck -n -n checks read-only), and is taken.
+for args in "check --policy=stop --policy=all" "check -C 3 -C 4" "logdump --block=1 --block=2" \
+	    "replay --policy=auto --policy=none" "diagnose --journal=a --journal=b" \
+	    "write --seed=1 --seed=2"; do
+	run "$E4R" $args x.img; expect_rc 16 "$args"
+	expect_out "given more than once" "$args: says which option came twice"
+done
+# Options that contradict each other: an undo file for a run that writes nothing.
+run "$E4R" check -n --undo=u.undo x.img; expect_rc 16 "check -n --undo"
+[ ! -e u.undo ] || fail "check -n --undo made an undo file"
+run "$E4R" replay --dry-run --undo=u.undo x.img; expect_rc 16 "replay --dry-run --undo"
+[ ! -e u.undo ] || fail "replay --dry-run --undo made an undo file"
 exit 0
