@@ -400,8 +400,15 @@ void cli_mounted_error(const char *image, errcode_t err)
 {
 	char mnt[4096];
 
-	if (fs_mount_point(image, mnt, sizeof(mnt)) == E4R_FS_MOUNTED)
-		cli_error(image, err, _("mounted on %s"), mnt);
-	else
+	/* where it is mounted, in place of the table's "the filesystem is mounted" */
+	if (fs_mount_point(image, mnt, sizeof(mnt)) != E4R_FS_MOUNTED)
 		cli_error(image, err, NULL);
+	else if (err == E4R_CHECK_MOUNTED)
+		cli_error(image, 0, _("mounted on %s: repairs would race with the kernel; "
+				      "unmount it or use -n"), mnt);
+	else if (err == E4R_FS_MOUNTED)
+		cli_error(image, 0, _("mounted on %s: writing to it would race with the kernel; "
+				      "unmount it first"), mnt);
+	else
+		cli_error(image, err, _("mounted on %s"), mnt);
 }

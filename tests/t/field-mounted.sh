@@ -25,6 +25,9 @@ refused() { # DESCRIPTION COMMAND...
 	[ "$RC" -eq 8 ] || { umount mnt; fail "$what: expected exit 8, got $RC"; }
 	printf '%s\n' "$OUT" | grep -q "mounted on $PWD/mnt" ||
 		{ umount mnt; fail "$what: the error does not name the mount point"; }
+	# said once: "mounted on X: the filesystem is mounted" said it twice
+	[ "$(printf '%s\n' "$OUT" | grep '^e4recover: ' | sed "s|$PWD||g" | grep -o 'mounted' | wc -l)" -eq 1 ] ||
+		{ umount mnt; fail "$what: the error says it is mounted more than once: $OUT"; }
 }
 warned() { # DESCRIPTION COMMAND...
 	local what=$1; shift
