@@ -301,13 +301,23 @@ static void json_super(struct json *js, const struct logdump *ld)
 
 static void text_time(uint64_t sec, uint32_t nsec)
 {
-	time_t t = (time_t)sec;
+	/*
+	 * The kernel stores h_commit_sec as 64 bits; debugfs 1.47's journal
+	 * writer puts 32-bit seconds in the high half and zeros in the low.
+	 * Read as stored, that is a date billions of years away: shown as the
+	 * time it means, with a word on where it was found.
+	 */
+	int high = sec > UINT32_MAX && !(sec & UINT32_MAX);
+	time_t t = (time_t)(high ? sec >> 32 : sec);
 	struct tm tm;
 	char buf[64];
 
-	if ((uint64_t)t != sec || !gmtime_r(&t, &tm) ||
+	if ((uint64_t)t != (high ? sec >> 32 : sec) || !gmtime_r(&t, &tm) ||
 	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm))
 		printf(_("%llu s"), (unsigned long long)sec);
+	else if (high)
+		printf(_("%s.%09u UTC (32-bit seconds in the high half of the field, as debugfs "
+			 "writes them)"), buf, nsec);
 	else
 		printf("%s.%09u UTC", buf, nsec);
 }
