@@ -94,10 +94,14 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 			s->journal.left_out_blocks);
 }
 
-void check_marked_text(FILE *out, const char *image)
+void check_marked_text(FILE *out, const char *image, const struct fsck_session *s)
 {
-	fprintf(out, _("%s: the journal's checksums did not all hold (see above): marked with errors, checking fully.\n"),
-		image);
+	if (s->journal.csum_error)
+		fprintf(out, _("%s: the journal's checksums did not all hold (see above): marked with errors, "
+			       "checking fully.\n"), image);
+	else
+		fprintf(out, _("%s: part of the journal was not replayed (see above): marked with errors, "
+			       "checking fully.\n"), image);
 }
 
 void check_orphans_text(FILE *out, const char *image, const struct fsck_orphans *o, int preen)
@@ -193,6 +197,7 @@ void check_story_json(struct json *js, const struct fsck_session *s)
 	json_uint(js, "left_out_transactions", s->journal.left_out_txns);
 	json_uint(js, "left_out_blocks", s->journal.left_out_blocks);
 	json_uint(js, "blocks_written", r && s->journal.replayed ? r->blocks_written : 0);
+	json_string(js, "log_fault", s->journal.log_fault ? error_message(s->journal.log_fault) : NULL);
 	json_bool(js, "marked_error", s->journal.marked_error);
 	json_bool(js, "error_state", s->journal.error_state);
 	json_end_object(js);

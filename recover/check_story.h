@@ -11,7 +11,7 @@
 void check_story_text(FILE *out, const char *image, const struct fsck_session *s);
 
 /* The check set the error state because the replay left part of the journal out. */
-void check_marked_text(FILE *out, const char *image);
+void check_marked_text(FILE *out, const char *image, const struct fsck_session *s);
 
 /* The orphans released, one line each (after the image's name with PREEN, as e2fsck -p), and any left to the check. */
 void check_orphans_text(FILE *out, const char *image, const struct fsck_orphans *o, int preen);

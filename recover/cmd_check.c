@@ -421,12 +421,16 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 		if (s->journal.failed_commit)
 			fprintf(t->out, _("Journal transaction %" PRIu32 " was corrupt, replay was aborted.\n"),
 				s->journal.failed_seq);
+		/* e2fsck: "<error> while recovering journal of IMAGE", nothing replayed */
+		if (s->journal.log_fault)
+			fprintf(t->out, _("%s: the journal cannot be replayed: %s; nothing of it was written\n"),
+				t->image, error_message(s->journal.log_fault));
 		if (s->journal.csum_error)
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
 		check_story_text(t->out, t->image, s);
 		break;
 	case FSCK_EVENT_MARKED_ERROR:
-		check_marked_text(t->out, t->image);
+		check_marked_text(t->out, t->image, s);
 		break;
 	case FSCK_EVENT_ORPHANS:
 		check_orphans_text(t->out, t->image, &s->orphans, t->preen);

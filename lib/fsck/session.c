@@ -81,8 +81,10 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 		s->journal.replayed = 1;
 		s->journal.failed_commit = r->p->has_failed_commit;
 		s->journal.failed_seq = r->p->failed_commit;
-		s->journal.csum_error = r->p->recovery_error || r->p->csum_skipped ||
-					r->p->checksum_failures;
+		s->journal.log_fault = r->p->recovery_error != E4R_SCAN_BAD_CSUM ?
+				       r->p->recovery_error : 0;
+		s->journal.csum_error = r->p->recovery_error == E4R_SCAN_BAD_CSUM || r->p->csum_skipped ||
+					r->p->csum_mismatches;
 		s->journal.left_out_txns = r->left_out_txns;
 		s->journal.left_out_blocks = r->left_out_blocks;
 		s->replay = r;

@@ -38,6 +38,12 @@ struct fsck_journal_note {
 	int		failed_commit;	/* a corrupt transaction stopped the replay ... */
 	uint32_t	failed_seq;	/* ... this one */
 	int		csum_error;	/* a checksum failed in the log (or blocks were left out for it) */
+	/*
+	 * Recovery failed as a whole on a fault of the log's structure, not of
+	 * a checksum (a revoke block's record count past the block, a tag
+	 * outside the filesystem): why; 0 otherwise
+	 */
+	errcode_t	log_fault;
 	unsigned	left_out_txns;	/* committed transactions not replayed (replay_plan_left_out) */
 	unsigned	left_out_blocks; /* blocks of replayed transactions left out */
 	/*

@@ -79,6 +79,19 @@ static int txn_fails(const struct jbd_scan *s, unsigned t)
 	return jbd_txn_failures(s, t, JBD_FAILS_ALL) != 0;
 }
 
+/* A failure of a checksum in transaction T (a structure fault has none to fail). */
+static int txn_csum_fails(const struct jbd_scan *s, unsigned t)
+{
+	struct jbd_failure_iter it;
+	struct jbd_failure f;
+
+	jbd_failures_init(&it, s, t, JBD_FAILS_ALL);
+	while (jbd_failures_next(&it, &f))
+		if (f.csum)
+			return 1;
+	return 0;
+}
+
 static errcode_t record_decision(struct replay_plan *p, unsigned *cap,
 				 const struct jbd_failure *f, enum replay_decision d)
 {
@@ -206,6 +219,8 @@ static errcode_t txn_fates(struct planner *pl)
 			p->txn_fate[t] = JBD_TXN_REPLAYED;
 			if (txn_fails(s, t))
 				p->checksum_failures = 1;
+			if (txn_csum_fails(s, t))
+				p->csum_mismatches = 1;
 		}
 	}
 	switch (p->policy) {

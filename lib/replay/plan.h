@@ -115,6 +115,7 @@ struct replay_plan {
 	unsigned		out_of_fs;	/* blocks refused for pointing outside the fs */
 	uint32_t		new_sequence;	/* the journal's s_sequence afterwards */
 	int			checksum_failures; /* any failure seen in a committed live transaction */
+	int			csum_mismatches; /* of which a checksum's (not a revoke count's) */
 	int			as_stop;	/* the transaction decisions are e2fsck's (stop, or auto falling back) */
 };
 
