@@ -135,6 +135,31 @@ errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitma
 	return EXT2_ET_BLOCK_ALLOC_FAIL;
 }
 
+errcode_t repair_new_block_next(struct check_ctx *c, blk64_t prev, blk64_t goal, blk64_t *out)
+{
+	ext2_filsys fs = c->fs;
+	struct repair_alloc *a = round_alloc(c);
+	blk64_t b = prev + 1;
+
+	/*
+	 * ext4's mballoc tries the block after the file's left neighbour
+	 * before any other (a request that merges with it gets
+	 * EXT4_MB_HINT_TRY_GOAL): a file's copied blocks follow each other as
+	 * its own writes would. Its best fit for a lone block would take the
+	 * smallest free hole instead, one block here, another there.
+	 */
+	if (a && !ext2fs_has_feature_bigalloc(fs->super) && prev != E4R_NONE &&
+	    b < ext2fs_blocks_count(fs->super) && (fs->block_map || !fs_read_block_bitmap(fs)) &&
+	    !alloc_ready(a) && !ext2fs_test_block_bitmap2(a->taken_disk, b) &&
+	    !ext2fs_test_block_bitmap2(c->meta, b) && !fs_guard_holds(b, 1)) {
+		ext2fs_mark_block_bitmap2(a->taken_disk, b);
+		ext2fs_mark_block_bitmap2(a->taken_count, b);
+		*out = b;
+		return 0;
+	}
+	return repair_new_block(c, goal, NULL, out);
+}
+
 static errcode_t alloc_unclaimed(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
 	struct repair_alloc *a = fs->priv_data;

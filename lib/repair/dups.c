@@ -266,7 +266,10 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	 * walk goes on below the copy, whose entries (shared too) get copies of
 	 * their own, as e2fsck's pass 1D does.
 	 */
-	if ((d->err = repair_new_block(d->c, clone_goal(d, blockcnt), NULL, &nb)) ||
+	/* the logical block after the last one placed: right after it, if free */
+	if ((d->err = (blockcnt > 0 && d->last_pblk != E4R_NONE && blockcnt == d->last_lblk + 1) ?
+		      repair_new_block_next(d->c, d->last_pblk, clone_goal(d, blockcnt), &nb) :
+		      repair_new_block(d->c, clone_goal(d, blockcnt), NULL, &nb)) ||
 	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
 	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
 		return BLOCK_ABORT;
