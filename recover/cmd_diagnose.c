@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <et/com_err.h>
+
 #include "cli.h"
 #include "commands.h"
 #include "diag_print.h"
@@ -65,9 +67,24 @@ static void json_outside(const struct jbd_scan_txn *t, const struct jbd_scan_blo
 	json_end_object(js);
 }
 
+/*
+ * Why recovery fails as a whole on the log's structure rather than on a
+ * checksum (a revoke block's record count past the block): e2fsck and the
+ * kernel replay none of it. 0 when it does not.
+ */
+static errcode_t log_fault(const struct diagnose *dg)
+{
+	errcode_t err = dg->load.s ? dg->load.s->stop_error : 0;
+
+	return err == E4R_SCAN_BAD_CSUM ? 0 : err;
+}
+
 static void text_output(const struct diagnose *dg)
 {
-	if (!dg->d->nfindings)
+	if (log_fault(dg))
+		printf(_("%s: the journal cannot be recovered: %s; e2fsck and the kernel replay none of it\n"),
+		       dg->image, error_message(log_fault(dg)));
+	else if (!dg->d->nfindings)
 		printf(_("%s: every journal checksum matches\n"), dg->image);
 	diag_print_text(dg->d, dg->load.autop->sup);
 	for_each_outside(dg, dg->fs, text_outside, NULL);
@@ -94,7 +111,8 @@ static void json_output(const struct diagnose *dg)
 	for_each_outside(dg, dg->fs, json_outside, &js);
 	json_end_array(&js);
 	alt_print_json(&js, "alternatives", dg->load.alts);
-	json_uint(&js, "problems", dg->d->problems);
+	json_string(&js, "log_fault", log_fault(dg) ? error_message(log_fault(dg)) : NULL);
+	json_uint(&js, "problems", dg->d->problems + !!log_fault(dg));
 	json_end_object(&js);
 	json_finish(&js);
 }
@@ -160,7 +178,7 @@ static int run(struct diagnose *dg, ext2_filsys fs)
 		cli_error(NULL, errno, _("cannot write the output"));
 		return EXIT_OPERATIONAL;
 	}
-	return dg->d->problems ? EXIT_PROBLEMS : EXIT_OK;
+	return dg->d->problems || log_fault(dg) ? EXIT_PROBLEMS : EXIT_OK;
 }
 
 int cmd_diagnose(int argc, const char **argv)

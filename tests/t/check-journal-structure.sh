@@ -1,7 +1,8 @@
 # A journal whose log is damaged in its structure, not in a checksum: a revoke block's
 # record count past the block, on a journal without checksums. e2fsck refuses to recover
 # it ("... while recovering journal") and writes none of it; check -y must do the same,
-# name that cause, and not call it a checksum error (there are no checksums to fail).
+# name that cause, and not call it a checksum error (there are no checksums to fail);
+# diagnose must name it too and exit 1, where it said "every journal checksum matches".
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 mkimg rv.img 8M -O ^metadata_csum
@@ -22,6 +23,17 @@ rjblk=$(printf '%s\n' "$OUT" | sed -n 's/^  revoke block \([0-9]*\):.*/\1/p' | h
 fsblk=$(debugfs -R "bmap <8> $rjblk" rv.img 2>/dev/null)
 printf '\000\000\377\377' | dd of=rv.img bs=1 seek=$((fsblk * 1024 + 12)) conv=notrunc 2>/dev/null
 cp rv.img ours.img; cp rv.img theirs.img
+
+run "$E4R" diagnose rv.img
+expect_rc 1 "diagnose on a log that cannot be recovered"
+expect_out "cannot be recovered: revoke block's record count is larger than the block" "diagnose names it"
+expect_no_out "every journal checksum matches" "diagnose does not call the log sound"
+"$E4R" diagnose --json rv.img > diag.json
+python3 - diag.json <<'PY' || fail "diagnose --json: log_fault and problems"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["log_fault"] and "record count" in d["log_fault"] and d["problems"] >= 1, d
+PY
 
 run e2fsck -fy theirs.img
 expect_out "while recovering journal" "oracle: e2fsck refuses to recover this log"

@@ -126,8 +126,11 @@ def semantics(cmd, doc, rc, problems):
         if doc.get("checksum") != ("v%d" % v if v else "none"):
             problems.append(f"checksum {doc.get('checksum')!r} but checksum_version {v}")
         counted = sum(1 for f in doc.get("findings", []) if f.get("problem"))
+        # a log whose structure fails recovery as a whole is one problem more
+        counted += 1 if doc.get("log_fault") else 0
         if doc.get("problems") != counted:
-            problems.append(f"problems {doc.get('problems')} but {counted} findings are problems")
+            problems.append(f"problems {doc.get('problems')} but {counted} findings are problems"
+                            " (log_fault counted)")
         if rc is not None and rc < 8 and rc != (1 if counted else 0):
             problems.append(f"exit code {rc} with {counted} problems")
 
