@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs/dirwalk.h"
 #include "htree/htree.h"
 #include "util/e4r_err.h"
 #include "write/fsops.h"
@@ -123,7 +124,7 @@ static errcode_t resolve_parent(struct write_fs *f, const char *path, ext2_ino_t
 	}
 	memcpy(buf, path, slash - path);
 	buf[slash - path] = 0;
-	err = ext2fs_namei(f->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, buf, dir);
+	err = write_namei(f->fs, buf, dir);
 	if (err)
 		return err == EXT2_ET_FILE_NOT_FOUND ? E4R_WRITE_PATH : err;
 	err = ext2fs_read_inode(f->fs, *dir, &inode);
@@ -134,11 +135,7 @@ static errcode_t resolve_parent(struct write_fs *f, const char *path, ext2_ino_t
 
 static errcode_t lookup(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t *ino)
 {
-	errcode_t err = ext2fs_lookup(f->fs, dir, name, strlen(name), NULL, ino);
-
-	if (err == EXT2_ET_FILE_NOT_FOUND)
-		*ino = 0;
-	return err == EXT2_ET_FILE_NOT_FOUND ? 0 : err;
+	return fs_lookup(f->fs, dir, name, ino);
 }
 
 /* Parent and name of a path that must not exist yet. */
@@ -315,14 +312,14 @@ static errcode_t dir_link(struct write_fs *f, ext2_ino_t dir, const char *name, 
 		return err;
 	if (inode.i_flags & EXT2_INDEX_FL)
 		return htree_add(f->fs, &hooks, dir, name, ino, ftype);
-	err = ext2fs_link(f->fs, dir, name, ino, ftype);
+	err = write_link_linear(f->fs, dir, name, ino, ftype);
 	if (err == EXT2_ET_DIR_NO_SPACE && ext2fs_has_feature_dir_index(f->fs->super) &&
 	    EXT2_I_SIZE(&inode) == f->fs->blocksize)
 		return htree_make_indexed(f->fs, &hooks, dir, name, ino, ftype);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = expand_dir(f, dir);
 		if (!err)
-			err = ext2fs_link(f->fs, dir, name, ino, ftype);
+			err = write_link_linear(f->fs, dir, name, ino, ftype);
 	}
 	return err;
 }
@@ -384,7 +381,7 @@ static int remove_proc(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int 
 static errcode_t dir_unlink(struct write_fs *f, ext2_ino_t dir, const char *name, ext2_ino_t ino)
 {
 	struct dir_remove r = { f->fs, name, ino, -1, 0 };
-	errcode_t err = ext2fs_dir_iterate2(f->fs, dir, DIRENT_FLAG_INCLUDE_EMPTY, NULL, remove_proc, &r);
+	errcode_t err = fs_dir_iterate(f->fs, dir, DIRENT_FLAG_INCLUDE_EMPTY, remove_proc, &r);
 
 	return err ? err : r.done ? 0 : EXT2_ET_DIR_NO_SPACE;
 }
@@ -415,23 +412,25 @@ struct dir_scan {
 	ext2_ino_t	new_dotdot;	/* for set_dotdot */
 };
 
-static int count_entries(struct ext2_dir_entry *d, int offset, int blocksize, char *buf, void *priv)
+static int count_entries(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int offset, int blocksize,
+			 char *buf, void *priv)
 {
 	struct dir_scan *s = priv;
 	int len = ext2fs_dirent_name_len(d);
 
-	(void)offset; (void)blocksize; (void)buf;
+	(void)dir; (void)entry; (void)offset; (void)blocksize; (void)buf;
 	if (d->inode && !(len == 1 && d->name[0] == '.') &&
 	    !(len == 2 && d->name[0] == '.' && d->name[1] == '.'))
 		s->entries++;
 	return 0;
 }
 
-static int set_dotdot(struct ext2_dir_entry *d, int offset, int blocksize, char *buf, void *priv)
+static int set_dotdot(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int offset, int blocksize,
+		      char *buf, void *priv)
 {
 	struct dir_scan *s = priv;
 
-	(void)offset; (void)blocksize; (void)buf;
+	(void)dir; (void)entry; (void)offset; (void)blocksize; (void)buf;
 	if (ext2fs_dirent_name_len(d) == 2 && d->name[0] == '.' && d->name[1] == '.') {
 		d->inode = s->new_dotdot;
 		return DIRENT_CHANGED | DIRENT_ABORT;
@@ -442,7 +441,7 @@ static int set_dotdot(struct ext2_dir_entry *d, int offset, int blocksize, char 
 static errcode_t dir_is_empty(struct write_fs *f, ext2_ino_t dir)
 {
 	struct dir_scan s = { 0, 0 };
-	errcode_t err = ext2fs_dir_iterate(f->fs, dir, 0, NULL, count_entries, &s);
+	errcode_t err = fs_dir_iterate(f->fs, dir, 0, count_entries, &s);
 
 	return err ? err : s.entries ? E4R_WRITE_NOT_EMPTY : 0;
 }
@@ -652,12 +651,13 @@ struct setent {
 	int		ftype;
 };
 
-static int setent_proc(struct ext2_dir_entry *d, int offset, int blocksize, char *buf, void *priv)
+static int setent_proc(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int offset, int blocksize,
+		       char *buf, void *priv)
 {
 	struct setent *s = priv;
 	int len = ext2fs_dirent_name_len(d);
 
-	(void)offset; (void)blocksize; (void)buf;
+	(void)dir; (void)entry; (void)offset; (void)blocksize; (void)buf;
 	if (!d->inode || len != (int)strlen(s->name) || memcmp(d->name, s->name, len))
 		return 0;
 	d->inode = s->ino;
@@ -679,7 +679,7 @@ static errcode_t rename_replace(struct write_fs *f, ext2_ino_t ndir, const char 
 		return E4R_WRITE_PATH;
 	if (src_is_dir && (err = dir_is_empty(f, tino)))
 		return err;
-	err = ext2fs_dir_iterate(f->fs, ndir, 0, NULL, setent_proc, &s);
+	err = fs_dir_iterate(f->fs, ndir, 0, setent_proc, &s);
 	if (err)
 		return err;
 	if (src_is_dir) {
@@ -719,7 +719,7 @@ errcode_t write_op_rename(struct write_fs *f, const char *from, const char *to)
 		return err;
 	struct dir_scan s = { 0, ndir };
 
-	err = ext2fs_dir_iterate(f->fs, ino, 0, NULL, set_dotdot, &s);
+	err = fs_dir_iterate(f->fs, ino, 0, set_dotdot, &s);
 	if (!err)
 		err = adjust_links(f, odir, -1);
 	if (!err)

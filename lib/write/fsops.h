@@ -75,6 +75,12 @@ errcode_t write_map_new_block(struct write_fs *f, ext2_ino_t ino, struct ext2_in
 errcode_t write_dir_append(struct write_fs *f, ext2_ino_t dir, struct ext2_inode *inode,
 			   blk64_t *lblk, blk64_t *pblk);
 
+/* Directory names on fs/dirwalk.h (dirwalk.c). */
+/* ext2fs_namei from the root for an absolute PATH. */
+errcode_t write_namei(ext2_filsys fs, const char *path, ext2_ino_t *ino);
+/* ext2fs_link into a directory that is not indexed (EXT2_ET_DIR_NO_SPACE: no room). */
+errcode_t write_link_linear(ext2_filsys fs, ext2_ino_t dir, const char *name, ext2_ino_t ino, int ftype);
+
 /* Delayed allocation (delalloc.c). */
 unsigned char *write_da_lookup(struct write_fs *f, ext2_ino_t ino, blk64_t lblk);
 errcode_t write_da_add(struct write_fs *f, ext2_ino_t ino, blk64_t lblk, const unsigned char *data);
