@@ -134,28 +134,33 @@ static int by_lblk(const void *x, const void *y)
 /*
  * ext4_ext_find_goal: the extent the lookup of LBLK ends on (the one holding or before
  * it, else the first) says where LBLK would lie if it went on; a file without
- * extents continues the block before; else the inode's goal.
+ * extents continues the block before; else the inode's goal. A tree that cannot be
+ * opened (out of memory: the writer's own files are sound) is an error, not a file
+ * without extents to go by.
  */
-static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t lblk)
+static errcode_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, blk64_t lblk,
+			  blk64_t *out)
 {
 	blk64_t prev = 0, goal = 0;
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
+	errcode_t err;
 
 	if (inode->i_flags & EXT4_EXTENTS_FL) {
-		if (!ext2fs_extent_open2(f->fs, ino, inode, &h)) {
-			errcode_t err = ext2fs_extent_goto2(h, 0, lblk);
-
-			if ((!err || err == EXT2_ET_EXTENT_NOT_FOUND) &&
-			    !ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e) && e.e_pblk && e.e_len)
-				goal = lblk >= e.e_lblk ? e.e_pblk + (lblk - e.e_lblk) : e.e_pblk - (e.e_lblk - lblk);
-			ext2fs_extent_free(h);
-		}
-		return goal ? goal : fs_inode_goal(f->fs, ino, 1);
+		if ((err = ext2fs_extent_open2(f->fs, ino, inode, &h)))
+			return err;
+		err = ext2fs_extent_goto2(h, 0, lblk);
+		if ((!err || err == EXT2_ET_EXTENT_NOT_FOUND) &&
+		    !ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e) && e.e_pblk && e.e_len)
+			goal = lblk >= e.e_lblk ? e.e_pblk + (lblk - e.e_lblk) : e.e_pblk - (e.e_lblk - lblk);
+		ext2fs_extent_free(h);
+		*out = goal ? goal : fs_inode_goal(f->fs, ino, 1);
+		return 0;
 	}
-	if (lblk > 0 && !ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev) && prev)
-		return prev + 1;
-	return fs_inode_goal(f->fs, ino, 1);
+	if (lblk > 0 && (err = ext2fs_bmap2(f->fs, ino, inode, NULL, 0, lblk - 1, NULL, &prev)))
+		return err;
+	*out = prev ? prev + 1 : fs_inode_goal(f->fs, ino, 1);
+	return 0;
 }
 
 /*
@@ -163,16 +168,20 @@ static blk64_t run_goal(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *i
  * after it, each as its logical and physical number (physical 0: none), which keep
  * an inode preallocation's range off blocks the file already has.
  */
-static void neighbours(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, struct alloc_mb_req *r)
+static errcode_t neighbours(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *inode, struct alloc_mb_req *r)
 {
 	blk64_t lblk = r->lend - r->len;
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
 	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
 
 	r->lleft = r->pleft = r->lright = r->pright = 0;
-	if (!(inode->i_flags & EXT4_EXTENTS_FL) || ext2fs_extent_open2(f->fs, ino, inode, &h))
-		return;
+	if (!(inode->i_flags & EXT4_EXTENTS_FL))
+		return 0;
+	/* as in run_goal: a tree that does not open is an error, not a file with no neighbours */
+	if ((err = ext2fs_extent_open2(f->fs, ino, inode, &h)))
+		return err;
 	for (; !ext2fs_extent_get(h, op, &e); op = EXT2_EXTENT_NEXT_LEAF) {
 		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) || !e.e_len)
 			continue;
@@ -186,6 +195,7 @@ static void neighbours(struct write_fs *f, ext2_ino_t ino, struct ext2_inode *in
 		}
 	}
 	ext2fs_extent_free(h);
+	return 0;
 }
 
 /*
@@ -221,9 +231,12 @@ static errcode_t write_back_inode(struct write_fs *f, ext2_ino_t ino, struct wri
 
 		while (i + r.len < n && r.len < DA_MAX_EXTENT && b[i + r.len].lblk == b[i].lblk + r.len)
 			r.len++;
-		r.goal = run_goal(f, ino, &inode, b[i].lblk);
+		err = run_goal(f, ino, &inode, b[i].lblk, &r.goal);
 		r.lend = b[i].lblk + r.len;
-		neighbours(f, ino, &inode, &r);
+		if (!err)
+			err = neighbours(f, ino, &inode, &r);
+		if (err)
+			break;
 		err = alloc_mb(&f->alloc, &r, &start, &got);
 		f->meta_goal = tree_block_goal(f, ino, &inode, r.goal);
 		for (unsigned k = 0; !err && k < got; k++) {
