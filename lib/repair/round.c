@@ -37,13 +37,21 @@ static int flagged(const struct check_finding *f, unsigned flag)
 	return p && (p->flags & flag);
 }
 
-/* Make finding I's repair, as the table names it; 0 when made. */
+/*
+ * Make finding I's repair, as the table names it; 0 when made. Most callers
+ * read any other return as "not made" and go on: out of memory is kept as
+ * the round's fatal error (check_fatal) so that the round is dropped, not
+ * committed with the finding left as if it could not be mended.
+ */
 static errcode_t fix_one(struct check_ctx *c, size_t first, size_t i)
 {
 	const struct check_problem_info *p = check_problem_info(c->res->findings[i].code);
 	repair_fn fn = p ? repair_fix_fn(p->fix) : NULL;
+	errcode_t err = fn ? fn(c, first, i) : EXT2_ET_UNIMPLEMENTED;
 
-	return fn ? fn(c, first, i) : EXT2_ET_UNIMPLEMENTED;
+	if (util_no_memory(err))
+		check_fatal(c, err);
+	return err;
 }
 
 /* -p: every error must be fixable without a person, or nothing is written. */
