@@ -11,6 +11,8 @@
 #include "fs/dirent.h"
 #include "fs/inode.h"
 #include "fs/dirent_salvage.h"
+#include "fs/dirwalk.h"
+#include "util/nomem.h"
 #include "repair/repair.h"
 
 #define DX_TAIL_SIZE		8
@@ -137,7 +139,7 @@ static errcode_t dblock_write_end(struct check_ctx *c, ext2_ino_t dir, blk64_t b
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
-	errcode_t err = 0;
+	errcode_t err = 0, werr;
 
 	if (ext2fs_has_feature_metadata_csum(fs->super)) {
 		int indexed = !fs_read_inode(fs, dir, &in) && (in.i_flags & EXT2_INDEX_FL);
@@ -150,8 +152,13 @@ static errcode_t dblock_write_end(struct check_ctx *c, ext2_ino_t dir, blk64_t b
 	/* a block still corrupt elsewhere gets its checksum once that is mended */
 	if (err && err != EXT2_ET_DIR_NO_SPACE_FOR_CSUM && err != EXT2_ET_DIR_CORRUPTED)
 		return err;
-	/* without room for a checksum the entries are still worth writing */
-	return io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : err;
+	/*
+	 * without room for a checksum the entries are still worth writing; the
+	 * write's own error as it is (the overlay holding the round may be out
+	 * of memory, which must drop the round, not read as a failed repair)
+	 */
+	werr = io_channel_write_blk64(fs->io, blk, 1, buf);
+	return werr ? werr : err;
 }
 
 /* The same, for a block whose entries may run to its end */
@@ -160,18 +167,27 @@ static errcode_t dblock_write(struct check_ctx *c, ext2_ino_t dir, blk64_t blk, 
 	return dblock_write_end(c, dir, blk, buf, c->fs->blocksize);
 }
 
-static char *dblock_read(struct check_ctx *c, blk64_t blk)
+/*
+ * Directory block BLK into *BUF (the caller frees it). No block to read
+ * (none, or outside the filesystem) is EXT2_ET_UNIMPLEMENTED, a repair not
+ * made; out of memory and the read's own errors are operational and say so,
+ * never a block that could not be mended.
+ */
+static errcode_t dblock_read(struct check_ctx *c, blk64_t blk, char **buf)
 {
-	char *buf;
+	errcode_t err;
 
+	*buf = NULL;
 	if (blk == E4R_NONE || check_out_of_fs(c->fs, blk, 1))
-		return NULL;
-	buf = malloc(c->fs->blocksize);
-	if (buf && io_channel_read_blk64(c->fs->io, blk, 1, buf)) {
-		free(buf);
-		return NULL;
+		return EXT2_ET_UNIMPLEMENTED;
+	if (!(*buf = malloc(c->fs->blocksize)))
+		return EXT2_ET_NO_MEMORY;
+	err = io_channel_read_blk64(c->fs->io, blk, 1, *buf);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
 	}
-	return buf;
+	return err;
 }
 
 /* The end of the entries of a leaf block: before the tail when it has one. */
@@ -342,9 +358,9 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 	if (f->code == E4R_PR_DIR_CORRUPT && f->blk == E4R_NONE && f->dir != E4R_NONE &&
 	    f->dir <= c->inodes)
 		return salvage_inline_dir(c, f);
-	buf = dblock_read(c, f->blk);
-	if (!buf)
-		return EXT2_ET_UNIMPLEMENTED;
+	err = dblock_read(c, f->blk, &buf);
+	if (err)
+		return err;
 	/* the end the checker read the entries to, taken before the salvage changes the block */
 	end = entries_end(c, (ext2_ino_t)f->dir, f->blk, buf);
 	if (f->code == E4R_PR_DIR_CORRUPT && !fs_dirent_salvage_all(c->fs, buf, end)) {
@@ -634,9 +650,10 @@ errcode_t repair_dir_entry(struct check_ctx *c, const struct check_finding *f)
 
 	if (f->blk == E4R_NONE && f->dir != E4R_NONE && f->dir <= c->inodes)
 		return repair_inline_entry(c, f);
-	buf = dblock_read(c, f->blk);
-	if (!buf)
+	err = dblock_read(c, f->blk, &buf);
+	if (err)
 		return err;
+	err = EXT2_ET_UNIMPLEMENTED;
 	if (mend_entry(c, f, buf, entries_end(c, (ext2_ino_t)f->dir, f->blk, buf),
 		       f->blk == first_block(c, (ext2_ino_t)f->dir)))
 		err = dblock_write(c, (ext2_ino_t)f->dir, f->blk, buf);
@@ -675,13 +692,13 @@ errcode_t repair_dot(struct check_ctx *c, const struct check_finding *f)
 	ext2_filsys fs = c->fs;
 	ext2_ino_t dir = (ext2_ino_t)f->dir;
 	blk64_t blk = first_block(c, dir);
-	char *buf = dblock_read(c, blk);
+	char *buf;
 	struct ext2_dir_entry *de;
 	unsigned rec_len, end;
-	errcode_t err;
+	errcode_t err = dblock_read(c, blk, &buf);
 
-	if (!buf)
-		return EXT2_ET_UNIMPLEMENTED;
+	if (err)
+		return err;
 	/* an htree root's '..' spans the block, as the checker read it */
 	end = entries_end(c, dir, blk, buf);
 	de = (struct ext2_dir_entry *)buf;
@@ -741,8 +758,10 @@ errcode_t repair_dotdot(struct check_ctx *c, ext2_ino_t dir, ext2_ino_t parent)
 	blk = first_block(c, dir);
 	if (blk == E4R_NONE)
 		err = ext2fs_bmap2(fs, dir, &in, NULL, 0, 0, NULL, &blk);
-	if (err || !(buf = dblock_read(c, blk)))
-		return err ? err : EXT2_ET_UNIMPLEMENTED;
+	if (!err)
+		err = dblock_read(c, blk, &buf);
+	if (err)
+		return err;
 	end = leaf_end(fs, buf);
 	de = (struct ext2_dir_entry *)buf;
 	err = EXT2_ET_DIR_CORRUPTED;
@@ -801,7 +820,14 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	    !in.i_links_count || in.i_dtime)
 		return EXT2_ET_NO_DIRECTORY;
 	*lpf = 0;
-	err = ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
+	/*
+	 * out of memory is no missing lost+found: a second one would be made
+	 * (libext2fs's lookup says "not found" when its walk could not start);
+	 * the root's other errors read as before, as no lost+found to use
+	 */
+	err = fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, lpf);
+	if (util_no_memory(err))
+		return err;
 	/* no room for it earlier in the run: the root, without trying again */
 	if ((err || !*lpf) && c->lpf_no_space) {
 		*lpf = EXT2_ROOT_INO;
@@ -858,7 +884,8 @@ static errcode_t get_lost_found(struct check_ctx *c, ext2_ino_t *lpf)
 	}
 	if (err)
 		return err;
-	return ext2fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, strlen(LPF_NAME), NULL, lpf);
+	err = fs_lookup(fs, EXT2_ROOT_INO, LPF_NAME, lpf);
+	return !err && !*lpf ? EXT2_ET_FILE_NOT_FOUND : err;
 }
 
 /*
@@ -950,16 +977,27 @@ static errcode_t lpf_append(struct check_ctx *c, ext2_ino_t lpf, const char *nam
 			char *buf;
 			int added;
 
-			if (ext2fs_bmap2(fs, lpf, &in, NULL, 0, lblk, NULL, &blk) || !blk)
+			/*
+			 * A block that cannot be mapped or read is passed over for
+			 * the next, but out of memory or an I/O error ends the
+			 * round: it is no full block, and no reason to grow
+			 * lost+found.
+			 */
+			err = ext2fs_bmap2(fs, lpf, &in, NULL, 0, lblk, NULL, &blk);
+			if (util_no_memory(err))
+				return err;
+			if (err || !blk)
 				continue;
-			buf = dblock_read(c, blk);
-			if (!buf)
+			err = dblock_read(c, blk, &buf);
+			if (err == EXT2_ET_UNIMPLEMENTED)
 				continue;
+			if (err)
+				return err;
 			added = block_add_entry(fs, buf, name, ino, ft);
 			/* a leaf with its tail (the usual lost+found): checksum with the CPU's crc32c */
 			if (added && ext2fs_has_feature_metadata_csum(fs->super) &&
 			    !check_dir_leaf_csum_set(fs, lpf, buf))
-				err = io_channel_write_blk64(fs->io, blk, 1, buf) ? EIO : 0;
+				err = io_channel_write_blk64(fs->io, blk, 1, buf);
 			else if (added)
 				err = dblock_write(c, lpf, blk, buf);
 			free(buf);
@@ -1072,12 +1110,12 @@ static errcode_t deindex_block(struct check_ctx *c, ext2_ino_t dir, blk64_t blk,
 {
 	ext2_filsys fs = c->fs;
 	unsigned end = fs->blocksize - FS_DIRENT_TAIL_SIZE, len;
-	char *buf = dblock_read(c, blk);
+	char *buf;
 	struct ext2_dir_entry *de;
-	errcode_t err = 0;
+	errcode_t err = dblock_read(c, blk, &buf);
 
-	if (!buf)
-		return EXT2_ET_UNIMPLEMENTED;
+	if (err)
+		return err;
 	/* (the root may end in a stale leaf tail from before it was indexed: rec_len decides) */
 	de = (struct ext2_dir_entry *)buf;
 	if (lblk == 0) {
