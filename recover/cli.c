@@ -172,14 +172,21 @@ int cli_finish(int rc)
 /*
  * popt 1.19 ends the process with exit(1) when one of its own allocations
  * fails ("virtual memory exhausted"), and 1 is this program's "problems
- * found". While popt parses, an exit is that one: it leaves with exit 8.
+ * found". While popt parses, an exit is that one: it leaves with exit 8,
+ * and under --json with the error document every exit of 8 or more has
+ * (stdio still works in an exit handler).
  */
 static int in_popt;
 
 static void popt_exit(void)
 {
-	if (in_popt)
-		_exit(EXIT_OPERATIONAL);
+	if (!in_popt)
+		return;
+	in_popt = 0;
+	cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
+	cli_finish(EXIT_OPERATIONAL);
+	fflush(stdout);
+	_exit(EXIT_OPERATIONAL);
 }
 
 int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts,
