@@ -44,6 +44,8 @@ static long alloc_k;		/* the index that fails (ONLY) or the first that fails (FR
 static long alloc_n;		/* allocations seen since inject() */
 static int alloc_hit;
 static int alloc_trace;
+/* Called with each allocation's index while counting (it must not allocate itself). */
+static void (*alloc_observe)(long n);
 
 static int alloc_fails(void)
 {
@@ -52,6 +54,8 @@ static int alloc_fails(void)
 	if (alloc_mode == OFF)
 		return 0;
 	n = alloc_n++;
+	if (alloc_mode == COUNT && alloc_observe)
+		alloc_observe(n);
 	if (alloc_mode == COUNT || n < alloc_k || (alloc_mode == ONLY && n > alloc_k))
 		return 0;
 	alloc_hit = 1;
@@ -119,12 +123,12 @@ static const char *mode_name(int mode)
 }
 
 /* The indices a run of TOTAL tries, at most MAX_RUNS of them (0: all): every STRIDE-th, and the last. */
-static long index_stride(long total, long max_runs)
+static inline long index_stride(long total, long max_runs)
 {
 	return max_runs > 0 && total > max_runs ? (total + max_runs - 1) / max_runs : 1;
 }
 
-static long next_index(long k, long stride, long total)
+static inline long next_index(long k, long stride, long total)
 {
 	return k + stride < total || k == total - 1 ? k + stride : total - 1;
 }
