@@ -91,3 +91,69 @@ judged_and_repaired() {
 	[ $? -le 1 ] || fail "oracle: e2fsck -fy with $what"
 	repaired_image "$img" "$what" "${5:-12}"
 }
+
+# nomem_damaged_images: from base_image, three images e2fsck -fn finds damaged and e2fsck
+# -fy mends: dup.img (f2's first extent on f1's block: a shared block, pass 1B's clone),
+# dir.img (dir/f3's inode cleared under its entry, dir/sub unlinked: pass 2 removes an
+# entry, pass 3 reconnects a directory to lost+found) and cnt.img (a link count, the
+# superblock's free blocks and a group's free inodes wrong: passes 4 and 5).
+nomem_damaged_images() {
+	local img blk
+	base_image
+	blk=$(debugfs -R "bmap f1 0" base.img 2>/dev/null)
+	[ -n "$blk" ] || fail "could not read the base image"
+	cp base.img dup.img
+	debugfs -w -R "sif f2 block[5] $blk" dup.img >/dev/null 2>&1 || fail "debugfs dup.img"
+	cp base.img dir.img
+	printf '%s\n' "clri dir/f3" "unlink dir/sub" | debugfs -w -f - dir.img >/dev/null 2>&1 ||
+		fail "debugfs dir.img"
+	cp base.img cnt.img
+	printf '%s\n' "sif f1 links_count 5" "ssv free_blocks_count 10" "set_bg 0 free_inodes_count 3" |
+		debugfs -w -f - cnt.img >/dev/null 2>&1 || fail "debugfs cnt.img"
+	for img in dup dir cnt; do
+		run e2fsck -fn $img.img
+		expect_rc 4 "oracle: e2fsck -fn finds $img.img damaged"
+		cp $img.img e2.img
+		e2fsck -fy e2.img >/dev/null 2>&1
+		run e2fsck -fn e2.img
+		expect_rc 0 "oracle: e2fsck -fy mends $img.img"
+	done
+	rm -f e2.img
+}
+
+# nomem_repairs "IMAGE MODE EXIT [OPTION...]"...: for each, check -f MODE on IMAGE exits EXIT
+# (and with 1, e2fsck -fn finds the result clean); then tests/unit/nomem_cmds fails each
+# allocation of the repair rounds (every one made with a function of lib/repair or the
+# round's commit on the stack, from nm) and 25 of the others (and the last), alone and with every
+# later one. Sets NOMEM_RUNS to the runs made.
+nomem_repairs() {
+	local nomem=$E4R_TOP_BUILDDIR/tests/unit/nomem_cmds c img mode want runs
+	[ -x "$nomem" ] || fail "no $nomem: build with make check"
+	command -v nm >/dev/null || skip "no nm (binutils): the repair rounds' code cannot be found"
+	nm -S "$nomem" | awk 'NF == 4 && $4 ~ /^(repair_|round_|fsck_commit)/ { print $1, $2 }' > pcs.txt
+	[ -s pcs.txt ] || fail "nm finds no repair code in $nomem"
+	NOMEM_RUNS=0
+	for c in "$@"; do
+		set -- $c
+		img=$1 mode=$2 want=$3; shift 3
+		cp "$img" orig.img
+		cp "$img" plain.img
+		run "$E4R" check -f "$mode" "$@" plain.img
+		expect_rc "$want" "check -f $mode $img"
+		if [ "$want" = 1 ]; then
+			run e2fsck -fn plain.img
+			expect_rc 0 "oracle: check -f $mode mends $img"
+		fi
+		run env E2FSPROGS_FAKE_TIME=1700000000 "$nomem" --max-runs 25 --dense-pcs pcs.txt \
+			check -f "$mode" "$@" "$img"
+		[ "$RC" -eq 77 ] && skip "allocation failures not injected in this build (a sanitizer's allocator)"
+		expect_rc 0 "$img $mode: every allocation failure exits 8 or as uninjected, a round whole or dropped"
+		expect_out "$img: exit $want, [0-9]+ allocations, every [0-9]+-th failed \([0-9]+ runs\)" \
+			"$img $mode: summary"
+		# a repair that repairs had its round's allocations tried, every one
+		[ "$want" != 1 ] || expect_out "$img: [1-9][0-9]* allocations made in the code" "$img $mode: the round's"
+		runs=$(printf '%s\n' "$OUT" | sed -n 's/.*failed (\([0-9]*\) runs).*/\1/p')
+		NOMEM_RUNS=$((NOMEM_RUNS + ${runs:-0}))
+		cmp -s "$img" orig.img || fail "$img $mode: the helper changed its input"
+	done
+}
