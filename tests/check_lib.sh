@@ -124,7 +124,7 @@ nomem_damaged_images() {
 # nomem_repairs "IMAGE MODE EXIT [OPTION...]"...: for each, check -f MODE on IMAGE exits EXIT
 # (and with 1, e2fsck -fn finds the result clean); then tests/unit/nomem_cmds fails each
 # allocation of the repair rounds (every one made with a function of lib/repair or the
-# round's commit on the stack, from nm) and 25 of the others (and the last), alone and with every
+# round's commit on the stack, from nm) and 15 of the others (and the last), alone and with every
 # later one. Sets NOMEM_RUNS to the runs made.
 nomem_repairs() {
 	local nomem=$E4R_TOP_BUILDDIR/tests/unit/nomem_cmds c img mode want runs
@@ -144,7 +144,7 @@ nomem_repairs() {
 			run e2fsck -fn plain.img
 			expect_rc 0 "oracle: check -f $mode mends $img"
 		fi
-		run env E2FSPROGS_FAKE_TIME=1700000000 "$nomem" --max-runs 25 --dense-pcs pcs.txt \
+		run env E2FSPROGS_FAKE_TIME=1700000000 "$nomem" --max-runs 15 --dense-pcs pcs.txt \
 			check -f "$mode" "$@" "$img"
 		[ "$RC" -eq 77 ] && skip "allocation failures not injected in this build (a sanitizer's allocator)"
 		expect_rc 0 "$img $mode: every allocation failure exits 8 or as uninjected, a round whole or dropped"

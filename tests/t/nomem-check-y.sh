@@ -6,7 +6,7 @@
 # exits 8 leaving the image as before the round: the input but for the superblock's error
 # marks, or what the rounds before committed (the distinct states are counted), from which
 # an uninjected check ends in what e2fsck -fn finds clean. Every allocation of the repair
-# rounds is tried, 25 of the others (check_lib.sh, nomem_repairs). --json runs are
+# rounds is tried, 15 of the others (check_lib.sh, nomem_repairs). --json runs are
 # validated by the runner (an exit of 8 or more says why). dup.img is left out: repair/dups.c
 # does not yet drop its round on every failure (a clone that is not made goes unnoticed).
 . "$E4R_TESTS_SRCDIR/check_lib.sh"
