@@ -164,7 +164,17 @@ static int run_session(const char *image, const struct write_args *a, struct wri
 	 * replay gives a consistent filesystem.
 	 */
 	if (!util_no_memory(err) && !run.crashed && !run.in_flight_end) {
-		errcode_t cerr = jbd_writer_close_clean(w);
+		/*
+		 * The unmount writes back what the operations before a refused one
+		 * left dirty (without it their files kept their sizes over holes);
+		 * a writeback that fails (no space) still commits what is there.
+		 */
+		errcode_t cerr = err ? write_da_flush(&f) : 0;
+
+		if (cerr && !util_no_memory(cerr))
+			cerr = 0;
+		if (!cerr)
+			cerr = jbd_writer_close_clean(w);
 
 		if (cerr)
 			cli_error(image, cerr, _("final commit and checkpoint"));

@@ -19,6 +19,17 @@ run e2fsck -fn a.img;                            expect_rc 0 "a failed op leaves
 printf 'mkdir /d\ncreate /d/f 1\nrmdir /d\n' > nonempty.txt
 run "$E4R" write --script=nonempty.txt a.img;    expect_rc 8 "rmdir of a non-empty directory"; expect_out "not empty" "the reason is given"
 run e2fsck -fn a.img;                            expect_rc 0 "clean after the refused rmdir"
+# what came before a refused operation is written back, as the unmount does: the file has
+# the content the same creation alone gives it, not its size over holes
+mkimg k.img 8M; cp k.img k1.img
+printf 'create /kept 3000\n' > kept.txt
+printf 'create /kept 3000\ncreate /no/such 1\n' > refused.txt
+run "$E4R" write --script=kept.txt k1.img;       expect_rc 0 "one creation"
+run "$E4R" write --script=refused.txt k.img;     expect_rc 8 "a creation, then a refused one"
+run e2fsck -fn k.img;                            expect_rc 0 "clean after the refused creation"
+debugfs -R "cat /kept" k.img > kept.out 2>/dev/null; debugfs -R "cat /kept" k1.img > kept1.out 2>/dev/null
+[ "$(wc -c < kept.out)" = 3000 ] && cmp -s kept.out kept1.out && [ -n "$(tr -d '\0' < kept.out)" ] ||
+	fail "the file created before the refused operation lost its data"
 
 mkimg full.img 2M -b 1024
 printf 'create /big 4000000\n' > big.txt
