@@ -37,8 +37,7 @@ static int witness_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, in
 	return w->fn(dir, entry, d, offset, blocksize, buf, w->priv);
 }
 
-/* A walk of DIR read no block: had it one? Its extent tree, opened again, says. */
-static errcode_t unread_why(ext2_filsys fs, ext2_ino_t dir)
+errcode_t fs_walk_unread_why(ext2_filsys fs, ext2_ino_t dir)
 {
 	struct ext2_inode inode;
 	struct ext2fs_extent e;
@@ -66,7 +65,7 @@ errcode_t fs_dir_iterate(ext2_filsys fs, ext2_ino_t dir, int flags, fs_dirent_fn
 	struct witness w = { fn, priv, flags, 0 };
 	errcode_t err = ext2fs_dir_iterate2(fs, dir, flags | DIRENT_FLAG_INCLUDE_EMPTY, NULL, witness_entry, &w);
 
-	return err || w.seen ? err : unread_why(fs, dir);
+	return err || w.seen ? err : fs_walk_unread_why(fs, dir);
 }
 
 struct find {

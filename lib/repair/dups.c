@@ -16,6 +16,7 @@
 #include "check/ctx.h"
 #include "fs/goal.h"
 #include "fs/inode.h"
+#include "fs/dirwalk.h"
 #include "repair/repair.h"
 #include "util/nomem.h"
 
@@ -43,6 +44,7 @@ struct dup_clone {
 	struct dup_counts	*counts;
 	enum dup_walk		walk;
 	int			shares;	/* DUP_TEST: a block it claims is still shared */
+	int			met;	/* the walk met a block (libext2fs may end one unseen) */
 	char			*buf;
 	errcode_t		err;
 	unsigned		cloned;
@@ -212,6 +214,7 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	blk64_t blk = *blocknr, nb = 0;
 
 	(void)ref_offset;
+	d->met = 1;
 	/*
 	 * An indirect block outside the filesystem: libext2fs would stop the
 	 * whole walk with an error (EXT2_ET_BAD_IND_BLOCK) once this returns.
@@ -304,6 +307,7 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	*skip = 0;
 	d->walk = walk;
 	d->shares = 0;
+	d->met = 0;
 	d->err = 0;
 	d->extents = !!(in.i_flags & EXT4_EXTENTS_FL);
 	d->lcluster = d->kept_pc = d->new_pc = d->count_pc = E4R_NONE;
@@ -312,6 +316,9 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	d->home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
 	if (walk != DUP_CLONE) {
 		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, clone_cb, d);
+		/* a walk that could not start reads as a file with no blocks: a sharer's cannot be */
+		if (!err && !d->met)
+			err = fs_walk_unread_why(fs, ino);
 		/* a map that cannot be walked: the clone's walk says so */
 		if (err && !util_no_memory(err) && !d->counts->err)
 			err = 0;
@@ -326,6 +333,8 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 		err = 0;	/* a map that cannot be walked: the clone's walk says so below */
 	if (!err)
 		err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, d);
+	if (!err && !d->err && !d->met)
+		err = fs_walk_unread_why(fs, ino);
 	return err ? err : d->err;
 }
 
