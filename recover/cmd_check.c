@@ -111,6 +111,7 @@ struct report {
 	unsigned	round;
 	int		pass;
 	int		live;		/* the checks' parts are out: the end prints the verdict only */
+	int		errors_said;	/* the replay's marking of the error state was told */
 	struct bar	*bar;		/* cleared before printing */
 };
 
@@ -155,6 +156,9 @@ static void print_findings(struct report *at, const struct check_result *r, size
 		const struct check_problem_info *p = check_problem_info(f->code);
 
 		if (f->code == E4R_PR_JOURNAL_SKIPPED)
+			continue;
+		/* said already: "contains a file system with errors, check forced.", or the replay's marking */
+		if (f->code == E4R_PR_ERRORS_FLAG && (r->reason == E4R_REASON_ERRORS || at->errors_said))
 			continue;
 		if (f->round != at->round)
 			next_round(at, f->round);
@@ -408,6 +412,7 @@ struct teller {
 	FILE		*out;
 	int		preen;		/* -p: lines start with the image's name, as e2fsck -p's */
 	struct bar	*bar;		/* cleared before telling */
+	int		*errors_said;	/* set once the error state's marking is told */
 };
 
 static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
@@ -431,6 +436,7 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 		break;
 	case FSCK_EVENT_MARKED_ERROR:
 		check_marked_text(t->out, t->image, s);
+		*t->errors_said = 1;
 		break;
 	case FSCK_EVENT_ORPHANS:
 		check_orphans_text(t->out, t->image, &s->orphans, t->preen);
@@ -605,6 +611,7 @@ int cmd_check(int argc, const char **argv)
 	so.journal_path = journal;
 	so.check.journal_path = journal;
 	teller.image = image;
+	teller.errors_said = &rep.errors_said;
 	teller.preen = so.check.repair == E4R_REPAIR_PREEN;
 	teller.out = json ? stderr : stdout;
 	so.event = event_cb;

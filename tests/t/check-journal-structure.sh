@@ -41,6 +41,13 @@ run "$E4R" check -y -f ours.img
 expect_out "the journal cannot be replayed: revoke block's record count is larger than the block" \
 	"check names the structural fault"
 expect_no_out "[Cc]hecksum" "check speaks of no checksum on a journal that has none"
+# the error state the replay set is said once, not again as a note; without -f, the check
+# it forces is explained as e2fsck explains it
+expect_no_out "marked as having errors" "the error state is not repeated as a note"
+cp rv.img nof.img
+run "$E4R" check -y nof.img
+expect_out "contains a file system with errors, check forced" "the forced check is explained"
+expect_no_out "marked as having errors" "the error state is not repeated as a note (without -f)"
 # Neither tool wrote a logged block home: 5000, 5001 and 5010 hold what they held.
 for b in 5000 5001 5010; do
 	for img in ours theirs; do
