@@ -25,6 +25,7 @@ name in one block or inline directory). "raw" leaves the
 object's checksum stale; without it the checksum is recomputed (by
 fsmeta reseal) so that only the structural checks can see the damage.
 """
+import mmap
 import os
 import random
 import struct
@@ -115,6 +116,35 @@ JSB_FIELDS = [("h_magic", 0, 4), ("h_blocktype", 4, 4), ("h_sequence", 8, 4),
               ("s_num_fc_blks", 84, 4), ("s_checksum", 0xfc, 4)]
 
 
+def _crc32c_table():
+    table = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ (0x82F63B78 if c & 1 else 0)
+        table.append(c)
+    return table
+
+
+CRC32C = _crc32c_table()
+
+
+def jsb_sealed(jsb):
+    """A journal superblock (1024 bytes) with its checksum made good, where it has one
+    (v2/v3): crc32c of the block with the field zero, as libext2fs seeds it (~0, no
+    final inversion). fsmeta reseal does this inside an image; an external journal
+    device is no filesystem it can open."""
+    jsb = bytearray(jsb[:1024])
+    if not jsb[0x2b] & 0x18:
+        return bytes(jsb)
+    jsb[0xfc:0x100] = bytes(4)
+    c = 0xffffffff
+    for b in jsb:
+        c = CRC32C[(c ^ b) & 0xff] ^ (c >> 8)
+    jsb[0xfc:0x100] = struct.pack(">I", c)
+    return bytes(jsb)
+
+
 class FsMap:
     """fsmeta map's view of a base image, plus its manifest of paths."""
 
@@ -161,10 +191,13 @@ class FsMap:
 class Damage:
     """One applied damage: the spec, the bytes to restore, the objects to reseal."""
 
-    def __init__(self, spec, offset, new, reseal, name_objects, also=()):
+    def __init__(self, spec, offset, new, reseal, name_objects, also=(), jwrites=(),
+                 absent=False):
         self.spec, self.reseal = spec, reseal
         self.writes = [(offset, new)] + list(also)  # (byte offset, new bytes)
         self.objects = name_objects  # inode numbers a checker should name
+        self.jwrites = list(jwrites)  # (byte offset, new bytes) on the external journal
+        self.absent = absent  # the external journal is not given to the checkers
 
 
 def _value(rng, size, cur):
@@ -210,12 +243,19 @@ class Damager:
 
     STRUCTS = ["sb", "gd", "inode", "inode", "inode", "inode", "extent", "dirent", "dirent",
                "dxroot", "dxnode", "xattr", "ixattr", "bbitmap", "ibitmap", "jsb", "block",
-               "block"]
+               "block", "journal"]
 
     def __init__(self, fsmap, img):
         self.m, self.img = fsmap, img
+        # mapped, not read: a run holds some fifty bases, a few GiB in all
         with open(img, "rb") as f:
-            self.data = f.read()
+            self.data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        # an external journal device kept beside the image (flavours.py)
+        self.jdata = None
+        if os.path.exists(img + ".journal"):
+            with open(img + ".journal", "rb") as f:
+                self.jdata = f.read()
+        self._jblocks = None
 
     def read(self, off, size):
         return self.data[off:off + size]
@@ -238,7 +278,7 @@ class Damager:
             else:
                 spec = getattr(self, "_choose_" + kind)(rng)
             if spec:
-                raw = rng.random() < 0.3 and kind not in ("block",)
+                raw = rng.random() < 0.3 and kind not in ("block", "journal")
                 return spec + (" raw" if raw else "")
         return None
 
@@ -465,6 +505,83 @@ class Damager:
     def _choose_ibitmap(self, rng):
         return self._choose_bitmap(rng, "ibitmap")
 
+    def _choose_journal(self, rng):
+        """The journal whole: an external one absent, or one that needs recovery
+        (needs_recovery set) and cannot be read (written zero, ones or garbage)."""
+        if self.m.jsb is None and self.jdata is None:
+            return None
+        if self.jdata is not None and rng.random() < 0.3:
+            return "journal - absent %s" % rng.choice(["clean", "recover"])
+        return "journal - %s %s" % (rng.choice(["all", "jsb", "log"]),
+                                    rng.choice(["zero", "ones", "random"]))
+
+    def journal_blocks(self):
+        """(data, [byte offset of each journal block, the superblock's first]): in the
+        image (the journal inode's blocks) or on the external device."""
+        if self._jblocks is None:
+            bs = self.m.bs
+            if self.jdata is not None:
+                first = 2 if bs == 1024 else 1  # after the device's ext2 superblock
+                self._jblocks = [b * bs for b in range(first, len(self.jdata) // bs)]
+            else:
+                # the journal's data blocks, by logical number (a block-mapped
+                # journal's indirect blocks are the inode's, not the log's)
+                inum = struct.unpack("<I", self.read(1024 + 224, 4))[0]
+                off = self.m.inodes[inum]["off"]
+                size = struct.unpack("<I", self.read(off + 4, 4))[0]
+                cmds = "".join("bmap <%d> %d\n" % (inum, k) for k in range(size // bs))
+                out = subprocess.run(["debugfs", "-f", "-", self.img], input=cmds,
+                                     capture_output=True, text=True).stdout
+                self._jblocks = [int(b) * bs for b in out.split("\n") if b.strip().isdigit()]
+                if not self._jblocks or self._jblocks[0] // bs != self.m.jsb:
+                    raise KeyError("journal blocks not found")
+        return self._jblocks
+
+    def _resolve_journal(self, spec, field, op):
+        bs = self.m.bs
+        incompat = struct.unpack("<I", self.read(1024 + 96, 4))[0]
+        recover = struct.pack("<I", incompat | 0x4)  # needs_recovery
+        if field == "absent":
+            if self.jdata is None:
+                raise KeyError("no external journal")
+            if op == "clean":
+                return Damage(spec, 1024 + 96, self.read(1024 + 96, 4), [], [], absent=True)
+            return Damage(spec, 1024 + 96, recover, ["sb"], [], absent=True)
+        if self.m.jsb is None and self.jdata is None:
+            raise KeyError("no journal")
+        offs = self.journal_blocks()
+        if field == "jsb":
+            offs = offs[:1]
+        elif field == "log":
+            offs = offs[1:]
+        elif field != "all":
+            raise ValueError("bad journal part " + field)
+        if op == "zero":
+            data = bytes(bs * len(offs))
+        elif op == "ones":
+            data = b"\xff" * (bs * len(offs))
+        elif op == "random":
+            data = random.Random(spec).randbytes(bs * len(offs))
+        else:
+            raise ValueError("bad op " + op)
+        writes = [(o, data[k * bs:(k + 1) * bs]) for k, o in enumerate(offs)]
+        if field == "log":
+            # the superblock says the log starts at its first block: there is
+            # something to replay, and what is there cannot be read
+            src = self.jdata if self.jdata is not None else self.data
+            jsb = bytearray(src[self.journal_blocks()[0]:self.journal_blocks()[0] + bs])
+            jsb[28:32] = jsb[20:24]  # s_start = s_first
+            jsb[24:28] = struct.pack(">I", struct.unpack(">I", bytes(jsb[24:28]))[0] or 1)
+            if self.jdata is not None:
+                jsb[:1024] = jsb_sealed(jsb)
+            writes.append((self.journal_blocks()[0], bytes(jsb)))
+        reseal = ["sb"]
+        if field == "log" and self.jdata is None:
+            reseal.append("jsb:%d" % self.m.jsb)
+        if self.jdata is not None:
+            return Damage(spec, 1024 + 96, recover, reseal, [], jwrites=writes)
+        return Damage(spec, 1024 + 96, recover, reseal, [], also=writes)
+
     def _choose_jsb(self, rng):
         if self.m.jsb is None:
             return None
@@ -537,6 +654,8 @@ class Damager:
                 return Damage(spec, blk * bs, new, [], names,
                               [(other * bs, self.read(blk * bs, bs))])
             return Damage(spec, blk * bs, new, [], names)
+        if struct_ == "journal":
+            return self._resolve_journal(spec, field, op)
         if struct_ == "iarea":
             ino = m.ino(obj)
             start, size = self._iarea(ino, field)
@@ -709,11 +828,16 @@ class Damager:
 
 
 def apply(img, damage, fsmeta):
-    """Write DAMAGE into IMG, then reseal the objects it changed."""
+    """Write DAMAGE into IMG (and its external journal), then reseal the objects it changed."""
     with open(img, "r+b") as f:
         for off, new in damage.writes:
             f.seek(off)
             f.write(new)
+    if damage.jwrites:
+        with open(img + ".journal", "r+b") as f:
+            for off, new in damage.jwrites:
+                f.seek(off)
+                f.write(new)
     if damage.reseal:
         subprocess.run([fsmeta, "reseal", img] + damage.reseal, capture_output=True)
 
@@ -723,7 +847,12 @@ def restore(img, damager, damage):
     bs = damager.m.bs
     blocks = set()
     for off, new in damage.writes:
-        blocks |= {off // bs, (off + len(new) - 1) // bs}
+        blocks |= set(range(off // bs, (off + len(new) - 1) // bs + 1))
+    if damage.jwrites:
+        with open(img + ".journal", "r+b") as f:
+            for off, new in damage.jwrites:
+                f.seek(off)
+                f.write(damager.jdata[off:off + len(new)])
     for obj in damage.reseal:
         kind, _, rest = obj.partition(":")
         arg = int(rest.split(":")[0]) if rest else 0

@@ -99,16 +99,39 @@ def compare(e_rc, o_rc, wrote, e_out=""):
     return None
 
 
+def jargs(img, tool, absent=False):
+    """The options that give a checker IMG's external journal (flavours.journal_of).
+    ABSENT: the journal is gone; e2fsck is pointed at a path that does not exist (it
+    would otherwise take whatever device blkid's cache remembers), check looks for
+    the journal's UUID as it does when no path is given."""
+    j = flavours.journal_of(img)
+    if not j:
+        return []
+    if absent:
+        return ["-j", img + ".absent"] if tool == "e2fsck" else []
+    return ["-j", j] if tool == "e2fsck" else ["--journal=" + j]
+
+
 def _worker_init(work, bases):
     """Each worker damages copies of its own, restored after every case (the
     damagers, made before the pool, come with the fork)."""
     STATE["damagers"] = STATE["choosers"]
     STATE["copies"] = {}
-    wdir = tempfile.mkdtemp(prefix="w.", dir=work)
-    for name, img in bases.items():
-        copy = os.path.join(wdir, name + ".img")
+    STATE["bases"] = bases
+    STATE["wdir"] = tempfile.mkdtemp(prefix="w.", dir=work)
+
+
+def _copy_of(name):
+    """The worker's copy of base NAME, made when a case first needs it (a run has
+    some fifty bases; most workers use a few of them)."""
+    if name not in STATE["copies"]:
+        img = STATE["bases"][name]
+        copy = os.path.join(STATE["wdir"], name + ".img")
         shutil.copyfile(img, copy)
+        if flavours.journal_of(img):
+            shutil.copyfile(flavours.journal_of(img), copy + ".journal")
         STATE["copies"][name] = copy
+    return STATE["copies"][name]
 
 
 def check_case(item):
@@ -116,26 +139,26 @@ def check_case(item):
     damage."""
     label, name, spec = item
     STATE["kept_by"] = set()
-    damager, copy = STATE["damagers"][name], STATE["copies"][name]
+    damager, copy = STATE["damagers"][name], _copy_of(name)
     try:
         d = damager.resolve(spec)
     except (KeyError, IndexError, StopIteration, ValueError, OverflowError) as ex:
         return label, name, spec, "unresolved", "cannot apply to this base: %r" % ex, False, ()
     dmg.apply(copy, d, ARGS.fsmeta)
     try:
-        e_rc, e_out = run(["e2fsck", "-fn", copy])
-        before = os.stat(copy).st_mtime_ns
-        o_rc, o_out = run([ARGS.e4recover, "check", "-n", "-f", copy])
-        wrote = os.stat(copy).st_mtime_ns != before
+        e_rc, e_out = run(["e2fsck", "-fn", *jargs(copy, "e2fsck", d.absent), copy])
+        before = [os.stat(f).st_mtime_ns for f in (copy, copy + ".journal") if os.path.exists(f)]
+        o_rc, o_out = run([ARGS.e4recover, "check", "-n", "-f", *jargs(copy, "check", d.absent), copy])
+        wrote = [os.stat(f).st_mtime_ns for f in (copy, copy + ".journal") if os.path.exists(f)] != before
         repair = None
         with_repair = ARGS.repair or spec.split()[-1] == "repair"
         if with_repair and verdict(e_rc) == "damaged" and verdict(o_rc) == "damaged":
-            repair = compare_repairs(copy, damager.img)
+            repair = compare_repairs(copy, damager.img, d.absent)
     finally:
         dmg.restore(copy, damager, d)
         if ARGS.paranoid:
             with open(copy, "rb") as f:
-                if f.read() != damager.data:
+                if f.read() != damager.data[:]:
                     shutil.copyfile(damager.img, copy)
                     return label, name, spec, "unrestored", "restore left the copy changed", False, ()
     kind = compare(e_rc, o_rc, wrote, e_out)
@@ -196,7 +219,7 @@ def base_reach(base):
     return cache[base]
 
 
-def compare_repairs(copy, base):
+def compare_repairs(copy, base, absent=False):
     """Repair the damaged copy with e2fsck -fy and with check -y -f; None when ours
     keeps every inode e2fsck keeps (or every inode of the undamaged BASE as it was:
     e2fsck reading a misplaced inode table keeps shifted copies of inodes under
@@ -205,9 +228,13 @@ def compare_repairs(copy, base):
     ours, theirs = copy + ".ours", copy + ".e2fsck"
     shutil.copyfile(copy, ours)
     shutil.copyfile(copy, theirs)
+    if flavours.journal_of(copy):
+        shutil.copyfile(copy + ".journal", ours + ".journal")
+        shutil.copyfile(copy + ".journal", theirs + ".journal")
     try:
-        run(["e2fsck", "-fy", theirs])
-        y_rc, y_out = run([ARGS.e4recover, "check", "-y", "-f", "--json", ours])
+        run(["e2fsck", "-fy", *jargs(theirs, "e2fsck", absent), theirs])
+        y_rc, y_out = run([ARGS.e4recover, "check", "-y", "-f", "--json",
+                           *jargs(ours, "check", absent), ours])
         if verdict(y_rc) == "crash":
             return "crashed", "\n--- check -y -f\n" + y_out[-3000:]
         if "write over filesystem metadata" in y_out:
@@ -215,13 +242,16 @@ def compare_repairs(copy, base):
         again = refixed(y_out)
         if again:
             return "refixed", "\n--- fixed, then found again the next round\n%s\n" % again
-        t_rc, _ = run(["e2fsck", "-fn", theirs])
-        u_rc, u_out = run(["e2fsck", "-fn", ours])
+        # after the repair both are judged with the journal at hand (a journal the
+        # repair left absent stays absent for both)
+        t_rc, _ = run(["e2fsck", "-fn", *jargs(theirs, "e2fsck", absent), theirs])
+        u_rc, u_out = run(["e2fsck", "-fn", *jargs(ours, "e2fsck", absent), ours])
         if t_rc == 0 and u_rc != 0:
             return "unmended", "\n--- check -y -f\n%s--- e2fsck -fn after it\n%s" % (
                 y_out[-3000:], u_out[-3000:])
         if t_rc == 0:
-            a_rc, a_out = run([ARGS.e4recover, "check", "-n", "-f", ours])
+            a_rc, a_out = run([ARGS.e4recover, "check", "-n", "-f", *jargs(ours, "check", absent),
+                               ours])
             if a_rc != 0:
                 return "unstable", "\n--- check -n -f after check -y -f\n" + a_out[-3000:]
             kept, mine = reach(theirs), reach(ours)
@@ -237,8 +267,24 @@ def compare_repairs(copy, base):
             STATE["kept_by"] = fixed_problems(y_out)
         return None
     finally:
-        os.unlink(ours)
-        os.unlink(theirs)
+        for f in (ours, theirs, ours + ".journal", theirs + ".journal"):
+            if os.path.exists(f):
+                os.unlink(f)
+
+
+def draw_flavour(rng, names):
+    """A flavour of NAMES: each flavour as likely as any other; then, where its full
+    variants are among NAMES, one of them half the time (a sixth each: +fullblocks,
+    +fullinodes, +full), as a full filesystem is no rarer a state than a flavour."""
+    groups = {}
+    for n in names:
+        groups.setdefault(n.split("+")[0], []).append(n)
+    group = groups[rng.choice(list(groups))]
+    plain = [n for n in group if "+" not in n]
+    full = [n for n in group if "+" in n]
+    if full and (not plain or rng.random() < 0.5):
+        return rng.choice(full)
+    return plain[0]
 
 
 def cases(seed, count, names):
@@ -248,7 +294,7 @@ def cases(seed, count, names):
         return out
     for k in range(count):
         rng = random.Random("%s/%d" % (seed, k))
-        name = rng.choice(names)
+        name = draw_flavour(rng, names)
         spec = STATE["choosers"][name].choose(rng, ARGS.structs)
         if spec:
             out.append(("case %s/%d" % (seed, k), name, spec))
@@ -309,7 +355,9 @@ def main():
     ap.add_argument("--work", help="directory for the base images (kept, reused)")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--count", type=int, default=300)
-    ap.add_argument("--flavours", default=",".join(flavours.FLAVOURS))
+    ap.add_argument("--flavours", default=",".join(flavours.NAMES),
+                    help="flavours (flavours.py), each with its full variants: NAME+fullblocks, "
+                    "NAME+fullinodes, NAME+full")
     ap.add_argument("--structs", type=lambda v: [x for x in v.split(",") if x],
                     help="only these structures (dirent,dxroot,...; block:dir for blocks of a kind)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -336,8 +384,8 @@ def main():
         img = os.path.join(work, name + ".img")
         if not (os.path.exists(img) and os.path.exists(img + ".json")):
             flavours.build(name, img)
-        rc, out = run(["e2fsck", "-fn", img])
-        o_rc, o_out = run([ARGS.e4recover, "check", "-n", "-f", img])
+        rc, out = run(["e2fsck", "-fn", *jargs(img, "e2fsck"), img])
+        o_rc, o_out = run([ARGS.e4recover, "check", "-n", "-f", *jargs(img, "check"), img])
         if rc != 0 or o_rc != 0:
             print("FAIL base %s: e2fsck -fn exit %s, check -n -f exit %s\n%s" % (
                 name, rc, o_rc, (out if rc else o_out)[-2000:]))
