@@ -51,7 +51,13 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_SKIPPED, "journal_skipped", P0, INFO, E4R_ANS_NONE, 0,
 	    FIX(NONE), PH(NONE),
 	    PM_("skipping journal recovery because doing a read-only filesystem check")),
-	ROW(E4R_PR_JOURNAL_DEVICE_MISSING, "journal_device_missing", P0, INFO, E4R_ANS_NONE, 0,
+	/*
+	 * e2fsck -n without the device cannot proceed either (exit 12), with
+	 * needs_recovery or without: the check goes on (nothing is read from the
+	 * log) but never calls the filesystem clean, as check -y, which stops
+	 * before the replay (lib/fsck/session.c)
+	 */
+	ROW(E4R_PR_JOURNAL_DEVICE_MISSING, "journal_device_missing", P0, ERR, E4R_ANS_NONE, HALTS,
 	    FIX(NONE), PH(NONE),
 	    PM_("no device carries the external journal's UUID: the journal is not read (give it with --journal=PATH)")),
 	/*

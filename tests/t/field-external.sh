@@ -4,7 +4,8 @@
 # replays it: the filesystem and the journal device end as e2fsck -y leaves them (imgdiff.py,
 # cmp), the logged blocks as e2fsck -fy writes them (dd), and e2fsck -fn is clean. Without
 # the device, check -y does not call the filesystem clean: it names the missing journal,
-# writes nothing and exits 12, as e2fsck -y does then ("Cannot proceed").
+# writes nothing and exits 12, as e2fsck -y does then ("Cannot proceed"); check -n checks
+# what it can, and exits 12 as e2fsck -n does.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 # A UUID of this test's own: blkid must not find another test's journal device.
@@ -44,7 +45,12 @@ cmp -s n.img fs.img || fail "check -y without the journal device wrote to the im
 run "$E4R" replay n.img
 expect_rc 8 "replay without the journal device"
 run "$E4R" check -n n.img
-expect_out "Note: no device carries the external journal's UUID" "check -n says the journal is not read"
+expect_out "no device carries the external journal's UUID" "check -n says the journal is not read"
+expect_rc 12 "check -n without the journal device (e2fsck -n: 12)"
+expect_no_out "clean" "check -n does not call it clean without its journal"
+cp fs.img en.img
+run e2fsck -n en.img
+expect_rc 12 "oracle: e2fsck -n without the journal device cannot proceed"
 run "$E4R" check -n --journal=jnl.img n.img
 expect_no_out "no device carries" "check -n --journal=PATH reads the journal given"
 cp fs.img e.img
