@@ -384,22 +384,26 @@ static errcode_t add_usage(void *arg, uint32_t id, uint64_t space, uint64_t inod
 	return qt_insert(w->q, rec, w->buf);
 }
 
-/* Give INO an empty regular file; the old blocks are freed, or dropped when pass 1 found the map broken. */
-static errcode_t qt_empty(struct check_ctx *c, ext2_ino_t ino)
+/*
+ * Give INO an empty regular file. A sound one keeps its blocks (*KEPT set):
+ * the new records are written over them and what is left past the new end
+ * is freed after; a block freed in a round stays taken until the round is
+ * committed, so on a full filesystem the file could not be written again
+ * into blocks it had just given up. When pass 1 found the map broken, the
+ * blocks are dropped.
+ */
+static errcode_t qt_empty(struct check_ctx *c, ext2_ino_t ino, int *kept)
 {
 	ext2_filsys fs = c->fs;
 	struct ext2_inode in;
 	errcode_t err = fs_read_inode(fs, ino, &in);
 
+	*kept = 0;
 	if (err)
 		return err;
-	if (!ext2fs_test_inode_bitmap2(c->inode_bad, ino) && LINUX_S_ISREG(in.i_mode)) {
-		/* the rebuilt bitmap counts them used: freed here */
-		err = ext2fs_punch(fs, ino, &in, NULL, 0, ~0ULL);
-		if (!err)
-			err = fs_read_inode(fs, ino, &in);
-		if (err)
-			return err;
+	if (!ext2fs_test_inode_bitmap2(c->inode_bad, ino) && LINUX_S_ISREG(in.i_mode) &&
+	    !(in.i_flags & EXT4_INLINE_DATA_FL)) {
+		*kept = 1;	/* the size alone goes: nothing past it is read back */
 	} else {
 		/* not walked; the next round's bitmap rebuild frees what it held */
 		memset(in.i_block, 0, sizeof(in.i_block));
@@ -435,6 +439,7 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *
 	struct ext2_inode in;
 	unsigned char *buf;
 	errcode_t err, err2;
+	int kept = 0;
 	size_t i;
 
 	if (t < 0 || ino < 1 || ino > c->inodes)
@@ -450,7 +455,7 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *
 	w.buf = buf;
 	err = old_read(c, ino, t, &old, &bgrace, &igrace);
 	if (!err)
-		err = qt_empty(c, ino);
+		err = qt_empty(c, ino, &kept);
 	if (!err)
 		err = fs_read_inode(fs, ino, &in);
 	if (!err)
@@ -488,6 +493,10 @@ errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *
 	err2 = ext2fs_file_close(q.file);
 	if (!err)
 		err = err2;
+	/* the old file's blocks past the new end: the rebuilt bitmap counts them used, freed here */
+	if (!err && kept && !(err = fs_read_inode(fs, ino, &in)))
+		err = ext2fs_punch(fs, ino, &in, NULL,
+				   (q.size + fs->blocksize - 1) / fs->blocksize, ~0ULL);
 out:
 	free(old.rec);
 	free(old.seen);
