@@ -799,8 +799,12 @@ static const struct check_problem_info table[E4R_PR_COUNT] = {
 	ROW(E4R_PR_JOURNAL_COPY, "journal_copy", P2, WARN, E4R_ANS_FIX, 0,
 	    FIX(JOURNAL_COPY), PH(RESTORE),
 	    PM_("block %b is damaged; the journal holds a copy that passes the checks (transaction %f): restore it")),
-	/* e2fsck's first answer to both flags: an extent header in i_block makes it an extent file */
-	ROW(E4R_PR_INLINE_FLAG_EXTENTS, "inline_flag_extents", P1, ERR, E4R_ANS_FIX, 0,
+	/*
+	 * e2fsck's first answer to both flags: an extent header in i_block makes
+	 * it an extent file. A directory's entries were read as inline data:
+	 * what pass 2 found in them waits for the check through the extent map.
+	 */
+	ROW(E4R_PR_INLINE_FLAG_EXTENTS, "inline_flag_extents", P1, ERR, E4R_ANS_FIX, REMAPS,
 	    FIX(INODE), PH(NOW),
 	    PM_("inode %i has the inline data flag, but i_block holds an extent tree (the inline data flag is cleared)")),
 	/* e2fsck's answers to map flags a file cannot have, before anything else reads the inode */

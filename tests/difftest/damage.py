@@ -740,6 +740,8 @@ class Damager:
                 reseal = ["xattr:%d" % blk]
             else:
                 base = self._ixattr_area(ino)
+                if base is None:
+                    raise KeyError("no in-inode xattr area")  # 128-byte inodes: not applicable
                 first, end = 4, m.inodes[ino]["off"] + m.fs["inode_size"] - base
                 reseal = ["inode:%d" % ino]
             if "[" in field:

@@ -36,12 +36,14 @@ static void check_round_flags(const struct check_problem_info *p)
 	/*
 	 * The routines that take blocks from an inode (a trim of its map, its
 	 * xattr block detached), and those that change where its blocks are
-	 * (a trim, the clone of shared blocks, the inode cleared).
+	 * (a trim, the clone of shared blocks, the inode cleared, the inline
+	 * data flag cleared off an extent tree: i_block read as a map, no
+	 * longer as entries).
 	 */
 	CHECK_EQ(!!(fl & E4R_PF_DROPS_BLOCKS),
 		 p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_EA_CLEAR);
 	CHECK_EQ(!!(fl & E4R_PF_REMAPS), p->fix == E4R_FIX_BLOCK_MAP || p->fix == E4R_FIX_CLONE ||
-		 p->fix == E4R_FIX_INODE_CLEAR);
+		 p->fix == E4R_FIX_INODE_CLEAR || p->code == E4R_PR_INLINE_FLAG_EXTENTS);
 	/*
 	 * A count over an inode's blocks is pass 1's, mended in the inode; usage
 	 * over all inodes is the quota file's, mended by rewriting it. Never both.
