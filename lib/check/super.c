@@ -485,6 +485,31 @@ static void report_recovery_clear(struct check_ctx *c, uint32_t start)
 				 E4R_NONE, start);
 }
 
+/*
+ * An external journal the has_journal feature forgot: e2fsck still loads it
+ * from its device (given, or found by its UUID) and only says the feature is
+ * clear. jbd_journal_open wants the feature: set in memory for the look, and
+ * cleared again before anything else reads the superblock.
+ */
+static int external_journal_loads(struct check_ctx *c)
+{
+	struct ext2_super_block *sb = c->fs->super;
+	struct jbd_journal *j = NULL;
+	errcode_t err;
+
+	ext2fs_set_feature_journal(sb);
+	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
+	ext2fs_clear_feature_journal(sb);
+	if (util_no_memory(err)) {
+		check_fatal(c, err);
+		return 0;
+	}
+	if (err)
+		return 0;
+	jbd_journal_close(j);
+	return 1;
+}
+
 static void check_journal(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
@@ -494,8 +519,14 @@ static void check_journal(struct check_ctx *c)
 	/*
 	 * e2fsck takes a journal UUID to mean an external journal, whatever
 	 * s_journal_inum or the has_journal feature say, and finds no device
-	 * for it (an external journal proper is not checked without its device).
+	 * for it (an external journal proper is not checked without its device),
+	 * unless the feature alone went and the device is there (a warning).
 	 */
+	if (fs_journal_uuid_set(sb) && !sb->s_journal_inum && !ext2fs_has_feature_journal(sb) &&
+	    external_journal_loads(c)) {
+		check_report_ino(c, E4R_PR_JOURNAL_FEATURE_CLEAR, 0, E4R_NONE, E4R_NONE, E4R_NONE);
+		return;
+	}
 	if (fs_journal_uuid_set(sb) &&
 	    (sb->s_journal_inum || !ext2fs_has_feature_journal(sb))) {
 		check_report_ino(c, E4R_PR_JOURNAL_EXTERNAL_MISSING, sb->s_journal_inum, E4R_NONE,
