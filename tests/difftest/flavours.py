@@ -22,6 +22,7 @@ four variants of a flavour.
 """
 import json
 import os
+import random
 import shutil
 import subprocess
 import tempfile
@@ -334,33 +335,27 @@ def _fill(mnt, blocks, inodes, slack, made):
 
 def _topup(img, blocks, inodes, seed):
     """Use up through debugfs what the steps after the fill left free (the kernel
-    here cannot mount those filesystems): empty files, then a file of the blocks."""
-    for _ in range(8):
+    here cannot mount those filesystems): a file of the blocks (it needs an inode
+    of its own), then empty files."""
+    for turn in range(8):
         fb, fi = _free(img)
-        cmds = []
+        cmds, data = [], None
         if blocks and fb:
             bs = int(sh("dumpe2fs", "-h", img).stdout.split("Block size:")[1].split()[0])
             data = os.path.join(os.path.dirname(img), "topup.data")
+            # a block or two fewer each turn: the file's own map may need them
             with open(data, "wb") as f:
-                f.write(random_bytes(seed, max(1, fb - 2 * _) * bs))
-            cmds.append("write %s /fill/last/top%d" % (data, _))
-        # the block file first: it needs an inode of its own
+                f.write(random.Random(seed).randbytes(max(1, fb - 2 * turn) * bs))
+            cmds.append("write %s /fill/last/top%d" % (data, turn))
         if inodes and fi:
-            cmds += ["write /dev/null /fill/last/t%05d-%d" % (k, _) for k in range(fi)]
-        if blocks and fb:
-            try:
-                _debugfs(img, cmds)
-            finally:
-                os.unlink(data)
-        elif cmds:
-            _debugfs(img, cmds)
-        else:
+            cmds += ["write /dev/null /fill/last/t%05d-%d" % (k, turn) for k in range(fi)]
+        if not cmds:
             return
-
-
-def random_bytes(seed, n):
-    import random
-    return random.Random(seed).randbytes(n)
+        try:
+            _debugfs(img, cmds)
+        finally:
+            if data:
+                os.unlink(data)
 
 
 def build(name, img, seed=1):
