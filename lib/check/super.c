@@ -486,20 +486,27 @@ static void report_recovery_clear(struct check_ctx *c, uint32_t start)
 }
 
 /*
- * An external journal the has_journal feature forgot: e2fsck still loads it
- * from its device (given, or found by its UUID) and only says the feature is
- * clear. jbd_journal_open wants the feature: set in memory for the look, and
- * cleared again before anything else reads the superblock.
+ * A journal UUID beside a journal inode number or without the has_journal
+ * feature: e2fsck still loads the external journal from its device (given,
+ * or found by its UUID), ignoring the inode number, and says at most that
+ * the feature is clear. jbd_journal_open takes the feature and an inode
+ * number of 0 to mean that device: both are set so in memory for the look
+ * only, and put back before anything else reads the superblock.
  */
 static int external_journal_loads(struct check_ctx *c)
 {
 	struct ext2_super_block *sb = c->fs->super;
 	struct jbd_journal *j = NULL;
+	uint32_t inum = sb->s_journal_inum;
+	int feature = ext2fs_has_feature_journal(sb);
 	errcode_t err;
 
 	ext2fs_set_feature_journal(sb);
+	sb->s_journal_inum = 0;
 	err = jbd_journal_open(c->fs, c->opts ? c->opts->journal_path : NULL, &j);
-	ext2fs_clear_feature_journal(sb);
+	sb->s_journal_inum = inum;
+	if (!feature)
+		ext2fs_clear_feature_journal(sb);
 	if (util_no_memory(err)) {
 		check_fatal(c, err);
 		return 0;
@@ -520,11 +527,16 @@ static void check_journal(struct check_ctx *c)
 	 * e2fsck takes a journal UUID to mean an external journal, whatever
 	 * s_journal_inum or the has_journal feature say, and finds no device
 	 * for it (an external journal proper is not checked without its device),
-	 * unless the feature alone went and the device is there (a warning).
+	 * unless that device is there: then it says at most that the feature
+	 * is clear (an inode number of 8 still makes its pass 1 judge inode 8
+	 * as the journal: left to the report below).
 	 */
-	if (fs_journal_uuid_set(sb) && !sb->s_journal_inum && !ext2fs_has_feature_journal(sb) &&
+	if (fs_journal_uuid_set(sb) && sb->s_journal_inum != EXT2_JOURNAL_INO &&
+	    (sb->s_journal_inum || !ext2fs_has_feature_journal(sb)) &&
 	    external_journal_loads(c)) {
-		check_report_ino(c, E4R_PR_JOURNAL_FEATURE_CLEAR, 0, E4R_NONE, E4R_NONE, E4R_NONE);
+		if (!ext2fs_has_feature_journal(sb))
+			check_report_ino(c, E4R_PR_JOURNAL_FEATURE_CLEAR, 0, E4R_NONE, E4R_NONE,
+					 E4R_NONE);
 		return;
 	}
 	if (fs_journal_uuid_set(sb) &&
