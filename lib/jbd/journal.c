@@ -440,9 +440,12 @@ errcode_t jbd_journal_path_check(const char *image, const char *path)
 	if (fs_image_open(image, E4R_OPEN_NO_SIZE_CHECK | E4R_OPEN_IGNORE_SB_ERRORS,
 			  fs_image_io(image, NULL), &fs))
 		return 0;
-	/* the device would be read in place of the inode's journal, or of none */
-	internal = !ext2fs_has_feature_journal(fs->super) || fs->super->s_journal_inum != 0 ||
-		   !fs_journal_uuid_set(fs->super);
+	/*
+	 * No journal UUID: the device would be read in place of the inode's
+	 * journal, or of none. With one, e2fsck loads the device whatever the
+	 * inode number or the has_journal flag say, and so does the check.
+	 */
+	internal = !fs_journal_uuid_set(fs->super);
 	ext2fs_close_free(&fs);
 	return internal ? E4R_JOURNAL_PATH_UNUSED : 0;
 }

@@ -74,8 +74,8 @@ errcode_t jbd_journal_open(ext2_filsys fs, const char *external_path, struct jbd
 /*
  * Whether PATH, given as IMAGE's external journal device, can be one: the
  * error of its open (an operational error: the device is not there), or
- * E4R_JOURNAL_PATH_UNUSED when IMAGE's superblock names an internal journal
- * or none (the option contradicts it). 0 otherwise, and when IMAGE itself
+ * E4R_JOURNAL_PATH_UNUSED when IMAGE's superblock names no journal UUID
+ * (its journal is internal, or it has none: the option contradicts it). 0 otherwise, and when IMAGE itself
  * does not open: the command's own open says why. Whether the device is the
  * journal the superblock names is jbd_journal_open's to say.
  */
