@@ -158,8 +158,13 @@ static errcode_t map_inode(struct jbd_journal *j, struct ext2_inode *inode)
 	if (mapped > nblocks && !j->map[nblocks])
 		return E4R_JOURNAL_INODE_BAD;
 	used = used_blocks(j, nblocks);
+	/*
+	 * A hole reads as block 0, which on 4 KiB blocks is no lower than
+	 * s_first_data_block: named apart. e2fsck's load stops at the first
+	 * hole and calls the inode no journal.
+	 */
 	for (uint64_t l = 0; l < used; l++)
-		if (j->map[l] < fs->super->s_first_data_block ||
+		if (!j->map[l] || j->map[l] < fs->super->s_first_data_block ||
 		    j->map[l] >= ext2fs_blocks_count(fs->super))
 			return E4R_JOURNAL_INODE_BAD;
 	j->total_len = (uint32_t)used;
