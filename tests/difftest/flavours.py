@@ -239,6 +239,19 @@ def _free(img):
     return int(vals["Free blocks"]), int(vals["Free inodes"])
 
 
+def _until_enospc(make):
+    """Call MAKE(0), MAKE(1), ... until one fails for lack of space (ENOSPC); how many made."""
+    k = 0
+    while True:
+        try:
+            make(k)
+        except OSError as ex:
+            if ex.errno != 28:
+                raise
+            return k
+        k += 1
+
+
 def _fill(mnt, blocks, inodes, slack, made):
     """Use the mounted filesystem's blocks and/or inodes to the last one, as a user
     does: a file written until ENOSPC, empty files created until ENOSPC. SLACK
@@ -266,14 +279,7 @@ def _fill(mnt, blocks, inodes, slack, made):
         open(big, "w").close()
     n = 0
     if inodes:
-        while True:
-            try:
-                open(os.path.join(fill, "i%05d" % n), "w").close()
-            except OSError as ex:
-                if ex.errno != 28:
-                    raise
-                break
-            n += 1
+        n = _until_enospc(lambda k: open(os.path.join(fill, "i%05d" % k), "w").close())
         # a few inodes back for the one-block files that use the last blocks
         if blocks:
             for k in range(n - 8, n):
@@ -310,15 +316,7 @@ def _fill(mnt, blocks, inodes, slack, made):
                 break
             k += 1
     if inodes:
-        k = 0
-        while True:
-            try:
-                open(os.path.join(spare, "e%03d" % k), "w").close()
-            except OSError as ex:
-                if ex.errno != 28:
-                    raise
-                break
-            k += 1
+        _until_enospc(lambda k: open(os.path.join(spare, "e%03d" % k), "w").close())
     if slack:
         if blocks:
             os.truncate(big, max(0, os.stat(big).st_size - 64 * bs))
