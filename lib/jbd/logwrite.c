@@ -77,12 +77,22 @@ static void set_last_tag(const struct jbd_logfmt *f, unsigned char *p)
 	jbd_tag_encode(p, f->incompat, &tag);
 }
 
-/* Tags one descriptor holds at most (the first tag carries the UUID too). */
+/*
+ * Tags every descriptor holds, as jbd_log_descriptors fills it: the first
+ * tag carries the UUID, and a tag goes in only while the room left after it
+ * keeps 16 bytes and the tail free (jbd2's commit keeps the same margin).
+ */
 static unsigned tags_per_descriptor(const struct jbd_logfmt *f)
 {
 	unsigned csum_size = csum_v23(f) ? JBD_TAIL_SIZE : 0;
+	unsigned need = f->tag_bytes + 16 + csum_size, n = 1;
+	unsigned room = f->blocksize - JBD_HEADER_SIZE;
 
-	return (f->blocksize - JBD_HEADER_SIZE - csum_size - JBD_UUID_SIZE) / f->tag_bytes;
+	if (room < f->tag_bytes + JBD_UUID_SIZE)
+		return 1;
+	for (room -= f->tag_bytes + JBD_UUID_SIZE; room >= need; room -= f->tag_bytes)
+		n++;
+	return n;
 }
 
 errcode_t jbd_log_descriptors(const struct jbd_logfmt *f, uint32_t tid, const struct jbd_log_entry *e,
@@ -90,14 +100,14 @@ errcode_t jbd_log_descriptors(const struct jbd_logfmt *f, uint32_t tid, const st
 			      uint32_t *v1_crc)
 {
 	unsigned csum_size = csum_v23(f) ? JBD_TAIL_SIZE : 0;
-	unsigned per_first = tags_per_descriptor(f);
+	unsigned per = tags_per_descriptor(f);
 	unsigned max, i = 0, d = 0;
 	errcode_t err;
 
 	*descs = NULL;
 	*desc_end = NULL;
-	/* Generous: every descriptor holds at least per_first - 1 tags. */
-	max = per_first > 1 ? n / (per_first - 1) + 1 : n + 1;
+	/* every descriptor but the last is full */
+	max = (n + per - 1) / per + 1;
 	err = ext2fs_get_memzero((size_t)max * f->blocksize, descs);
 	if (!err)
 		err = ext2fs_get_memzero(max * sizeof(unsigned), desc_end);
@@ -169,9 +179,7 @@ unsigned long jbd_log_blocks_needed(const struct jbd_logfmt *f, unsigned long n)
 {
 	unsigned long per = tags_per_descriptor(f);
 
-	/* every descriptor but the first holds one tag more (no UUID): the count is an upper bound */
-	if (per < 1)
-		per = 1;
+	/* the descriptors, the blocks and the commit block: exact, every descriptor but the last full */
 	return (n + per - 1) / per + n + 1;
 }
 
@@ -199,8 +207,6 @@ unsigned long jbd_log_capacity(const struct jbd_journal *j, blk64_t max_blk)
 	if (room < 3)
 		return 0;
 	per = tags_per_descriptor(&f);
-	if (per < 1)
-		per = 1;
 	/* n blocks, ceil(n / per) descriptors and a commit block: start from the estimate, step to the bound */
 	n = (room - 1) / (per + 1) * per;
 	while (n && jbd_log_blocks_needed(&f, n) > room)

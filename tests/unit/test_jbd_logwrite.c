@@ -218,6 +218,69 @@ static void one(const char *dir, const char *mkfs_opts, enum jbd_csum_version cs
 	unlink(copy);
 }
 
+/*
+ * The descriptors of N blocks in every tag format, N across several
+ * descriptors' worth: walking each as a replay does (a UUID after a tag
+ * without SAME_UUID, up to the tag flagged LAST), every block is tagged
+ * once, in order, inside its block and before the v2/v3 tail, and the
+ * blocks they take are what jbd_log_blocks_needed says. Under the
+ * sanitizers a descriptor written past its buffer fails here too (a v1
+ * journal of 1 KiB blocks once overran it by one block at 122 tags).
+ */
+static void descriptor_layout(void)
+{
+	static const unsigned sizes[] = { 1024, 4096 };
+	static const struct { enum jbd_csum_version csum; uint32_t incompat; } kinds[] = {
+		{ JBD_CSUM_NONE, 0 }, { JBD_CSUM_NONE, JBD_FEATURE_INCOMPAT_64BIT },
+		{ JBD_CSUM_V1, 0 }, { JBD_CSUM_V2, JBD_FEATURE_INCOMPAT_CSUM_V2 },
+		{ JBD_CSUM_V3, JBD_FEATURE_INCOMPAT_CSUM_V3 | JBD_FEATURE_INCOMPAT_64BIT },
+	};
+	static const uint8_t uuid[16] = { 1, 2, 3 };
+	unsigned char *data = calloc(1, 4096);
+	struct jbd_log_entry *e = calloc(1100, sizeof(*e));
+
+	CHECK(data && e);
+	for (unsigned k = 0; data && e && k < 1100; k++)
+		e[k] = (struct jbd_log_entry){ 1000 + k, data, 0 };
+	for (unsigned z = 0; data && e && z < sizeof(sizes) / sizeof(*sizes); z++)
+		for (unsigned q = 0; q < sizeof(kinds) / sizeof(*kinds); q++) {
+			struct jbd_logfmt f = { sizes[z], kinds[q].incompat, kinds[q].csum, 7,
+						jbd_tag_bytes(kinds[q].incompat), uuid };
+			unsigned tail = f.csum == JBD_CSUM_V2 || f.csum == JBD_CSUM_V3 ? 4 : 0;
+
+			for (unsigned n = 1; n <= 1100; n += n < 300 ? 1 : 37) {
+				unsigned char *descs = NULL;
+				unsigned *ends = NULL, nd = 0, seen = 0;
+				uint32_t crc;
+
+				if (jbd_log_descriptors(&f, 5, e, n, &descs, &ends, &nd, &crc)) {
+					CHECK(0);
+					continue;
+				}
+				for (unsigned d = 0; d < nd; d++) {
+					const unsigned char *b = descs + (size_t)d * f.blocksize;
+					unsigned off = 12, last = 0;
+					struct jbd_tag t;
+
+					while (!last && off + f.tag_bytes + tail <= f.blocksize) {
+						jbd_tag_decode(b + off, f.incompat, &t);
+						off += f.tag_bytes + (t.flags & JBD_FLAG_SAME_UUID ? 0 : 16);
+						last = t.flags & JBD_FLAG_LAST_TAG;
+						if (t.blocknr != 1000 + seen++)
+							CHECK(0);
+					}
+					CHECK(last && off + tail <= f.blocksize && ends[d] == seen);
+				}
+				CHECK(seen == n);
+				CHECK(jbd_log_blocks_needed(&f, n) == nd + n + 1);
+				free(descs);
+				free(ends);
+			}
+		}
+	free(e);
+	free(data);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/e4r-unit-logwrite-XXXXXX";
@@ -226,6 +289,7 @@ int main(void)
 
 	initialize_e4r_error_table();
 	initialize_ext2_error_table();
+	descriptor_layout();
 	CHECK(mkdtemp(dir) != NULL);
 	if (sh("mke2fs -V") != 0) {
 		fprintf(stderr, "mke2fs not available: skipped\n");
