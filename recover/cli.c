@@ -195,6 +195,7 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 {
 	struct poptOption *own = NULL;
 	unsigned char *given = NULL;	/* how often each option with a value came, by place */
+	char **first = NULL;		/* a string option's first value, by place */
 	struct poptOption table[] = {
 		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, opts, 0, NULL, NULL },
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, N_("show this help and exit"), NULL },
@@ -243,7 +244,10 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 			if (!own[i].val && (own[i].argInfo & POPT_ARG_MASK) != POPT_ARG_NONE)
 				own[i].val = OPT_VALUE + (int)i;
 		given = calloc(n + 1, 1);
-		if (!given) {
+		first = calloc(n + 1, sizeof(*first));
+		if (!given || !first) {
+			free(given);
+			free(first);
 			free(own);
 			free(args);
 			cli_error(NULL, EXT2_ET_NO_MEMORY, NULL);
@@ -290,7 +294,19 @@ int cli_parse(const char *subcommand, const char *usage, struct poptOption *opts
 				goto out;
 			}
 			free(a);
-			/* a second value would silently replace the first: which one was meant? */
+			/*
+			 * a second value would silently replace the first: which one was
+			 * meant? popt overwrites a string option's first copy without
+			 * freeing it: the first is kept here and freed then
+			 */
+			if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && o->arg) {
+				char *now = *(char **)o->arg;
+
+				if (!given[rc - OPT_VALUE])
+					first[rc - OPT_VALUE] = now;
+				else if (first[rc - OPT_VALUE] != now)
+					free(first[rc - OPT_VALUE]);
+			}
 			if (given[rc - OPT_VALUE]++) {
 				if (o->longName)
 					cli_usage_error(subcommand, _("--%s given more than once"), o->longName);
@@ -339,6 +355,7 @@ out:
 	poptFreeContext(ctx);
 	free(own);
 	free(given);
+	free(first);
 	free(args);
 	free(arg);
 	free(extra);
