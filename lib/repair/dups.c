@@ -95,6 +95,8 @@ static void counts_sort(struct dup_counts *k)
 {
 	size_t i, j = 0;
 
+	if (!k->n)
+		return;		/* no array to sort (qsort and bsearch take none) */
 	qsort(k->v, k->n, sizeof(*k->v), count_cmp);
 	for (i = 0; i < k->n; i++) {
 		if (j && k->v[j - 1].key == k->v[i].key)
@@ -109,6 +111,8 @@ static struct dup_count *counts_find(struct dup_counts *k, blk64_t key)
 {
 	struct dup_count want = { .key = key };
 
+	if (!k->n)
+		return NULL;
 	return bsearch(&want, k->v, k->n, sizeof(*k->v), count_cmp);
 }
 
