@@ -157,23 +157,30 @@ errcode_t repair_new_block_next(struct check_ctx *c, blk64_t prev, blk64_t goal,
 		*out = b;
 		return 0;
 	}
-	return repair_new_block(c, goal, NULL, out);
+	return repair_new_block_unclaimed(c, goal, out);
+}
+
+errcode_t repair_new_block_unclaimed(struct check_ctx *c, blk64_t goal, blk64_t *out)
+{
+	errcode_t err = repair_new_block(c, goal, NULL, out);
+
+	/*
+	 * The bitmap on disk may be what is damaged (moved onto a file's
+	 * data, it reads as full), or a damaged map left blocks marked that
+	 * no file claims any more: then a block free by this round's own
+	 * count, as e2fsck allocates from the map its pass 1 built. Counted
+	 * in use at once, or the next allocation would return it again.
+	 */
+	if (err == EXT2_ET_BLOCK_ALLOC_FAIL && !(err = repair_new_block(c, goal, c->used, out)))
+		ext2fs_mark_block_bitmap2(c->used, *out);
+	return err;
 }
 
 static errcode_t alloc_unclaimed(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
 	struct repair_alloc *a = fs->priv_data;
-	errcode_t err = repair_new_block(a->c, goal, NULL, ret);
 
-	/*
-	 * The bitmap on disk may be what is damaged (moved onto a file's
-	 * data, it reads as full): then a block free by this round's own
-	 * count, as e2fsck allocates from the map its pass 1 built. Counted
-	 * in use at once, or the next allocation would return it again.
-	 */
-	if (err == EXT2_ET_BLOCK_ALLOC_FAIL && !(err = repair_new_block(a->c, goal, a->c->used, ret)))
-		ext2fs_mark_block_bitmap2(a->c->used, *ret);
-	return err;
+	return repair_new_block_unclaimed(a->c, goal, ret);
 }
 
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a)

@@ -274,17 +274,10 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	 * their own, as e2fsck's pass 1D does.
 	 */
 	/* the logical block after the last one placed: right after it, if free */
+	/* none free on disk: a block no file claims, before a file is deleted for want of one */
 	d->err = (blockcnt > 0 && d->last_pblk != E4R_NONE && blockcnt == d->last_lblk + 1) ?
 		 repair_new_block_next(d->c, d->last_pblk, clone_goal(d, blockcnt), &nb) :
-		 repair_new_block(d->c, clone_goal(d, blockcnt), NULL, &nb);
-	/*
-	 * None free on disk: a block no file claims, as e2fsck allocates from
-	 * its pass 1 map (a damaged map leaves the blocks it no longer names
-	 * marked but unclaimed), before a file is deleted for want of one.
-	 */
-	if (d->err == EXT2_ET_BLOCK_ALLOC_FAIL &&
-	    !(d->err = repair_new_block(d->c, clone_goal(d, blockcnt), d->c->used, &nb)))
-		ext2fs_mark_block_bitmap2(d->c->used, nb);
+		 repair_new_block_unclaimed(d->c, clone_goal(d, blockcnt), &nb);
 	if (d->err ||
 	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
 	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))

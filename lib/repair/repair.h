@@ -48,9 +48,14 @@ errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitma
 /*
  * A block for a file whose previous block (in logical order) is PREV: the
  * one right after PREV when it is free, as ext4 allocates a write that
- * merges with its left neighbour; else repair_new_block from GOAL.
+ * merges with its left neighbour; else repair_new_block_unclaimed from GOAL.
  */
 errcode_t repair_new_block_next(struct check_ctx *c, blk64_t prev, blk64_t goal, blk64_t *out);
+/*
+ * repair_new_block from GOAL, else (none free on disk) a block no file
+ * claims, counted in use: as e2fsck allocates from its pass 1 map.
+ */
+errcode_t repair_new_block_unclaimed(struct check_ctx *c, blk64_t goal, blk64_t *out);
 void repair_alloc_end(struct repair_alloc *a);
 
 /* One repair each; 0 when done, else why not (the finding stays unfixed). */
