@@ -53,6 +53,25 @@ static const char *const fate_texts[] = {
 	[REPLAY_VIEW_OUT_OF_FS]		= N_("not replayed: its home is outside the filesystem"),
 };
 
+/* Why the log ends, in words (JSON keeps jbd_scan_end_name's). */
+static const char *const end_texts[] = {
+	[JBD_END_CLEAN]		= N_("the journal is clean"),
+	[JBD_END_NO_MAGIC]	= N_("a block without the journal's magic number"),
+	[JBD_END_SEQUENCE]	= N_("a block of another transaction"),
+	[JBD_END_UNKNOWN_TYPE]	= N_("a block of a type the format does not define"),
+	[JBD_END_STALE]		= N_("a stale transaction (its commit time goes backwards)"),
+	[JBD_END_BAD_BLOCK]	= N_("a descriptor or revoke block that cannot be read"),
+	[JBD_END_WRAPPED]	= N_("the log came back to its start"),
+	[JBD_END_IO]		= N_("a journal block could not be read"),
+	[JBD_END_LIMIT]		= N_("a safety limit"),
+};
+
+static const char *end_text(enum jbd_scan_end reason)
+{
+	return (unsigned)reason < sizeof(end_texts) / sizeof(end_texts[0]) && end_texts[reason] ?
+	       _(end_texts[reason]) : "?";
+}
+
 /* Journal feature bits and their names. */
 struct feature_name {
 	int		word;	/* 0 compat, 1 incompat, 2 ro_compat */
@@ -412,7 +431,7 @@ static void text_end(const struct logdump *ld)
 		return;
 	}
 	printf(_("End of the log at journal block %u (expected sequence %u): %s"), s->end_jblk,
-	       s->end_sequence, jbd_scan_end_name(s->end_reason));
+	       s->end_sequence, end_text(s->end_reason));
 	if (s->end_error)
 		printf(" (%s)", error_message(s->end_error));
 	putchar('\n');

@@ -90,6 +90,32 @@ static enum replay_decision ask_user(void *arg, const struct jbd_failure *f)
 
 /* ---- text ---- */
 
+/* What the policy decided on a failure, in words (JSON keeps decision_name's). */
+static const char *decision_text(enum replay_decision d)
+{
+	switch (d) {
+	case JBD_DECIDE_REFUSE:		return _("not replayed");
+	case JBD_DECIDE_AS_IS:		return _("replayed as logged");
+	case JBD_DECIDE_CORRECTED:	return _("replayed with the proven correction");
+	case JBD_DECIDE_SKIP:		return _("left out: wholly superseded by later transactions");
+	}
+	return "?";
+}
+
+/* Why a logged block is not written, in words (JSON keeps replay_block_fate_name's). */
+static const char *block_fate_text(enum replay_block_fate f)
+{
+	switch (f) {
+	case JBD_BLK_REPLAYED:		return _("replayed");
+	case JBD_BLK_CORRECTED:		return _("replayed corrected");
+	case JBD_BLK_TXN:		return _("its transaction is not replayed");
+	case JBD_BLK_REVOKED:		return _("revoked");
+	case JBD_BLK_CSUM:		return _("its checksum is bad");
+	case JBD_BLK_OUT_OF_FS:		return _("its home is outside the filesystem");
+	}
+	return "?";
+}
+
 /* A transaction's fate in words (JSON keeps replay_txn_fate_name's short names). */
 static const char *txn_fate_text(enum replay_txn_fate f)
 {
@@ -160,7 +186,7 @@ static void text_one_left_out(struct replay_cli *c, const struct left_out *lo, v
 	text_block_name(c, lo->blk->fs_block, name, sizeof(name));
 	printf(_("  left out: fs block %" PRIu64 " (journal block %" PRIu32 ", transaction %" PRIu32 ")%s%s: %s"),
 	       lo->blk->fs_block, lo->blk->jblk, lo->txn->sequence, name[0] ? ", " : "", name,
-	       replay_block_fate_name(lo->fate));
+	       block_fate_text(lo->fate));
 	if (lo->fate == JBD_BLK_REVOKED)
 		printf(_(" by transaction %" PRIu32), lo->revoker);
 	putchar('\n');
@@ -205,7 +231,7 @@ static void text_decisions(struct replay_cli *c)
 		const struct diag_finding *why = d->decision == JBD_DECIDE_REFUSE ?
 						 refusal_finding(c, &d->failure) : NULL;
 		printf(_("transaction %" PRIu32 ": %s: %s\n"), c->r->s->txns[d->failure.txn].sequence,
-		       failure_text(d->failure.kind), decision_name(d->decision));
+		       failure_text(d->failure.kind), decision_text(d->decision));
 		if (why)
 			printf(_("  why: %s\n"), diag_stop_text(why->stop_reason));
 	}

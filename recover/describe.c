@@ -6,10 +6,10 @@
 #include "describe.h"
 #include "i18n.h"
 
-/* "inode_bitmap of group 3", "data of inode 12 (block 4)", ... */
+/* "inode bitmap of group 3", "data block of inode 12 (block 4)", ...: words, JSON keeps the names. */
 void describe_block(const struct fs_block_info *bi, char *buf, size_t len)
 {
-	const char *kind = fs_block_kind_name(bi->kind);
+	const char *kind = _(fs_block_kind_text(bi->kind));
 
 	switch (bi->kind) {
 	case E4R_KIND_SUPERBLOCK:

@@ -168,7 +168,8 @@ static void text_finding(const struct diag_finding *f, const struct replay_super
 		 ", computed %#" PRIx32 ", %u bits)\n"),
 	       f->sequence, f->jblk, _(object_texts[f->object]), f->csum.stored, f->csum.computed, f->csum_bits);
 	if (f->block >= 0)
-		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, fs_block_kind_name(f->info.kind));
+		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block,
+		       _(fs_block_kind_text(f->info.kind)));
 	text_cause(f);
 	if (f->searched || f->weight)
 		text_search(f);

@@ -73,10 +73,28 @@ static void text_tag_fields(const struct jbd_fc_tag *t)
 	}
 }
 
+/* Why the fast-commit scan stopped, in words (JSON keeps jbd_fc_stop_name's). */
+static const char *stop_text(enum jbd_fc_stop stop)
+{
+	static const char *const texts[] = {
+		[JBD_FC_STOP_AREA_END]		= N_("the end of the area"),
+		[JBD_FC_STOP_NO_HEAD]		= N_("the first tag is not a head"),
+		[JBD_FC_STOP_HEAD_TID]		= N_("the head's transaction ID is not the expected one"),
+		[JBD_FC_STOP_HEAD_FEATURES]	= N_("the head asks for unknown features"),
+		[JBD_FC_STOP_BAD_LENGTH]	= N_("a tag's length runs past its block or is wrong for the tag"),
+		[JBD_FC_STOP_UNKNOWN_TAG]	= N_("a tag of an unknown type"),
+		[JBD_FC_STOP_BAD_TAIL]		= N_("a tail whose checksum or transaction ID does not match"),
+		[JBD_FC_STOP_IO]		= N_("a block could not be read"),
+		[JBD_FC_STOP_LIMIT]		= N_("a safety limit"),
+	};
+
+	return (unsigned)stop < sizeof(texts) / sizeof(texts[0]) && texts[stop] ? _(texts[stop]) : "?";
+}
+
 static void text_stop(const struct jbd_fc *fc, int replays)
 {
 	printf(_("  end of the fast commits at journal block %u offset %u: %s"), fc->stop_jblk,
-	       fc->stop_offset, jbd_fc_stop_name(fc->stop));
+	       fc->stop_offset, stop_text(fc->stop));
 	if (fc->stop != JBD_FC_STOP_AREA_END && fc->stop != JBD_FC_STOP_IO)
 		printf(_(" (tag %u, len %u)"), fc->stop_tag, fc->stop_len);
 	putchar('\n');

@@ -43,26 +43,41 @@ struct fs_decode {
 	uint64_t		steps;		/* toward DECODE_MAX_STEPS */
 };
 
-static const char *const kind_names[] = {
-	[E4R_KIND_UNKNOWN]	= "unknown",
-	[E4R_KIND_SUPERBLOCK]	= "superblock",
-	[E4R_KIND_GROUP_DESC]	= "group_desc",
-	[E4R_KIND_BLOCK_BITMAP]	= "block_bitmap",
-	[E4R_KIND_INODE_BITMAP]	= "inode_bitmap",
-	[E4R_KIND_INODE_TABLE]	= "inode_table",
-	[E4R_KIND_DIRECTORY]	= "directory",
-	[E4R_KIND_EXTENT_TREE]	= "extent_tree",
-	[E4R_KIND_INDIRECT]	= "indirect",
-	[E4R_KIND_XATTR]	= "xattr",
-	[E4R_KIND_DATA]		= "data",
-	[E4R_KIND_OUTSIDE]	= "outside",
+/*
+ * Each kind's identifier (JSON) and its words for people (English, marked
+ * for gettext; the front end translates them where it prints).
+ */
+#define N_(s) s
+static const struct {
+	const char	*name, *text;
+} kinds[] = {
+	[E4R_KIND_UNKNOWN]	= { "unknown",		N_("unknown block") },
+	[E4R_KIND_SUPERBLOCK]	= { "superblock",	N_("superblock") },
+	[E4R_KIND_GROUP_DESC]	= { "group_desc",	N_("group descriptors") },
+	[E4R_KIND_BLOCK_BITMAP]	= { "block_bitmap",	N_("block bitmap") },
+	[E4R_KIND_INODE_BITMAP]	= { "inode_bitmap",	N_("inode bitmap") },
+	[E4R_KIND_INODE_TABLE]	= { "inode_table",	N_("inode table") },
+	[E4R_KIND_DIRECTORY]	= { "directory",	N_("directory block") },
+	[E4R_KIND_EXTENT_TREE]	= { "extent_tree",	N_("extent tree block") },
+	[E4R_KIND_INDIRECT]	= { "indirect",		N_("indirect block") },
+	[E4R_KIND_XATTR]	= { "xattr",		N_("extended attribute block") },
+	[E4R_KIND_DATA]		= { "data",		N_("data block") },
+	[E4R_KIND_OUTSIDE]	= { "outside",		N_("outside the filesystem") },
 };
+
+static int kind_known(enum fs_block_kind kind)
+{
+	return (unsigned)kind < sizeof(kinds) / sizeof(kinds[0]) && kinds[kind].name;
+}
 
 const char *fs_block_kind_name(enum fs_block_kind kind)
 {
-	if ((unsigned)kind >= sizeof(kind_names) / sizeof(kind_names[0]) || !kind_names[kind])
-		return "unknown";
-	return kind_names[kind];
+	return kind_known(kind) ? kinds[kind].name : "unknown";
+}
+
+const char *fs_block_kind_text(enum fs_block_kind kind)
+{
+	return kinds[kind_known(kind) ? kind : E4R_KIND_UNKNOWN].text;
 }
 
 static errcode_t add_run(struct fs_decode *d, blk64_t start, blk64_t len,

@@ -57,4 +57,7 @@ int fs_decode_partial(const struct fs_decode *d);
 /* The JSON/short name of a kind: "superblock", "inode_bitmap", ... */
 const char *fs_block_kind_name(enum fs_block_kind kind);
 
+/* The kind in words, in English ("inode bitmap"): for gettext in the front end. */
+const char *fs_block_kind_text(enum fs_block_kind kind);
+
 #endif

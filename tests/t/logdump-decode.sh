@@ -129,7 +129,7 @@ check_image() { # IMAGE BLOCKS...
 	expect_rc 0 "$img: --decode agrees with dumpe2fs and debugfs"
 	run "$E4R" logdump --decode "$img"
 	expect_rc 0 "logdump --decode $img (text)"
-	expect_out "\[inode_bitmap of group 0\]" "$img: text names the inode bitmap"
+	expect_out "\[inode bitmap of group 0\]" "$img: text names the inode bitmap"
 }
 
 # ext4 with flex_bg and metadata_csum, 1 KiB blocks, two groups.

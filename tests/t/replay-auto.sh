@@ -25,7 +25,7 @@ for v in v1 v1async v3 v3async; do
 		trials=$((trials + 1))
 		run "$E4R" replay --policy=auto flip.img
 		[ "$RC" -le 1 ] || fail "$v seed $seed: replay --policy=auto exit $RC"
-		if printf '%s\n' "$OUT" | grep -q "transaction $seq: .*replayed_as_is"; then
+		if printf '%s\n' "$OUT" | grep -q "transaction $seq: .*: replayed as logged"; then
 			# A flipped bitmap bit that the next transaction sets too is also the 2012 leak's
 			# signature: both explanations give the same filesystem, so auto replays the
 			# block as it is and leaves the journal copy uncorrected. The diagnosis must

@@ -89,7 +89,7 @@ e2fsck -E journal_only -y outside-ref.img 2>&1 | grep -q "Error writing block 13
 	fail "e2fsck does not see the block outside the filesystem"
 run "$E4R" replay --policy=stop outside.img
 expect_rc 1 "a block outside the filesystem is a problem"
-expect_out "fs block 137438953572 .*outside_filesystem" "the refused block is named"
+expect_out "fs block 137438953572 .*its home is outside the filesystem" "the refused block is named"
 blk() { dd if="$1" bs=1024 skip="$2" count=1 2>/dev/null | sha256sum; }
 [ "$(blk outside.img 101)" = "$(blk data 1)" ] || fail "T2's block 101 was not written"
 [ "$(blk outside.img 102)" = "$(blk data 2)" ] || fail "T1's block 102 was not written"

@@ -95,7 +95,7 @@ for b in 100 101 102 200; do expect_block c-ask.img $b orig; done
 # transaction is replayed as logged, with no error left behind.
 policy auto commit.img c-auto.img
 expect_rc 1 "auto reports the failure it resolved"
-expect_out "commit checksum does not match: replayed_corrected" "auto says what it decided"
+expect_out "commit checksum does not match: replayed with the proven correction" "auto says what it decided"
 for b in 101 102 200; do expect_block c-auto.img $b "$(case $b in 101) echo d2:1;; 102) echo d1:2;; 200) echo d2:0;; esac)"; done
 [ "$(state c-auto.img)" = clean ] || fail "auto: a proven correction leaves the fs '$(state c-auto.img)'"
 expect_recovered c-auto.img

@@ -30,7 +30,7 @@ done
 # ---- the revoke would be lost: stop, and the difference named ----
 cp lost.img lost-auto.img
 run "$E4R" replay --policy=auto lost-auto.img
-expect_out "transaction 2: commit checksum does not match: refused" "lost: auto refuses T2"
+expect_out "transaction 2: commit checksum does not match: not replayed" "lost: auto refuses T2"
 expect_out "transaction 2: not superseded: a block it revokes would come back from an earlier transaction \(fs block 100\)" \
 	"lost: auto names the revoke"
 expect_out "fs block 200, .*: auto leaves the home block as it is; skip-transaction writes transaction 3's copy" \
@@ -50,7 +50,7 @@ expect_rc 0 "lost: auto is stop"
 # ---- every block relogged, the revoke covered: superseded ----
 cp kept.img kept-auto.img
 run "$E4R" replay --policy=auto kept-auto.img
-expect_out "transaction 2: commit checksum does not match: skipped_superseded" "kept: auto skips T2"
+expect_out "transaction 2: commit checksum does not match: left out: wholly superseded" "kept: auto skips T2"
 expect_no_out "was corrupt" "kept: nothing left unresolved"
 run python3 "$E4R_TESTS_TOOLS/imgdiff.py" kept-ref.img kept-auto.img
 phys=$(( $(jblock_offset kept.img 8) / 1024 ))
