@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "alt_print.h"
 #include "describe.h"
@@ -44,23 +45,85 @@ static int has_verdict(const struct replay_auto *a, const struct jbd_scan *s, un
 	return a && a->sup && t < s->nlive && s->txns[t].committed && jbd_txn_failures(s, t, JBD_FAILS_TXN);
 }
 
-void supersede_print_text(const struct replay_auto *a, const struct jbd_scan *s)
+/* A verdict that says nothing of one transaction's own (no block, no sequence): alike ones fold. */
+static int verdict_folds(enum replay_supersede_why w)
 {
-	for (unsigned t = 0; t < s->nlive; t++) {
-		const struct replay_supersede *v;
-		if (!has_verdict(a, s, t))
+	return w == REPLAY_SUP_V1_TAGS || w == REPLAY_SUP_TAGS || w == REPLAY_SUP_REVOKE_RECORDS ||
+	       w == REPLAY_SUP_NO_CHECKSUMS || w == REPLAY_SUP_UNCHECKED;
+}
+
+static void text_one_verdict(const struct replay_supersede *v, uint32_t sequence)
+{
+	printf(_("transaction %" PRIu32 ": %s"), sequence, supersede_text(v->why));
+	if (v->why == REPLAY_SUP_BLOCK || v->why == REPLAY_SUP_REVOKE)
+		printf(_(" (fs block %" PRIu64 ")"), v->fs_block);
+	if (v->why == REPLAY_SUPERSEDED && v->last_sequence)
+		printf(_(" (relies on transactions up to %" PRIu32 ")"), v->last_sequence);
+	if (v->why == REPLAY_SUP_BLOCK && v->has_limit)
+		printf(_("; later copies count only before transaction %" PRIu32 ", which fails too"),
+		       v->limit_sequence);
+	putchar('\n');
+}
+
+/*
+ * Transactions FIRST .. (all with a verdict of FIRST's kind) as one line:
+ * "transactions 2-11 (10): not provably superseded: ...", runs of
+ * sequences as ranges.
+ */
+static void text_folded_verdicts(const struct replay_auto *a, const struct jbd_scan *s, unsigned first, unsigned n)
+{
+	enum replay_supersede_why why = a->sup[first].why;
+	unsigned t, seen = 0;
+	const char *sep = "";
+
+	printf(_("transactions "));
+	for (t = first; t < s->nlive && seen < n; t++) {
+		uint32_t lo;
+		unsigned u;
+
+		if (!has_verdict(a, s, t) || a->sup[t].why != why)
 			continue;
-		v = &a->sup[t];
-		printf(_("transaction %" PRIu32 ": %s"), s->txns[t].sequence, supersede_text(v->why));
-		if (v->why == REPLAY_SUP_BLOCK || v->why == REPLAY_SUP_REVOKE)
-			printf(_(" (fs block %" PRIu64 ")"), v->fs_block);
-		if (v->why == REPLAY_SUPERSEDED && v->last_sequence)
-			printf(_(" (relies on transactions up to %" PRIu32 ")"), v->last_sequence);
-		if (v->why == REPLAY_SUP_BLOCK && v->has_limit)
-			printf(_("; later copies count only before transaction %" PRIu32 ", which fails too"),
-			       v->limit_sequence);
-		putchar('\n');
+		lo = s->txns[t].sequence;
+		seen++;
+		/* the run of consecutive sequences from t */
+		for (u = t; u + 1 < s->nlive && seen < n && has_verdict(a, s, u + 1) && a->sup[u + 1].why == why &&
+			    s->txns[u + 1].sequence == s->txns[u].sequence + 1; u++)
+			seen++;
+		if (u > t)
+			printf("%s%" PRIu32 "-%" PRIu32, sep, lo, s->txns[u].sequence);
+		else
+			printf("%s%" PRIu32, sep, lo);
+		sep = ", ";
+		t = u;
 	}
+	printf(_(" (%u): %s\n"), n, supersede_text(why));
+}
+
+void supersede_print_text(const struct replay_auto *a, const struct jbd_scan *s, int verbose)
+{
+	unsigned char *told;
+
+	if (!a || !a->sup)
+		return;
+	/* -v, or no memory for the folding (it only shortens the listing): one line each */
+	told = verbose ? NULL : calloc(s->nlive ? s->nlive : 1, 1);
+	for (unsigned t = 0; t < s->nlive; t++) {
+		unsigned n = 0;
+
+		if (!has_verdict(a, s, t) || (told && told[t]))
+			continue;
+		if (told && verdict_folds(a->sup[t].why))
+			for (unsigned u = t; u < s->nlive; u++)
+				if (has_verdict(a, s, u) && a->sup[u].why == a->sup[t].why) {
+					told[u] = 1;
+					n++;
+				}
+		if (n > 1)
+			text_folded_verdicts(a, s, t, n);
+		else
+			text_one_verdict(&a->sup[t], s->txns[t].sequence);
+	}
+	free(told);
 }
 
 void supersede_print_json(struct json *js, const char *key, const struct replay_auto *a,

@@ -9,8 +9,11 @@
 /* Why a failed transaction is, or is not, wholly superseded: one sentence. */
 const char *supersede_text(enum replay_supersede_why w);
 
-/* The supersede verdicts of A's failed transactions: text lines, and a JSON array under KEY. */
-void supersede_print_text(const struct replay_auto *a, const struct jbd_scan *s);
+/*
+ * The supersede verdicts of A's failed transactions: text lines (alike ones
+ * folded into one unless VERBOSE), and a JSON array under KEY.
+ */
+void supersede_print_text(const struct replay_auto *a, const struct jbd_scan *s, int verbose);
 void supersede_print_json(struct json *js, const char *key, const struct replay_auto *a,
 			  const struct jbd_scan *s);
 

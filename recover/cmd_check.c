@@ -112,15 +112,20 @@ struct report {
 	int		pass;
 	int		live;		/* the checks' parts are out: the end prints the verdict only */
 	int		errors_said;	/* the replay's marking of the error state was told */
+	int		verbose;	/* -v: every finding, none folded */
 	struct bar	*bar;		/* cleared before printing */
 };
 
-/* Print the pass headers up to PASS. */
-static void headers_to(struct report *at, int pass)
+/*
+ * Print the pass headers up to PASS. A check after repairs is quiet (not
+ * with -v): only the header of a pass with something to print (SAYS), so
+ * a check that finds nothing more is one line.
+ */
+static void headers_to(struct report *at, int pass, int says)
 {
 	while (at->pass < pass && at->pass < E4R_PASS_COUNT - 1) {
 		at->pass++;
-		if (at->pass > 0)
+		if (at->pass > 0 && (at->round == 0 || at->verbose || (says && at->pass == pass)))
 			printf("%s\n", _(pass_titles[at->pass]));
 	}
 }
@@ -128,7 +133,7 @@ static void headers_to(struct report *at, int pass)
 /* The passes ran again after repairs: the rest of the last check's headers, then say so. */
 static void next_round(struct report *at, unsigned round)
 {
-	headers_to(at, E4R_PASS_COUNT - 1);
+	headers_to(at, E4R_PASS_COUNT - 1, 0);
 	printf(_("%s: checking again after the repairs\n"), at->image);
 	at->round = round;
 	at->pass = -1;
@@ -145,11 +150,161 @@ static void print_finding(const struct check_finding *f, enum check_repair_mode 
 		print_answer(f);
 }
 
+/*
+ * Bitmap differences come as one finding per run of blocks or inodes; a row
+ * of them reads as one line, as e2fsck prints them.
+ */
+static int folds_in_a_row(enum check_problem code)
+{
+	return code == E4R_PR_BLOCK_NOT_MARKED || code == E4R_PR_BLOCK_MARKED_FREE ||
+	       code == E4R_PR_INODE_NOT_MARKED || code == E4R_PR_INODE_MARKED_FREE;
+}
+
+/* Block bitmap differences, either way, are one row; so are the inode bitmap's. */
+static enum check_problem row_code(enum check_problem code)
+{
+	if (code == E4R_PR_BLOCK_MARKED_FREE)
+		return E4R_PR_BLOCK_NOT_MARKED;
+	if (code == E4R_PR_INODE_MARKED_FREE)
+		return E4R_PR_INODE_NOT_MARKED;
+	return code;
+}
+
+static int same_outcome(const struct check_finding *a, const struct check_finding *b)
+{
+	return row_code(a->code) == row_code(b->code) && a->round == b->round && a->fixed == b->fixed &&
+	       a->declined == b->declined && a->deferred == b->deferred;
+}
+
+/*
+ * Findings FROM .. TO-1, alike, as one line: what their messages share
+ * before and after, and each one's own part between, in the user's
+ * language (the template is translated first, then compared).
+ */
+static void print_row(const struct check_result *r, size_t from, size_t to, enum check_repair_mode mode)
+{
+	char first[1024], msg[1024];
+	size_t len0, pre, suf, i;
+
+	format_finding(&r->findings[from], first, sizeof(first));
+	len0 = strlen(first);
+	pre = suf = len0;
+	for (i = from + 1; i < to; i++) {
+		size_t len, k = 0;
+
+		format_finding(&r->findings[i], msg, sizeof(msg));
+		len = strlen(msg);
+		while (k < pre && k < len && first[k] == msg[k])
+			k++;
+		pre = k;
+		for (k = 0; k < suf && k < len && first[len0 - 1 - k] == msg[len - 1 - k]; k++)
+			;
+		suf = k;
+	}
+	/* the parts start after a space and the shared end starts with one: "-1090-1093" and "-1095" */
+	while (pre > 0 && first[pre - 1] != ' ')
+		pre--;
+	if (suf > len0 - pre)
+		suf = len0 - pre;
+	while (suf > 0 && first[len0 - suf] != ' ')
+		suf--;
+	printf("%.*s", (int)pre, first);
+	for (i = from; i < to; i++) {
+		size_t len;
+
+		format_finding(&r->findings[i], msg, sizeof(msg));
+		len = strlen(msg);
+		if (pre + suf > len)
+			continue;
+		printf("%s%.*s", i == from ? "" : " ", (int)(len - pre - suf), msg + pre);
+	}
+	printf("%s\n", first + len0 - suf);
+	if (mode != E4R_REPAIR_NONE)
+		print_answer(&r->findings[from]);
+}
+
+/*
+ * Two kinds of finding fold into one line per check, unless -v: those a
+ * round's repairs leave to the next check (deferred: it finds them again
+ * and asks there), and, after the first check, the bitmaps, counts and
+ * quota usage a repair of the check before changed, fixed as routine
+ * (e2fsck keeps them as it repairs and says nothing of them).
+ */
+enum fold { FOLD_NONE = 0, FOLD_DEFERRED, FOLD_ACCOUNTING };
+
+static enum fold fold_of(const struct report *at, const struct check_finding *f, enum check_repair_mode mode)
+{
+	const struct check_problem_info *p = check_problem_info(f->code);
+
+	if (at->verbose || mode == E4R_REPAIR_NONE || !p)
+		return FOLD_NONE;
+	if (f->deferred)
+		return FOLD_DEFERRED;
+	if (f->round > 0 && f->fixed && ((p->pass == E4R_PASS_BITMAPS && p->phase == E4R_PHASE_SUMMARY) ||
+					 (p->flags & E4R_PF_COUNTS_USAGE)))
+		return FOLD_ACCOUNTING;
+	return FOLD_NONE;
+}
+
+/* Do findings G and F fold into the same line? */
+static int fold_together(const struct report *at, const struct check_finding *g, const struct check_finding *f,
+			 enum fold k, enum check_repair_mode mode)
+{
+	if (g->round != f->round || fold_of(at, g, mode) != k)
+		return 0;
+	return k == FOLD_ACCOUNTING || g->code == f->code;
+}
+
+/* The line of R's finding AT's fold K (FROM .. TO the findings printed), at the first of them. */
+static void print_fold(const struct report *at, const struct check_result *r, size_t from, size_t i, size_t to,
+		       enum fold k, enum check_repair_mode mode)
+{
+	const struct check_finding *f = &r->findings[i];
+	unsigned n = 0;
+	char msg[1024];
+	size_t j;
+
+	for (j = from; j < i; j++)
+		if (fold_together(at, &r->findings[j], f, k, mode))
+			return;		/* told at the first */
+	for (j = i; j < to; j++)
+		n += fold_together(at, &r->findings[j], f, k, mode);
+	if (k == FOLD_ACCOUNTING) {
+		printf(ngettext("%u bitmap, count or quota total brought up to date after the repairs before "
+				"(-v lists it)\n",
+				"%u bitmaps, counts and quota totals brought up to date after the repairs before "
+				"(-v lists them)\n", n), n);
+		return;
+	}
+	format_finding(f, msg, sizeof(msg));
+	if (n == 1)
+		printf(_("%s (counted again after this round's repairs)\n"), msg);
+	else
+		printf(ngettext("%s (and %u more like it): counted again after this round's repairs\n",
+				"%s (and %u more like them): counted again after this round's repairs\n", n - 1),
+		       msg, n - 1);
+}
+
+/*
+ * A fixable finding of a check that repairs ran after, neither asked nor
+ * fixed nor left to the next check (another repair of the round made it
+ * moot): the next check finds it again and asks there, or it is gone, so
+ * it is no finding to print (-v prints it). A warning or a note nobody
+ * could fix is told where it was found.
+ */
+static int passed_over(const struct report *at, const struct check_result *r, const struct check_finding *f,
+		       enum check_repair_mode mode)
+{
+	return mode != E4R_REPAIR_NONE && !at->verbose && (unsigned)f->round + 1 < r->rounds &&
+	       check_problem_fixable(f->code) && !f->fixed && !f->declined && !f->deferred &&
+	       !r->round_dropped && !r->aborted;
+}
+
 /* R's findings FROM .. TO under their headers; ASKED: leave out what the questions show. */
 static void print_findings(struct report *at, const struct check_result *r, size_t from, size_t to,
 			   enum check_repair_mode mode, int asked)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = from; i < to; i++) {
 		const struct check_finding *f = &r->findings[i];
@@ -162,14 +317,32 @@ static void print_findings(struct report *at, const struct check_result *r, size
 			continue;
 		if (f->round != at->round)
 			next_round(at, f->round);
+		/* asked on the terminal: shown with its answer, or to be */
+		if ((asked && check_problem_fixable(f->code)) ||
+		    (mode == E4R_REPAIR_ASK && (f->fixed || f->declined)) || passed_over(at, r, f, mode)) {
+			if (p)
+				headers_to(at, p->pass, 0);
+			continue;
+		}
 		if (p)
-			headers_to(at, p->pass);
-		if (asked && check_problem_fixable(f->code))
+			headers_to(at, p->pass, 1);
+		if (fold_of(at, f, mode)) {
+			print_fold(at, r, from, i, to, fold_of(at, f, mode), mode);
 			continue;
-		/* asked on the terminal: already shown with its answer */
-		if (mode == E4R_REPAIR_ASK && (f->fixed || f->declined))
-			continue;
-		print_finding(f, mode);
+		}
+		/* a row of alike findings, answered alike: one answer after them, as e2fsck's latched questions */
+		for (j = i + 1; j < to && same_outcome(f, &r->findings[j]) &&
+				!passed_over(at, r, &r->findings[j], mode); j++)
+			;
+		if (j > i + 1 && !at->verbose && folds_in_a_row(f->code)) {
+			print_row(r, i, j, mode);
+		} else {
+			for (size_t k = i; k < j; k++)
+				print_finding(&r->findings[k], E4R_REPAIR_NONE);
+			if (mode != E4R_REPAIR_NONE)
+				print_answer(f);
+		}
+		i = j - 1;
 	}
 }
 
@@ -192,7 +365,7 @@ static void checked_cb(void *arg, const struct check_result *r, size_t first)
 		next_round(at, r->rounds - 1);
 	print_findings(at, r, first, r->count, E4R_REPAIR_ASK, 1);
 	if (!r->aborted)
-		headers_to(at, E4R_PASS_COUNT - 1);
+		headers_to(at, E4R_PASS_COUNT - 1, 0);
 	fflush(stdout);
 }
 
@@ -267,10 +440,16 @@ static void print_text(struct report *at, const struct check_result *r, enum che
 	if (reason_texts[r->reason])
 		printf("%s %s\n", image, _(reason_texts[r->reason]));
 	print_findings(at, r, 0, r->count, mode, 0);
-	if (r->rounds > at->round + 1)	/* the last check found nothing */
+	if (r->rounds > at->round + 1 && at->verbose) {	/* the last check found nothing */
 		next_round(at, r->rounds - 1);
+	} else if (r->rounds > at->round + 1) {
+		headers_to(at, E4R_PASS_COUNT - 1, 0);
+		printf(_("%s: checking again after the repairs: nothing more to fix\n"), image);
+		at->round = r->rounds - 1;
+		at->pass = E4R_PASS_COUNT - 1;
+	}
 	if (!r->aborted)
-		headers_to(at, E4R_PASS_COUNT - 1);
+		headers_to(at, E4R_PASS_COUNT - 1, 0);
 verdict:
 	if (r->aborted)
 		printf(_("%s: the check could not finish; what is listed is incomplete\n"), image);
@@ -413,6 +592,7 @@ struct teller {
 	int		preen;		/* -p: lines start with the image's name, as e2fsck -p's */
 	struct bar	*bar;		/* cleared before telling */
 	int		*errors_said;	/* set once the error state's marking is told */
+	int		verbose;	/* -v: the marking told even after e2fsck's own line */
 };
 
 static void event_cb(void *arg, enum fsck_event what, const struct fsck_session *s)
@@ -435,7 +615,9 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 		check_story_text(t->out, t->image, s);
 		break;
 	case FSCK_EVENT_MARKED_ERROR:
-		check_marked_text(t->out, t->image, s);
+		/* "Journal checksum error found" said it, as e2fsck says it */
+		if (!s->journal.csum_error || t->verbose)
+			check_marked_text(t->out, t->image, s);
 		*t->errors_said = 1;
 		break;
 	case FSCK_EVENT_ORPHANS:
@@ -539,7 +721,7 @@ static void catch_cancel(int on)
 
 int cmd_check(int argc, const char **argv)
 {
-	int no = 0, yes = 0, preen = 0, force = 0, json = 0, progress_fd = -1;
+	int no = 0, yes = 0, preen = 0, force = 0, json = 0, verbose = 0, progress_fd = -1;
 	char *policy = NULL, *undo = NULL, *journal = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 'n', POPT_ARG_NONE, &no, 0, N_("open read-only, answer no to every question"), NULL },
@@ -550,6 +732,7 @@ int cmd_check(int argc, const char **argv)
 		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo (must not exist)"), N_("FILE") },
 		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device (default: found by its UUID)"), N_("PATH") },
 		{ "json", 0, POPT_ARG_NONE, &json, 0, N_("print the findings as JSON"), NULL },
+		{ NULL, 'v', POPT_ARG_NONE, &verbose, 0, N_("verbose: every finding as each check found it, none folded into a count"), NULL },
 		{ NULL, 'C', POPT_ARG_INT, &progress_fd, 0, N_("write progress to file descriptor FD (0: a bar on the terminal)"), N_("FD") },
 		POPT_TABLEEND
 	};
@@ -560,7 +743,7 @@ int cmd_check(int argc, const char **argv)
 	struct teller teller = { 0 };
 	struct fsck_session_opts so = { .policy = JBD_POLICY_AUTO };
 	struct fsck_session s = { 0 };
-	int rc = cli_parse("check", N_("[-n|-y|-p] [-f] [--policy=P] [--undo=FILE] [--journal=PATH] [--json] [-C FD] IMAGE"),
+	int rc = cli_parse("check", N_("[-n|-y|-p] [-f] [-v] [--policy=P] [--undo=FILE] [--journal=PATH] [--json] [-C FD] IMAGE"),
 			   opts, argc, argv, &image, NULL);
 
 	if (rc >= 0)
@@ -602,6 +785,8 @@ int cmd_check(int argc, const char **argv)
 	teller.bar = &prog.bar;
 	rep.image = image;
 	rep.bar = &prog.bar;
+	rep.verbose = verbose;
+	teller.verbose = verbose;
 	if (so.check.repair == E4R_REPAIR_ASK) {
 		so.check.checked = checked_cb;
 		so.check.checked_arg = &rep;

@@ -22,6 +22,7 @@
 struct diagnose {
 	const char		*image;
 	int			json;
+	int			verbose;	/* -v: alike supersede verdicts one line each */
 	const char		*journal;
 	/*
 	 * The journal, its log, auto's diagnosis (autop), what auto does with
@@ -88,7 +89,7 @@ static void text_output(const struct diagnose *dg)
 		printf(_("%s: every journal checksum matches\n"), dg->image);
 	diag_print_text(dg->d, dg->load.autop->sup);
 	for_each_outside(dg, dg->fs, text_outside, NULL);
-	supersede_print_text(dg->load.autop, dg->load.s);
+	supersede_print_text(dg->load.autop, dg->load.s, dg->verbose);
 	if (dg->load.alts)
 		alt_print_text(dg->load.alts, replay_policy_name(JBD_POLICY_AUTO));
 	if (dg->d->nfindings)
@@ -188,6 +189,7 @@ int cmd_diagnose(int argc, const char **argv)
 	int salvage = 0;
 	struct poptOption opts[] = {
 		{ "json", 0, POPT_ARG_NONE, &dg.json, 0, N_("print the findings as JSON"), NULL },
+		{ NULL, 'v', POPT_ARG_NONE, &dg.verbose, 0, N_("verbose: one line for each transaction's supersede verdict, none folded"), NULL },
 		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device"), N_("PATH") },
 		{ "salvage", 0, POPT_ARG_NONE, &salvage, 0,
 		  N_("list the damaged metadata blocks the journal holds a usable copy of"), NULL },
@@ -198,7 +200,7 @@ int cmd_diagnose(int argc, const char **argv)
 	int rc;
 
 	memset(&dg, 0, sizeof(dg));
-	rc = cli_parse("diagnose", N_("[--json] [--salvage] [--journal=PATH] IMAGE"), opts, argc, argv, &image, NULL);
+	rc = cli_parse("diagnose", N_("[--json] [-v] [--salvage] [--journal=PATH] IMAGE"), opts, argc, argv, &image, NULL);
 	if (rc >= 0)
 		goto out;
 	dg.image = image;

@@ -23,6 +23,7 @@
 struct replay_cli {
 	const char		*image;
 	int			json;
+	int			verbose;	/* -v: alike supersede verdicts one line each */
 	struct replay_opts	o;
 	struct replay_result	*r;
 	struct fs_decode	*dec;	/* dry run: names of the blocks */
@@ -259,7 +260,7 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	text_transactions(c);
 	text_decisions(c);
 	if (r->autop)
-		supersede_print_text(r->autop, r->s);
+		supersede_print_text(r->autop, r->s, c->verbose);
 	if (r->p->recovery_error)
 		printf(_("journal recovery fails as a whole: %s\n"), error_message(r->p->recovery_error));
 	if (r->p->has_failed_commit)
@@ -486,11 +487,12 @@ int cmd_replay(int argc, const char **argv)
 		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo (must not exist)"), N_("FILE") },
 		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device"), N_("PATH") },
 		{ "json", 0, POPT_ARG_NONE, &c.json, 0, N_("print a JSON summary"), NULL },
+		{ NULL, 'v', POPT_ARG_NONE, &c.verbose, 0, N_("verbose: one line for each transaction's supersede verdict, none folded"), NULL },
 		POPT_TABLEEND
 	};
 
 	memset(&c, 0, sizeof(c));
-	rc = cli_parse("replay", N_("[--policy=P] [--dry-run] [--undo=FILE] [--json] [--journal=PATH] IMAGE"),
+	rc = cli_parse("replay", N_("[--policy=P] [--dry-run] [--undo=FILE] [--json] [-v] [--journal=PATH] IMAGE"),
 		       opts, argc, argv, &c.image, NULL);
 	if (rc >= 0)
 		goto out;

@@ -49,7 +49,7 @@ out "e4recover diagnose disk.img" | grep -A2 '^transaction 2,' | grep -q "unjour
 	fail "diagnose does not call transaction 2's failure an unjournaled modification"
 out "e4recover diagnose disk.img" | grep -A6 '^transaction 2,' | grep -q "auto: replay as is" ||
 	fail "diagnose does not announce replaying the block as it is"
-out "e4recover logdump --decode --transaction=2" | grep -q "inode_bitmap" || fail "logdump --decode names no inode bitmap"
+out "e4recover logdump --decode --transaction=2" | grep -q "inode bitmap" || fail "logdump --decode names no inode bitmap"
 out "e4recover replay --dry-run --policy=stop" | grep -q "^transaction 2: not replayed" ||
 	fail "stop replays transaction 2"
 out "e4recover replay --dry-run disk.img" | grep -q "^transaction 2: replayed" || fail "auto does not replay transaction 2"
