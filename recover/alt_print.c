@@ -66,37 +66,34 @@ static void text_one_verdict(const struct replay_supersede *v, uint32_t sequence
 }
 
 /*
- * Transactions FIRST .. (all with a verdict of FIRST's kind) as one line:
- * "transactions 2-11 (10): not provably superseded: ...", runs of
+ * The N transactions from FIRST with a verdict of FIRST's kind as one
+ * line: "transactions 2-11 (10): not provably superseded: ...", runs of
  * sequences as ranges.
  */
 static void text_folded_verdicts(const struct replay_auto *a, const struct jbd_scan *s, unsigned first, unsigned n)
 {
 	enum replay_supersede_why why = a->sup[first].why;
-	unsigned t, seen = 0;
-	const char *sep = "";
+	char list[256];
+	size_t len = 0;
+	unsigned t, u;
 
-	printf(_("transactions "));
-	for (t = first; t < s->nlive && seen < n; t++) {
-		uint32_t lo;
-		unsigned u;
-
+	list[0] = 0;
+	for (t = first; t < s->nlive; t++) {
 		if (!has_verdict(a, s, t) || a->sup[t].why != why)
 			continue;
-		lo = s->txns[t].sequence;
-		seen++;
 		/* the run of consecutive sequences from t */
-		for (u = t; u + 1 < s->nlive && seen < n && has_verdict(a, s, u + 1) && a->sup[u + 1].why == why &&
+		for (u = t; u + 1 < s->nlive && has_verdict(a, s, u + 1) && a->sup[u + 1].why == why &&
 			    s->txns[u + 1].sequence == s->txns[u].sequence + 1; u++)
-			seen++;
-		if (u > t)
-			printf("%s%" PRIu32 "-%" PRIu32, sep, lo, s->txns[u].sequence);
-		else
-			printf("%s%" PRIu32, sep, lo);
-		sep = ", ";
+			;
+		if (len + 32 >= sizeof(list)) {
+			snprintf(list + len, sizeof(list) - len, ", ...");
+			break;
+		}
+		len += (size_t)snprintf(list + len, sizeof(list) - len, u > t ? "%s%" PRIu32 "-%" PRIu32 : "%s%" PRIu32,
+					len ? ", " : "", s->txns[t].sequence, s->txns[u].sequence);
 		t = u;
 	}
-	printf(_(" (%u): %s\n"), n, supersede_text(why));
+	printf(_("transactions %s (%u): %s\n"), list, n, supersede_text(why));
 }
 
 void supersede_print_text(const struct replay_auto *a, const struct jbd_scan *s, int verbose)
