@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check_story.h"
 #include "diag_print.h"
@@ -63,7 +64,23 @@ static void text_left_txns(FILE *out, const struct replay_plan *p)
 	}
 }
 
-void check_story_text(FILE *out, const char *image, const struct fsck_session *s)
+/* Do findings F and G (both problems) read alike: the same object, cause, proof and outcome? */
+static int alike(const struct replay_plan *p, const struct diag_finding *f, const struct diag_finding *g)
+{
+	return g->problem && g->object == f->object && g->cause == f->cause && g->proven == f->proven &&
+	       !strcmp(outcome_text(p, g), outcome_text(p, f));
+}
+
+/* Was a finding alike D's finding I told before it (in its line)? */
+static int told_alike(const struct diag_report *d, const struct replay_plan *p, unsigned i)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (alike(p, &d->findings[j], &d->findings[i]))
+			return 1;
+	return 0;
+}
+
+void check_story_text(FILE *out, const char *image, const struct fsck_session *s, int verbose)
 {
 	const struct replay_result *r = s->replay;
 	const struct diag_report *d = r ? replay_diagnosis(r) : NULL;
@@ -76,9 +93,28 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 		fprintf(out, _("%s: the external journal was found by its UUID on %s\n"), image, r->j->device);
 	for (unsigned i = 0; d && i < d->nfindings; i++) {
 		const struct diag_finding *f = &d->findings[i];
+		unsigned n = 0;
 
-		if (!f->problem)
+		if (!f->problem || (!verbose && told_alike(d, r->p, i)))
 			continue;
+		for (unsigned j = i; !verbose && j < d->nfindings; j++)
+			n += alike(r->p, f, &d->findings[j]);
+		if (n > 1) {
+			char list[256];
+			size_t len = 0;
+
+			list[0] = 0;
+			for (unsigned j = i; j < d->nfindings && len + 16 < sizeof(list); j++)
+				if (alike(r->p, f, &d->findings[j]))
+					len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRIu32,
+								len ? ", " : "", d->findings[j].sequence);
+			if (len + 16 >= sizeof(list))
+				snprintf(list + len, sizeof(list) - len, ", ...");
+			fprintf(out, _("Journal transactions %s (%u): %s fails, cause: %s%s; policy %s: %s.\n"), list, n,
+				diag_print_object_text(f->object), diag_print_cause_text(f->cause),
+				f->proven ? _(" (proven)") : "", replay_policy_name(r->p->policy), outcome_text(r->p, f));
+			continue;
+		}
 		fprintf(out, _("Journal transaction %" PRIu32 ": %s fails (journal block %" PRIu32 "), cause: %s%s; "
 			       "policy %s: %s.\n"),
 			f->sequence, diag_print_object_text(f->object), f->jblk, diag_print_cause_text(f->cause),

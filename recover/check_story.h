@@ -7,8 +7,11 @@
 #include "fsck/session.h"
 #include "json.h"
 
-/* The replay's story on OUT: failed checksums, causes, the policy's doing, what was left out. */
-void check_story_text(FILE *out, const char *image, const struct fsck_session *s);
+/*
+ * The replay's story on OUT: failed checksums, causes, the policy's doing, what was
+ * left out; failures alike (object, cause, outcome) share a line unless VERBOSE.
+ */
+void check_story_text(FILE *out, const char *image, const struct fsck_session *s, int verbose);
 
 /* The check set the error state because the replay left part of the journal out. */
 void check_marked_text(FILE *out, const char *image, const struct fsck_session *s);

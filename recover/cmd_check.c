@@ -87,18 +87,27 @@ static void print_summary(const char *image, const struct check_result *r)
 	       r->inodes_used, r->inodes_count, r->blocks_used, r->blocks_count);
 }
 
-/* After a finding, in a run with repairs: what was done with it, as e2fsck's answers. */
-static void print_answer(const struct check_finding *f)
+/* Has finding F an answer to print after it (a run with repairs)? */
+static int has_answer(const struct check_finding *f)
+{
+	return f->deferred || (check_problem_question(f->code) && (f->fixed || f->declined));
+}
+
+/*
+ * After a finding, in a run with repairs: what was done with it, as
+ * e2fsck's answers; INLINE: on the finding's own line, as e2fsck puts it.
+ */
+static void print_answer(const struct check_finding *f, int inline_)
 {
 	const char *q = check_problem_question(f->code);
+	const char *sep = inline_ ? "  " : "";
 
-	if (f->deferred) {
-		printf("%s\n\n", _("(counted again after this round's repairs)"));
-		return;
-	}
-	if (!q || (!f->fixed && !f->declined))
-		return;
-	printf("%s? %s\n\n", _(q), f->fixed ? _("yes") : _("no"));
+	if (f->deferred)
+		printf("%s%s\n\n", sep, _("(counted again after this round's repairs)"));
+	else if (q && (f->fixed || f->declined))
+		printf("%s%s? %s\n\n", sep, _(q), f->fixed ? _("yes") : _("no"));
+	else if (inline_)
+		putchar('\n');
 }
 
 /*
@@ -145,9 +154,11 @@ static void print_finding(const struct check_finding *f, enum check_repair_mode 
 	char msg[1024];
 
 	format_finding(f, msg, sizeof(msg));
-	printf("%s%s\n", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
-	if (mode != E4R_REPAIR_NONE)
-		print_answer(f);
+	printf("%s%s", p && p->severity == E4R_SEV_INFO ? _("Note: ") : "", msg);
+	if (mode != E4R_REPAIR_NONE && has_answer(f))
+		print_answer(f, 1);
+	else
+		putchar('\n');
 }
 
 /*
@@ -170,57 +181,74 @@ static enum check_problem row_code(enum check_problem code)
 	return code;
 }
 
-static int same_outcome(const struct check_finding *a, const struct check_finding *b)
+/* Findings one row of bitmap differences can hold. */
+static int same_row(const struct check_finding *a, const struct check_finding *b)
 {
 	return row_code(a->code) == row_code(b->code) && a->round == b->round && a->fixed == b->fixed &&
 	       a->declined == b->declined && a->deferred == b->deferred;
 }
 
+/* Findings in a row that one answer serves: the same question, answered alike (e2fsck's latch). */
+static int same_answer(const struct check_finding *a, const struct check_finding *b)
+{
+	const char *qa = check_problem_question(a->code), *qb = check_problem_question(b->code);
+
+	return a->round == b->round && a->fixed == b->fixed && a->declined == b->declined &&
+	       a->deferred == b->deferred && (qa == qb || (qa && qb && !strcmp(qa, qb)));
+}
+
 /*
- * Findings FROM .. TO-1, alike, as one line: what their messages share
- * before and after, and each one's own part between, in the user's
- * language (the template is translated first, then compared).
+ * The lengths of what a bitmap difference's message has before its sign
+ * and after its run (%r or %R), read from the translated template:
+ * "block bitmap differences: " and " (in use, marked free)".
+ */
+static int row_parts(enum check_problem code, size_t *pre, size_t *suf)
+{
+	const struct check_problem_info *p = check_problem_info(code);
+	const char *t = p ? _(p->message) : NULL;
+	const char *at = t ? strstr(t, "%r") : NULL;
+
+	if (t && !at)
+		at = strstr(t, "%R");
+	if (!at || at == t)
+		return -1;
+	*pre = (size_t)(at - t) - 1;
+	*suf = strlen(at + 2);
+	return 0;
+}
+
+/*
+ * Bitmap differences FROM .. TO-1 as one line, as e2fsck prints them:
+ * "block bitmap differences: +12 -20 +41-50", each run with its sign;
+ * what a run means ("(in use, marked free)") is said when all are alike.
  */
 static void print_row(const struct check_result *r, size_t from, size_t to, enum check_repair_mode mode)
 {
-	char first[1024], msg[1024];
-	size_t len0, pre, suf, i;
+	char msg[1024];
+	size_t i, pre = 0, suf = 0, len;
+	int alike = 1;
 
-	format_finding(&r->findings[from], first, sizeof(first));
-	len0 = strlen(first);
-	pre = suf = len0;
-	for (i = from + 1; i < to; i++) {
-		size_t len, k = 0;
-
-		format_finding(&r->findings[i], msg, sizeof(msg));
-		len = strlen(msg);
-		while (k < pre && k < len && first[k] == msg[k])
-			k++;
-		pre = k;
-		for (k = 0; k < suf && k < len && first[len0 - 1 - k] == msg[len - 1 - k]; k++)
-			;
-		suf = k;
-	}
-	/* the parts start after a space and the shared end starts with one: "-1090-1093" and "-1095" */
-	while (pre > 0 && first[pre - 1] != ' ')
-		pre--;
-	if (suf > len0 - pre)
-		suf = len0 - pre;
-	while (suf > 0 && first[len0 - suf] != ' ')
-		suf--;
-	printf("%.*s", (int)pre, first);
+	for (i = from; i < to; i++)
+		alike &= r->findings[i].code == r->findings[from].code;
 	for (i = from; i < to; i++) {
-		size_t len;
-
+		if (row_parts(r->findings[i].code, &pre, &suf)) {
+			print_finding(&r->findings[i], E4R_REPAIR_NONE);
+			continue;
+		}
 		format_finding(&r->findings[i], msg, sizeof(msg));
 		len = strlen(msg);
 		if (pre + suf > len)
 			continue;
+		if (i == from)
+			printf("%.*s", (int)pre, msg);
 		printf("%s%.*s", i == from ? "" : " ", (int)(len - pre - suf), msg + pre);
+		if (i + 1 == to && alike)
+			printf("%s", msg + len - suf);
 	}
-	printf("%s\n", first + len0 - suf);
-	if (mode != E4R_REPAIR_NONE)
-		print_answer(&r->findings[from]);
+	if (mode != E4R_REPAIR_NONE && has_answer(&r->findings[from]))
+		print_answer(&r->findings[from], 1);
+	else
+		putchar('\n');
 }
 
 /*
@@ -300,6 +328,58 @@ static int passed_over(const struct report *at, const struct check_result *r, co
 	       !r->round_dropped && !r->aborted;
 }
 
+/* Not printed here: asked on the terminal (shown with its answer, or to be), or passed over. */
+static int skipped(const struct report *at, const struct check_result *r, const struct check_finding *f,
+		   enum check_repair_mode mode, int asked)
+{
+	if (f->code == E4R_PR_JOURNAL_SKIPPED)
+		return 1;
+	if (f->code == E4R_PR_ERRORS_FLAG && !at->verbose && (r->reason == E4R_REASON_ERRORS || at->errors_said))
+		return 1;
+	return (asked && check_problem_fixable(f->code)) || (mode == E4R_REPAIR_ASK && (f->fixed || f->declined)) ||
+	       passed_over(at, r, f, mode);
+}
+
+/* Under the same pass header (a latched answer never spans two). */
+static int same_pass(const struct check_finding *a, const struct check_finding *b)
+{
+	const struct check_problem_info *pa = check_problem_info(a->code), *pb = check_problem_info(b->code);
+
+	return pa && pb && pa->pass == pb->pass;
+}
+
+/*
+ * A problem found more than RUN_FOLDED times among findings one answer
+ * serves shows its first RUN_SHOWN, then the rest as a count (not with -v).
+ */
+#define RUN_FOLDED	8
+#define RUN_SHOWN	5
+
+/* R's findings FROM .. TO-1, one answer for them all: each on its line, a problem found many times cut short. */
+static void print_latched(const struct report *at, const struct check_result *r, size_t from, size_t to)
+{
+	size_t all[E4R_PR_COUNT] = { 0 }, shown[E4R_PR_COUNT] = { 0 };
+	size_t i, hidden = 0;
+
+	for (i = from; i < to; i++)
+		if ((unsigned)r->findings[i].code < E4R_PR_COUNT)
+			all[r->findings[i].code]++;
+	for (i = from; i < to; i++) {
+		unsigned code = (unsigned)r->findings[i].code;
+
+		if (!at->verbose && code < E4R_PR_COUNT && all[code] > RUN_FOLDED && shown[code] >= RUN_SHOWN) {
+			hidden++;
+			continue;
+		}
+		if (code < E4R_PR_COUNT)
+			shown[code]++;
+		print_finding(&r->findings[i], E4R_REPAIR_NONE);
+	}
+	if (hidden)
+		printf(ngettext("... and %zu more like those above (-v lists it)\n",
+				"... and %zu more like those above (-v lists them)\n", hidden), hidden);
+}
+
 /* R's findings FROM .. TO under their headers; ASKED: leave out what the questions show. */
 static void print_findings(struct report *at, const struct check_result *r, size_t from, size_t to,
 			   enum check_repair_mode mode, int asked)
@@ -313,34 +393,44 @@ static void print_findings(struct report *at, const struct check_result *r, size
 		if (f->code == E4R_PR_JOURNAL_SKIPPED)
 			continue;
 		/* said already: "contains a file system with errors, check forced.", or the replay's marking */
-		if (f->code == E4R_PR_ERRORS_FLAG && (r->reason == E4R_REASON_ERRORS || at->errors_said))
+		if (f->code == E4R_PR_ERRORS_FLAG && !at->verbose && (r->reason == E4R_REASON_ERRORS || at->errors_said))
 			continue;
 		if (f->round != at->round)
 			next_round(at, f->round);
-		/* asked on the terminal: shown with its answer, or to be */
-		if ((asked && check_problem_fixable(f->code)) ||
-		    (mode == E4R_REPAIR_ASK && (f->fixed || f->declined)) || passed_over(at, r, f, mode)) {
+		if (skipped(at, r, f, mode, asked)) {
 			if (p)
 				headers_to(at, p->pass, 0);
 			continue;
 		}
+		/* the bookkeeping's count line needs no header of its own */
 		if (p)
-			headers_to(at, p->pass, 1);
+			headers_to(at, p->pass, fold_of(at, f, mode) != FOLD_ACCOUNTING);
 		if (fold_of(at, f, mode)) {
 			print_fold(at, r, from, i, to, fold_of(at, f, mode), mode);
 			continue;
 		}
-		/* a row of alike findings, answered alike: one answer after them, as e2fsck's latched questions */
-		for (j = i + 1; j < to && same_outcome(f, &r->findings[j]) &&
-				!passed_over(at, r, &r->findings[j], mode); j++)
+		for (j = i + 1; !at->verbose && folds_in_a_row(f->code) && j < to && same_row(f, &r->findings[j]); j++)
 			;
-		if (j > i + 1 && !at->verbose && folds_in_a_row(f->code)) {
+		if (j > i + 1) {
 			print_row(r, i, j, mode);
+			i = j - 1;
+			continue;
+		}
+		/*
+		 * Findings in a row that one answer serves: the answer once, after
+		 * them, as e2fsck latches a question over a group. Each finding
+		 * still has its line; the same header, nothing folded between.
+		 */
+		for (j = i + 1; j < to && same_answer(f, &r->findings[j]) && !skipped(at, r, &r->findings[j], mode, asked) &&
+				!fold_of(at, &r->findings[j], mode) && !folds_in_a_row(r->findings[j].code) &&
+				same_pass(f, &r->findings[j]); j++)
+			;
+		if (j == i + 1) {
+			print_finding(f, mode);
 		} else {
-			for (size_t k = i; k < j; k++)
-				print_finding(&r->findings[k], E4R_REPAIR_NONE);
-			if (mode != E4R_REPAIR_NONE)
-				print_answer(f);
+			print_latched(at, r, i, j);
+			if (mode != E4R_REPAIR_NONE && has_answer(f))
+				print_answer(f, 0);
 		}
 		i = j - 1;
 	}
@@ -443,8 +533,8 @@ static void print_text(struct report *at, const struct check_result *r, enum che
 	if (r->rounds > at->round + 1 && at->verbose) {	/* the last check found nothing */
 		next_round(at, r->rounds - 1);
 	} else if (r->rounds > at->round + 1) {
+		/* quiet: a check that found nothing more says nothing, as e2fsck never checks again */
 		headers_to(at, E4R_PASS_COUNT - 1, 0);
-		printf(_("%s: checking again after the repairs: nothing more to fix\n"), image);
 		at->round = r->rounds - 1;
 		at->pass = E4R_PASS_COUNT - 1;
 	}
@@ -612,7 +702,7 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 				t->image, error_message(s->journal.log_fault));
 		if (s->journal.csum_error)
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
-		check_story_text(t->out, t->image, s);
+		check_story_text(t->out, t->image, s, t->verbose);
 		break;
 	case FSCK_EVENT_MARKED_ERROR:
 		/* "Journal checksum error found" said it, as e2fsck says it */
