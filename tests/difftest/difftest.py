@@ -30,6 +30,11 @@ A damage is already minimal (one field of one object), so a failing case is
 printed as the line to add to regress.txt, which this tester also replays
 (--regress): each line is "FLAVOUR SPEC", rebuilt and rechecked every run;
 a line ending in "repair" is also repaired and compared as --repair does.
+--line-counts prints, for every case e2fsck finds damaged, how many lines each tool
+prints: "# lines LABEL FLAVOUR e2fsck-fn N check-n N e2fsck-fy N check-y N passes P Q"
+(the -y pair on copies: e2fsck -fy and check -y -f, text; P and Q are 1 where e2fsck
+-fn and -fy finished a check, with its summary line, 0 where they stopped or aborted);
+tests/t/check-quiet.sh holds check's report to e2fsck's length with it.
 Exit status 1 when anything failed; the last line is "N passed, N failed".
 """
 import argparse
@@ -134,11 +139,41 @@ def _copy_of(name):
     return STATE["copies"][name]
 
 
+def line_counts(copy, absent, e_out, o_out):
+    """(e2fsck -fn, check -n -f, e2fsck -fy, check -y -f) line counts of a damaged COPY,
+    then whether e2fsck -fn and -fy finished a check (their "N/N files" summary); the
+    repairs run on copies of it. e2fsck's version banner is not counted."""
+    def lines(out):
+        return len([x for x in out.splitlines() if not x.startswith("e2fsck 1.")])
+    def finished(out):
+        return int(bool(re.search(r": \d+/\d+ files", out)) and "e2fsck: aborted" not in out)
+    counts = [lines(e_out), lines(o_out)]
+    passes = [finished(e_out)]
+    for tool in ("e2fsck", "check"):
+        c = copy + ".lines"
+        shutil.copyfile(copy, c)
+        if flavours.journal_of(copy):
+            shutil.copyfile(copy + ".journal", c + ".journal")
+        try:
+            if tool == "e2fsck":
+                _, out = run(["e2fsck", "-fy", *jargs(c, "e2fsck", absent), c])
+                passes.append(finished(out))
+            else:
+                _, out = run([ARGS.e4recover, "check", "-y", "-f", *jargs(c, "check", absent), c])
+            counts.append(lines(out))
+        finally:
+            for f in (c, c + ".journal"):
+                if os.path.exists(f):
+                    os.unlink(f)
+    return tuple(counts + passes)
+
+
 def check_case(item):
     """(label, flavour, spec, failure or None, detail, unnamed, repairs measured) for one
     damage."""
     label, name, spec = item
     STATE["kept_by"] = set()
+    STATE["lines"] = None
     damager, copy = STATE["damagers"][name], _copy_of(name)
     try:
         d = damager.resolve(spec)
@@ -151,6 +186,8 @@ def check_case(item):
         o_rc, o_out = run([ARGS.e4recover, "check", "-n", "-f", *jargs(copy, "check", d.absent), copy])
         wrote = [os.stat(f).st_mtime_ns for f in (copy, copy + ".journal") if os.path.exists(f)] != before
         repair = None
+        if ARGS.line_counts and verdict(e_rc, e_out) == "damaged":
+            STATE["lines"] = line_counts(copy, d.absent, e_out, o_out)
         with_repair = ARGS.repair or spec.split()[-1] == "repair"
         if with_repair and verdict(e_rc) == "damaged" and verdict(o_rc) == "damaged":
             repair = compare_repairs(copy, damager.img, d.absent)
@@ -173,6 +210,9 @@ def check_case(item):
     if kind or ARGS.show:
         detail = "e2fsck -fn exit %s, check -n -f exit %s\n--- e2fsck\n%s--- check\n%s" % (
             e_rc, o_rc, e_out[-3000:], o_out[-3000:])
+    if STATE["lines"]:
+        detail = "# lines %s %s e2fsck-fn %d check-n %d e2fsck-fy %d check-y %d passes %d %d\n%s" % (
+            (label, name) + STATE["lines"] + (detail,))
     return label, name, spec, kind, detail, bool(unnamed), () if kind else tuple(STATE["kept_by"])
 
 
@@ -374,6 +414,8 @@ def main():
     ap.add_argument("--strict-objects", action="store_true",
                     help="fail when e2fsck names the damaged inode and check does not")
     ap.add_argument("--list", action="store_true", help="print the cases, run nothing")
+    ap.add_argument("--line-counts", action="store_true",
+                    help="print both tools' line counts (-fn and -fy) for every damaged case")
     ARGS = ap.parse_args()
     names = [n for n in ARGS.flavours.split(",") if n]
     work = ARGS.work or tempfile.mkdtemp(prefix="e4r-difftest.")
@@ -456,6 +498,8 @@ def main():
                     passed += 1
                     if ARGS.show:
                         print("ok   %s %s %s\n%s" % (label, name, spec, detail))
+                    elif detail.startswith("# lines "):
+                        print(detail.split("\n", 1)[0])
     finally:
         shutil.rmtree(copies, ignore_errors=True)
     print("# by structure (cases, failures): " +
