@@ -122,6 +122,8 @@ struct report {
 	int		live;		/* the checks' parts are out: the end prints the verdict only */
 	int		errors_said;	/* the replay's marking of the error state was told */
 	int		verbose;	/* -v: every finding, none folded */
+	unsigned	told_round;	/* the check (round + 1) whose folded lines TOLD marks */
+	unsigned char	told[E4R_PR_COUNT + 1];	/* by problem (E4R_PR_COUNT: the bookkeeping) */
 	struct bar	*bar;		/* cleared before printing */
 };
 
@@ -283,18 +285,24 @@ static int fold_together(const struct report *at, const struct check_finding *g,
 	return k == FOLD_ACCOUNTING || g->code == f->code;
 }
 
-/* The line of R's finding AT's fold K (FROM .. TO the findings printed), at the first of them. */
-static void print_fold(const struct report *at, const struct check_result *r, size_t from, size_t i, size_t to,
+/* The line of R's finding I's fold K (to TO, the findings printed), at the first of them. */
+static void print_fold(struct report *at, const struct check_result *r, size_t i, size_t to,
 		       enum fold k, enum check_repair_mode mode)
 {
 	const struct check_finding *f = &r->findings[i];
+	unsigned slot = k == FOLD_ACCOUNTING || (unsigned)f->code >= E4R_PR_COUNT ? E4R_PR_COUNT : (unsigned)f->code;
 	unsigned n = 0;
 	char msg[1024];
 	size_t j;
 
-	for (j = from; j < i; j++)
-		if (fold_together(at, &r->findings[j], f, k, mode))
-			return;		/* told at the first */
+	/* told at the first of its kind in this check */
+	if (at->told_round != f->round + 1u) {
+		memset(at->told, 0, sizeof(at->told));
+		at->told_round = f->round + 1u;
+	}
+	if (at->told[slot])
+		return;
+	at->told[slot] = 1;
 	for (j = i; j < to; j++)
 		n += fold_together(at, &r->findings[j], f, k, mode);
 	if (k == FOLD_ACCOUNTING) {
@@ -406,7 +414,7 @@ static void print_findings(struct report *at, const struct check_result *r, size
 		if (p)
 			headers_to(at, p->pass, fold_of(at, f, mode) != FOLD_ACCOUNTING);
 		if (fold_of(at, f, mode)) {
-			print_fold(at, r, from, i, to, fold_of(at, f, mode), mode);
+			print_fold(at, r, i, to, fold_of(at, f, mode), mode);
 			continue;
 		}
 		for (j = i + 1; !at->verbose && folds_in_a_row(f->code) && j < to && same_row(f, &r->findings[j]); j++)
