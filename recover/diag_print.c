@@ -14,6 +14,13 @@ static const char *const cause_texts[] = {
 	[JBD_CAUSE_TORN_COMMIT]	= N_("torn commit: the commit reached the disk, not all of its blocks"),
 	[JBD_CAUSE_UNJOURNALED]	= N_("unjournaled modification: bits set outside the transaction"),
 	[JBD_CAUSE_UNEXPLAINED]	= N_("unexplained"),
+	[JBD_CAUSE_FILLED]	= N_("overwritten with all ones or all zeros, not flipped"),
+	[JBD_CAUSE_MISDIRECTED]	= N_("misdirected or stale write: the block holds another block's content"),
+	[JBD_CAUSE_TORN_WRITE]	= N_("torn write: the intended content only up to a sector boundary"),
+	[JBD_CAUSE_REVOKE_COUNT]	= N_("revoke block's record count is larger than the block"),
+	[JBD_CAUSE_DESCRIPTOR_TAGS]	= N_("descriptor's tags run past the block: no tag is marked the last"),
+	[JBD_CAUSE_COMMIT_HEADER]	= N_("malformed commit header: a checksum type or size the journal's "
+					     "features do not allow"),
 };
 
 static const char *const object_texts[] = {
@@ -22,6 +29,15 @@ static const char *const object_texts[] = {
 	[JBD_OBJ_REVOKE]	= N_("revoke block checksum"),
 	[JBD_OBJ_COMMIT]	= N_("commit block checksum"),
 	[JBD_OBJ_TRANSACTION]	= N_("transaction checksum (v1)"),
+};
+
+/* The object of a structural fault (its checksum, if any, is not what failed). */
+static const char *const structure_texts[] = {
+	[JBD_OBJ_DATA]		= N_("logged block"),
+	[JBD_OBJ_DESCRIPTOR]	= N_("descriptor block structure"),
+	[JBD_OBJ_REVOKE]	= N_("revoke block structure"),
+	[JBD_OBJ_COMMIT]	= N_("commit block header"),
+	[JBD_OBJ_TRANSACTION]	= N_("transaction"),
 };
 
 static const char *const action_texts[] = {
@@ -48,12 +64,21 @@ static const char *const stop_texts[] = {
 	[JBD_STOP_TORN]			= N_("the commit is not verified, so the transaction is not known to be "
 					     "complete"),
 	[JBD_STOP_LEAK_UNSOUND]		= N_("a transaction that sets the extra bits is not replayed itself"),
+	[JBD_STOP_OVERWRITTEN]		= N_("the block was overwritten, so the intended content is not there"),
+	[JBD_STOP_STRUCTURE]		= N_("the log's structure is damaged here, so what the transaction holds is "
+					     "not known"),
 };
 
 static const char *const place_texts[] = {
 	[JBD_FLIP_CONTENT]	= N_("content"),
 	[JBD_FLIP_STORED]	= N_("stored checksum"),
 	[JBD_FLIP_SEQUENCE]	= N_("sequence"),
+};
+
+static const char *const fill_texts[] = {
+	[JBD_FILL_NONE]		= "",
+	[JBD_FILL_STORED_CSUM]	= N_("the stored checksum"),
+	[JBD_FILL_BLOCK]	= N_("the whole block"),
 };
 
 const char *diag_stop_text(enum diag_stop_reason r)
@@ -162,15 +187,74 @@ static void text_auto(const struct diag_finding *f, const struct replay_supersed
 		printf(_("  auto: %s\n"), _(action_texts[f->action]));
 }
 
+/* A block matched, in words: "journal block J (transaction T's copy of fs block B)", ... */
+static void text_match(const struct diag_match *m)
+{
+	if (m->kind == JBD_MATCH_HOME)
+		printf(_("filesystem block %" PRIu64 " (the home of another tag of transaction %" PRIu32 ")"),
+		       m->fs_block, m->sequence);
+	else if (m->is_copy)
+		printf(_("journal block %" PRIu32 " (transaction %" PRIu32 "'s copy of filesystem block %" PRIu64 ")"),
+		       m->jblk, m->sequence, m->fs_block);
+	else
+		printf(_("journal block %" PRIu32 " (a log block of transaction %" PRIu32 ")"), m->jblk, m->sequence);
+}
+
+/* The evidence of the overwrite and structure causes. */
+static void text_overwrite(const struct diag_finding *f)
+{
+	switch (f->cause) {
+	case JBD_CAUSE_FILLED:
+		printf(_("  %s is all %s: overwritten, not flipped\n"), _(fill_texts[f->fill_field]),
+		       f->fill_byte ? _("ones") : _("zeros"));
+		break;
+	case JBD_CAUSE_MISDIRECTED:
+		printf(_("  its content equals "));
+		text_match(&f->match);
+		printf("\n");
+		break;
+	case JBD_CAUSE_TORN_WRITE:
+		printf(_("  torn at sector %u of %u (512 bytes each): "), f->torn_sector, f->sectors);
+		printf(f->torn_new_first ? _("sectors before it equal ") : _("sectors from it on equal "));
+		text_match(&f->torn_intended);
+		printf(_(", whose content makes the checksum match; the %s differ from it\n"),
+		       f->torn_new_first ? _("sectors from it on") : _("sectors before it"));
+		break;
+	case JBD_CAUSE_REVOKE_COUNT:
+		printf(_("  r_count %" PRIu32 " bytes, the block holds at most %" PRIu32 "\n"), f->r_count,
+		       f->r_count_max);
+		break;
+	case JBD_CAUSE_DESCRIPTOR_TAGS:
+		printf(_("  %u tag(s) read to the block's end"), f->ntags);
+		if (f->claims_log_block)
+			printf(_("; a tag claims journal block %" PRIu32 ", a block of the transaction's own log, "
+				 "so its tag count cannot be"), f->claimed_jblk);
+		printf("\n");
+		break;
+	case JBD_CAUSE_COMMIT_HEADER:
+		printf(_("  checksum type %u, size %u\n"), f->header_type, f->header_size);
+		break;
+	default:
+		break;
+	}
+}
+
 static void text_finding(const struct diag_finding *f, const struct replay_supersede *sup)
 {
-	printf(_("transaction %" PRIu32 ", journal block %" PRIu32 ": %s BAD (stored %#" PRIx32
-		 ", computed %#" PRIx32 ", %u bits)\n"),
-	       f->sequence, f->jblk, _(object_texts[f->object]), f->csum.stored, f->csum.computed, f->csum_bits);
+	if (f->structure)
+		printf(_("transaction %" PRIu32 ", journal block %" PRIu32 ": %s\n"), f->sequence, f->jblk,
+		       _(structure_texts[f->object]));
+	else
+		printf(_("transaction %" PRIu32 ", journal block %" PRIu32 ": %s BAD (stored %#" PRIx32
+			 ", computed %#" PRIx32 ", %u bits)\n"),
+		       f->sequence, f->jblk, _(object_texts[f->object]), f->csum.stored, f->csum.computed,
+		       f->csum_bits);
 	if (f->block >= 0)
 		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, fs_block_kind_name(f->info.kind));
 	text_cause(f);
-	if (f->searched || f->weight)
+	text_overwrite(f);
+	/* where another cause explains the mismatch, no fit is offered as flips */
+	if ((f->searched || f->weight) && f->cause <= JBD_CAUSE_UNEXPLAINED && f->cause != JBD_CAUSE_TORN_COMMIT)
 		text_search(f);
 	text_evidence(f);
 	text_auto(f, sup);
@@ -236,6 +320,69 @@ static void json_leak(struct json *js, const struct diag_finding *f)
 	json_end_object(js);
 }
 
+static void json_match(struct json *js, const char *key, const struct diag_match *m)
+{
+	json_begin_object(js, key);
+	json_string(js, "kind", m->kind == JBD_MATCH_HOME ? "home_block" : m->is_copy ? "logged_copy" : "log_block");
+	if (m->kind == JBD_MATCH_HOME)
+		json_null(js, "journal_block");
+	else
+		json_uint(js, "journal_block", m->jblk);
+	json_uint(js, "sequence", m->sequence);
+	if (m->kind == JBD_MATCH_HOME || m->is_copy)
+		json_uint(js, "fs_block", m->fs_block);
+	else
+		json_null(js, "fs_block");
+	json_end_object(js);
+}
+
+/* The evidence of the overwrite and structure causes, each under its own key. */
+static void json_overwrite(struct json *js, const struct diag_finding *f)
+{
+	switch (f->cause) {
+	case JBD_CAUSE_FILLED:
+		json_begin_object(js, "filled");
+		json_string(js, "field", f->fill_field == JBD_FILL_BLOCK ? "block" : "stored_checksum");
+		json_string(js, "with", f->fill_byte ? "ones" : "zeros");
+		json_end_object(js);
+		break;
+	case JBD_CAUSE_MISDIRECTED:
+		json_match(js, "matches", &f->match);
+		break;
+	case JBD_CAUSE_TORN_WRITE:
+		json_begin_object(js, "torn");
+		json_uint(js, "sector", f->torn_sector);
+		json_uint(js, "sectors", f->sectors);
+		json_bool(js, "intended_first", f->torn_new_first);
+		json_match(js, "intended", &f->torn_intended);
+		json_end_object(js);
+		break;
+	case JBD_CAUSE_REVOKE_COUNT:
+		json_begin_object(js, "revoke_count");
+		json_uint(js, "r_count", f->r_count);
+		json_uint(js, "max", f->r_count_max);
+		json_end_object(js);
+		break;
+	case JBD_CAUSE_DESCRIPTOR_TAGS:
+		json_begin_object(js, "descriptor_tags");
+		json_uint(js, "tags", f->ntags);
+		if (f->claims_log_block)
+			json_uint(js, "claimed_journal_block", f->claimed_jblk);
+		else
+			json_null(js, "claimed_journal_block");
+		json_end_object(js);
+		break;
+	case JBD_CAUSE_COMMIT_HEADER:
+		json_begin_object(js, "commit_header");
+		json_uint(js, "checksum_type", f->header_type);
+		json_uint(js, "checksum_size", f->header_size);
+		json_end_object(js);
+		break;
+	default:
+		break;
+	}
+}
+
 static void json_evidence(struct json *js, const struct diag_finding *f)
 {
 	json_begin_object(js, "evidence");
@@ -253,6 +400,7 @@ static void json_evidence(struct json *js, const struct diag_finding *f)
 	json_uint(js, "bad_tags", f->bad_tags);
 	if (f->leak.nbits)
 		json_leak(js, f);
+	json_overwrite(js, f);
 	json_end_object(js);
 }
 
@@ -277,6 +425,7 @@ static void json_finding(struct json *js, const struct diag_finding *f, const st
 	json_uint(js, "computed", f->csum.computed);
 	json_uint(js, "checksum_bits", f->csum_bits);
 	json_string(js, "cause", diag_cause_name(f->cause));
+	json_string(js, "fault", f->structure ? "structure" : "checksum");
 	json_bool(js, "problem", f->problem);
 	json_string(js, "action", diag_action_name(f->action));
 	if (f->action == JBD_AUTO_STOP)
@@ -307,9 +456,50 @@ void diag_print_json(struct json *js, const char *key, const struct diag_report 
 	json_end_array(js);
 }
 
+const char *diag_print_finding_object_text(const struct diag_finding *f)
+{
+	return f->structure ? _(structure_texts[f->object]) : _(object_texts[f->object]);
+}
+
+void diag_print_causes_text(FILE *out, const char *prefix, const struct diag_report *d)
+{
+	for (unsigned i = 0; d && i < d->nfindings; i++) {
+		const struct diag_finding *f = &d->findings[i];
+
+		if (!f->problem)
+			continue;
+		fprintf(out, _("%stransaction %" PRIu32 ", journal block %" PRIu32 ": %s: cause: %s\n"), prefix,
+			f->sequence, f->jblk, diag_print_finding_object_text(f), diag_print_cause_text(f->cause));
+	}
+}
+
+void diag_print_causes_json(struct json *js, const char *key, const struct diag_report *d)
+{
+	json_begin_array(js, key);
+	for (unsigned i = 0; d && i < d->nfindings; i++) {
+		const struct diag_finding *f = &d->findings[i];
+
+		if (!f->problem)
+			continue;
+		json_begin_object(js, NULL);
+		json_uint(js, "sequence", f->sequence);
+		json_string(js, "object", diag_object_name(f->object));
+		json_uint(js, "journal_block", f->jblk);
+		if (f->block >= 0)
+			json_uint(js, "fs_block", f->fs_block);
+		else
+			json_null(js, "fs_block");
+		json_string(js, "fault", f->structure ? "structure" : "checksum");
+		json_string(js, "cause", diag_cause_name(f->cause));
+		json_string(js, "action", diag_action_name(f->action));
+		json_end_object(js);
+	}
+	json_end_array(js);
+}
+
 const char *diag_print_cause_text(enum diag_cause c)
 {
-	return c <= JBD_CAUSE_UNEXPLAINED ? _(cause_texts[c]) : "?";
+	return (unsigned)c < sizeof(cause_texts) / sizeof(*cause_texts) ? _(cause_texts[c]) : "?";
 }
 
 const char *diag_print_object_text(enum diag_object o)

@@ -2,6 +2,8 @@
 #ifndef E4R_DIAG_PRINT_H
 #define E4R_DIAG_PRINT_H
 
+#include <stdio.h>
+
 #include "diag/diagnose.h"
 #include "json.h"
 #include "replay/supersede.h"
@@ -20,8 +22,19 @@ const char *diag_stop_text(enum diag_stop_reason r);
 void diag_print_json(struct json *js, const char *key, const struct diag_report *d,
 		     const struct replay_supersede *sup);
 
+/*
+ * One line per problem of D: the transaction, the journal block, the object
+ * and its cause, each line after PREFIX; and the same as a JSON array member
+ * KEY [{sequence, object, journal_block, fs_block, fault, cause, action}]:
+ * replay and check name each cause as diagnose does.
+ */
+void diag_print_causes_text(FILE *out, const char *prefix, const struct diag_report *d);
+void diag_print_causes_json(struct json *js, const char *key, const struct diag_report *d);
+
 /* The words for a cause and for a failing object, as the text output names them. */
 const char *diag_print_cause_text(enum diag_cause c);
 const char *diag_print_object_text(enum diag_object o);
+/* A finding's object in words: its failing checksum, or the structure at fault. */
+const char *diag_print_finding_object_text(const struct diag_finding *f);
 
 #endif

@@ -19,7 +19,8 @@ static errcode_t at(struct replay_load *ld, enum replay_load_step step, errcode_
 static errcode_t diagnose(const struct replay_load_opts *o, struct replay_load *ld,
 			  const struct replay_hooks **hooks)
 {
-	int failures = replay_log_has_failures(ld->s);
+	/* a fault of the log's structure is explained too, where no checksum fails */
+	int failures = replay_log_has_failures(ld->s) || jbd_scan_structure_faults(ld->s);
 	errcode_t err;
 
 	if (o->policy == JBD_POLICY_AUTO && !o->hooks && (failures || o->diagnose_healthy)) {
