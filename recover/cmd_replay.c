@@ -232,6 +232,7 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
 	text_transactions(c);
 	text_decisions(c);
+	diag_print_causes_text(stdout, _("journal fault: "), replay_diagnosis(r));
 	if (r->autop)
 		supersede_print_text(r->autop, r->s);
 	if (r->p->recovery_error)
@@ -360,6 +361,7 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	if (r->p) {
 		json_transactions(c, &js);
 		json_decisions(c, &js);
+		diag_print_causes_json(&js, "causes", replay_diagnosis(r));
 		supersede_print_json(&js, "supersede", r->autop, r->s);
 		alt_print_json(&js, "alternatives", r->alts);
 		if (c->o.dry_run)
