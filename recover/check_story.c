@@ -14,8 +14,11 @@
 #include "i18n.h"
 
 /* What the plan did with the object of finding F: its block's fate, or its transaction's. */
-static const char *outcome_name(const struct replay_plan *p, const struct diag_finding *f)
+static const char *outcome_name(const struct fsck_session *s, const struct replay_plan *p,
+				const struct diag_finding *f)
 {
+	if (s->journal.diagnosed)
+		return "not_replayed_read_only";
 	if (f->txn >= p->s->ntxns)
 		return "?";
 	if (p->txn_fate[f->txn] == JBD_TXN_REPLAYED && f->block >= 0 &&
@@ -70,8 +73,20 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 
 	if (s->journal.device_missing)
 		fprintf(out, _("%s: the external journal device was not found: the journal was not replayed\n"), image);
-	if (!s->journal.replayed || !r || !r->p)
+	if (!(s->journal.replayed || s->journal.diagnosed) || !r || !r->p)
 		return;
+	if (s->journal.diagnosed) {
+		for (unsigned i = 0; d && i < d->nfindings; i++) {
+			const struct diag_finding *f = &d->findings[i];
+
+			if (f->problem)
+				fprintf(out, _("Journal transaction %" PRIu32 ": %s (journal block %" PRIu32 "), "
+					       "cause: %s; left as found: a read-only check replays nothing.\n"),
+					f->sequence, diag_print_finding_object_text(f), f->jblk,
+					diag_print_cause_text(f->cause));
+		}
+		return;
+	}
 	if (r->j && r->j->device)
 		fprintf(out, _("%s: the external journal was found by its UUID on %s\n"), image, r->j->device);
 	for (unsigned i = 0; d && i < d->nfindings; i++) {
@@ -79,10 +94,13 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 
 		if (!f->problem)
 			continue;
-		fprintf(out, _("Journal transaction %" PRIu32 ": %s fails (journal block %" PRIu32 "), cause: %s%s; "
+		/* "(proven)" only where the proof is the cause: a fit another cause beat is no proof of it */
+		fprintf(out, _("Journal transaction %" PRIu32 ": %s %s (journal block %" PRIu32 "), cause: %s%s; "
 			       "policy %s: %s.\n"),
-			f->sequence, diag_print_object_text(f->object), f->jblk, diag_print_cause_text(f->cause),
-			f->proven ? _(" (proven)") : "", replay_policy_name(r->p->policy), outcome_text(r->p, f));
+			f->sequence, diag_print_finding_object_text(f), f->structure ? _("is damaged") : _("fails"),
+			f->jblk, diag_print_cause_text(f->cause),
+			f->cause == JBD_CAUSE_BIT_FLIP && f->proven ? _(" (proven)") : "",
+			replay_policy_name(r->p->policy), outcome_text(r->p, f));
 	}
 	if (s->journal.left_out_txns) {
 		fprintf(out, _("Left out of the replay: transaction(s) "));
@@ -158,12 +176,14 @@ static void json_left_out(struct json *js, const struct replay_plan *p)
 void check_story_json(struct json *js, const struct fsck_session *s)
 {
 	const struct replay_result *r = s->replay;
-	const struct replay_plan *p = r && s->journal.replayed ? r->p : NULL;
+	const struct replay_plan *p = r && (s->journal.replayed || s->journal.diagnosed) ? r->p : NULL;
 	const struct diag_report *d = p ? replay_diagnosis(r) : NULL;
 
 	json_begin_object(js, "journal");
 	json_bool(js, "replayed", s->journal.replayed);
 	json_bool(js, "device_missing", s->journal.device_missing);
+	json_bool(js, "diagnosed_read_only", s->journal.diagnosed);
+	json_uint(js, "faults", s->journal.faults);
 	json_string(js, "policy", p ? replay_policy_name(p->policy) : NULL);
 	json_string(js, "device_found_by_uuid", p && r->j ? r->j->device : NULL);
 	if (p && p->has_failed_commit)
@@ -183,12 +203,13 @@ void check_story_json(struct json *js, const struct fsck_session *s)
 		if (f->block >= 0)
 			json_uint(js, "fs_block", f->fs_block);
 		json_string(js, "cause", diag_cause_name(f->cause));
-		json_bool(js, "proven", f->proven);
-		json_string(js, "outcome", outcome_name(p, f));
+		json_string(js, "fault", f->structure ? "structure" : "checksum");
+		json_bool(js, "proven", f->cause == JBD_CAUSE_BIT_FLIP && f->proven);
+		json_string(js, "outcome", outcome_name(s, p, f));
 		json_end_object(js);
 	}
 	json_end_array(js);
-	if (p)
+	if (p && s->journal.replayed)
 		json_left_out(js, p);
 	else {
 		json_begin_array(js, "left_out");

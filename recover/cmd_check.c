@@ -434,6 +434,12 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
 		check_story_text(t->out, t->image, s);
 		break;
+	case FSCK_EVENT_JOURNAL_DIAGNOSED:
+		if (s->journal.log_fault)
+			fprintf(t->out, _("%s: the journal cannot be replayed: %s\n"), t->image,
+				error_message(s->journal.log_fault));
+		check_story_text(t->out, t->image, s);
+		break;
 	case FSCK_EVENT_MARKED_ERROR:
 		check_marked_text(t->out, t->image, s);
 		*t->errors_said = 1;
