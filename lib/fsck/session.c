@@ -111,7 +111,9 @@ static void diagnose_journal(const struct fsck_session_opts *o, struct fsck_sess
 	struct replay_result *r = NULL;
 	const struct diag_report *d;
 
-	if (replay_image(o->image, &ro, &r) || !r || !r->p || r->nothing_to_do || r->resumed) {
+	/* a log the superblock does not claim is no recovery: the check notes it, nothing replays it */
+	if (replay_image(o->image, &ro, &r) || !r || !r->p || r->nothing_to_do || r->resumed ||
+	    !r->needs_recovery) {
 		replay_free(r);
 		return;
 	}
