@@ -433,7 +433,9 @@ static void json_finding(struct json *js, const struct diag_finding *f, const st
 	else
 		json_null(js, "stop_reason");
 	json_bool(js, "transaction_superseded", superseded(f, sup));
-	json_bool(js, "logged_blocks_intact", f->object != JBD_OBJ_TRANSACTION && !f->bad_tags);
+	/* tags that ran past their block name homes no writer meant */
+	json_bool(js, "logged_blocks_intact", f->object != JBD_OBJ_TRANSACTION && !f->bad_tags &&
+		  f->cause != JBD_CAUSE_DESCRIPTOR_TAGS);
 	json_search(js, f);
 	json_evidence(js, f);
 	json_end_object(js);

@@ -733,7 +733,8 @@ static int light_proof(const struct diag_finding *f)
 }
 
 /*
- * After the search, unless it proved a single flip: a block equal to
+ * After the search, unless it proved a single flip or found the block
+ * stale: a block equal to
  * another block (misdirected or stale), or the intended content (a version
  * whose content makes its checksum match) up to a sector boundary. Either
  * is evidence against flips; the single proven flip goes first because
@@ -749,7 +750,8 @@ static errcode_t overwrite_tests(struct diag *dg, struct diag_finding *f, int bi
 	errcode_t err;
 
 	*found = 0;
-	if (light_proof(f))
+	/* a single proven flip, or a checksum that matches an earlier use of the log, explains it better */
+	if (light_proof(f) || f->time_backwards || f->uuid_mismatch || f->has_stale_sequence)
 		return 0;
 	if ((err = jbd_journal_read(j, f->jblk, 1, dg->buf)))
 		return err;
@@ -865,17 +867,13 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	err = search_flips(dg, f, &m, full);
 	if (!err)
 		err = try_leak(dg, f, &m, bi, 4, full, &leak);
-	if (!err && !leak)
-		err = overwrite_tests(dg, f, (int)bi, &found);
 	if (err)
 		return err;
-	if (found) {
-		decide(dg, f, 0);
-		return 0;
-	}
 	txn_stale_evidence(dg, f);
 	f->uuid_mismatch = desc_uuid_mismatch(dg, &t->descs[b->desc]);
 	tag_stale_sequence(dg, f, full);
+	if (!leak && (err = overwrite_tests(dg, f, (int)bi, &found)))
+		return err;
 	decide(dg, f, leak);
 	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
 		err = keep_correction(dg, f);
@@ -922,17 +920,13 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum diag_object obj, u
 	hole_msg(dg->j, &m, &jblk, dg->j->blocksize - JBD_TAIL_SIZE + offsetof(struct jbd_block_tail, t_checksum),
 		 cs->stored);
 	err = search_flips(dg, f, &m, cs->computed);
-	if (!err)
-		err = overwrite_tests(dg, f, -1, &found);
 	if (err)
 		return err;
-	if (found) {
-		decide(dg, f, 0);
-		return 0;
-	}
 	txn_stale_evidence(dg, f);
 	if (obj == JBD_OBJ_DESCRIPTOR)
 		f->uuid_mismatch = desc_uuid_mismatch(dg, &dg->s->txns[ti].descs[index]);
+	if ((err = overwrite_tests(dg, f, -1, &found)))
+		return err;
 	decide(dg, f, 0);
 	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
 		err = keep_correction(dg, f);

@@ -52,6 +52,13 @@ struct log_block {
 struct diag_log_hashes {
 	struct log_block	*b;
 	unsigned		n;
+	/*
+	 * The home blocks of one transaction's tags, hashed once: the findings
+	 * come transaction by transaction, and a transaction whose blocks all
+	 * fail would read every home once per block otherwise.
+	 */
+	int			home_txn;	/* whose homes home_hash holds; -1 none */
+	uint32_t		*home_hash;	/* [its nblocks]; 0 for a home outside the filesystem */
 };
 
 void diag_log_hashes_free(struct diag_log_hashes *h)
@@ -59,6 +66,7 @@ void diag_log_hashes_free(struct diag_log_hashes *h)
 	if (!h)
 		return;
 	free(h->b);
+	free(h->home_hash);
 	free(h);
 }
 
@@ -86,6 +94,7 @@ static errcode_t hash_log(struct jbd_journal *j, const struct jbd_scan *s, struc
 	}
 	for (unsigned i = 0; i < s->nlive; i++)
 		n += s->txns[i].ndescs + s->txns[i].nblocks + s->txns[i].nrevokes + 1;
+	h->home_txn = -1;
 	h->b = calloc(n ? n : 1, sizeof(*h->b));
 	if (!h->b) {
 		err = EXT2_ET_NO_MEMORY;
@@ -116,6 +125,31 @@ out:
 		return err;
 	}
 	*out = h;
+	return 0;
+}
+
+/* Hash the homes of transaction TI's tags into H (kept for its next findings). */
+static errcode_t hash_homes(struct jbd_journal *j, const struct jbd_scan *s, unsigned ti,
+			    struct diag_log_hashes *h, unsigned char *buf)
+{
+	const struct jbd_scan_txn *t = &s->txns[ti];
+	errcode_t err;
+
+	if (h->home_txn == (int)ti)
+		return 0;
+	free(h->home_hash);
+	h->home_txn = -1;
+	h->home_hash = calloc(t->nblocks ? t->nblocks : 1, sizeof(*h->home_hash));
+	if (!h->home_hash)
+		return EXT2_ET_NO_MEMORY;
+	for (unsigned b = 0; b < t->nblocks; b++) {
+		if (t->blocks[b].fs_block >= ext2fs_blocks_count(j->fs->super))
+			continue;
+		if ((err = io_channel_read_blk64(j->fs->io, t->blocks[b].fs_block, 1, buf)))
+			return err;
+		h->home_hash[b] = block_hash(j, buf);
+	}
+	h->home_txn = (int)ti;
 	return 0;
 }
 
@@ -152,10 +186,12 @@ errcode_t diag_match_find(struct jbd_journal *j, const struct jbd_scan *s, struc
 		*found = 1;
 	}
 	/* The homes of the transaction's other tags: a block written to the log in another's place. */
+	if (!*found && (err = hash_homes(j, s, ti, *hashes, buf)))
+		goto out;
 	for (unsigned b = 0; b < t->nblocks && !*found; b++) {
 		uint64_t fsb = t->blocks[b].fs_block;
 
-		if (fsb == home || fsb >= ext2fs_blocks_count(j->fs->super))
+		if (fsb == home || fsb >= ext2fs_blocks_count(j->fs->super) || (*hashes)->home_hash[b] != hash)
 			continue;
 		if ((err = io_channel_read_blk64(j->fs->io, fsb, 1, buf)))
 			goto out;
