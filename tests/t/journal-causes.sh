@@ -130,6 +130,8 @@ named desctags dt.img descriptor_tags "descriptor's tags run past the block"
 print([f["evidence"]["descriptor_tags"]["claimed_journal_block"] for f in d["findings"]
        if f["cause"] == "descriptor_tags"][0])')" = 5 ] ||
 	fail "descriptor tags: the tag that claims the commit block (journal block 5) is not named"
+run "$E4R" logdump dt.img
+expect_out "descriptor block 1: [0-9]+ tags, NONE MARKED THE LAST" "descriptor tags: logdump marks the descriptor"
 # e2fsck replays none of it either: the home blocks keep what they held.
 e2fsck_says dt.img >/dev/null
 for b in 100 101 102; do
@@ -147,6 +149,8 @@ python3 -c 'import json; d = json.load(open("header.diagnose.json"))
 f = [f for f in d["findings"] if f["cause"] == "commit_header"][0]
 assert f["evidence"]["commit_header"] == {"checksum_type": 0x55, "checksum_size": 4}, f
 assert not f["search"]["candidates"], f' || fail "commit header: evidence or flips offered"
+run "$E4R" logdump ch.img
+expect_out "HEADER MALFORMED \(type 85 size 4\)" "commit header: logdump marks the commit block"
 
 # ---- a stored checksum all ones: the v3 commit block's ----
 cp v3.img ones.img
@@ -160,6 +164,10 @@ assert f["csum_stored"] == 0xffffffff and not f["search"]["candidates"], f' ||
 	fail "all ones: evidence, or flips offered for an overwritten field"
 run "$E4R" diagnose ones.img
 expect_no_out "candidate" "all ones: no flip candidate is offered"
+python3 -c 'import json; d = json.load(open("ones.replay.json"))
+assert [(x["failure"], x["decision"], x["cause"]) for x in d["decisions"]] == \
+       [("commit_checksum", "refused", "filled")], d["decisions"]' ||
+	fail "all ones: replay does not refuse the commit for its cause"
 
 # ---- a stored checksum all zeros: T1's descriptor tail (v3) ----
 cp v3.img zeros.img
