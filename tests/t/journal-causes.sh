@@ -85,6 +85,19 @@ build v3.img "-O metadata_csum" "jo -c"
 build v1.img "-O ^metadata_csum" "jo -c -v 1"
 build none.img "-O ^metadata_csum" "jo"
 
+# The control: a sound journal that needs recovery is no fault. check -n agrees with
+# e2fsck -fn (0); on a damaged one e2fsck -n skips the journal and says nothing of it
+# (still 0), where check -n names the fault and exits 4 (below).
+for i in v3 v1 none; do
+	run "$E4R" check -n -f $i.img
+	expect_rc 0 "$i: check -n on a sound journal"
+	expect_no_out "cause:" "$i: check -n names no fault in a sound journal"
+	run e2fsck -fn $i.img
+	expect_rc 0 "oracle: e2fsck -fn on $i"
+	run "$E4R" diagnose $i.img
+	expect_rc 0 "$i: diagnose on a sound journal"
+done
+
 e2fsck_says() { # IMAGE: e2fsck's replay of a copy
 	cp "$1" oracle.img
 	e2fsck -E journal_only -y oracle.img 2>&1
@@ -213,6 +226,17 @@ assert t["intended"]["journal_block"] == 2 and t["intended"]["sequence"] == 1, t
 	fail "torn: not torn at sector 5 against T1's copy"
 run "$E4R" diagnose torn.img
 expect_out "torn at sector 5 of 8" "torn: the sector is named"
+run e2fsck -fn torn.img
+expect_rc 0 "oracle: e2fsck -fn skips the journal and finds the filesystem clean"
+# The other way round: sectors 0-2 other bytes, the intended content from sector 3 on.
+cp torn.img torn2.img
+dd if=torn.img of=torn2.img bs=4096 count=1 skip=$(( $(jblock_offset torn.img 2) / 4096 )) \
+	seek=$(( $(jblock_offset torn.img 5) / 4096 )) conv=notrunc 2>/dev/null
+dd if=junk of=torn2.img bs=1 count=1536 seek=$(jblock_offset torn2.img 5) conv=notrunc 2>/dev/null
+named torn2 torn2.img torn_write "torn write"
+python3 -c 'import json; d = json.load(open("torn2.diagnose.json"))
+t = [f for f in d["findings"] if f["cause"] == "torn_write"][0]["evidence"]["torn"]
+assert t["sector"] == 3 and not t["intended_first"], t' || fail "torn the other way: not at sector 3"
 
 # ---- flipped bits: one bit of T1's copy of fs block 101, proven ----
 cp v3.img flip.img
