@@ -197,13 +197,7 @@ void check_story_json(struct json *js, const struct fsck_session *s)
 		if (!f->problem)
 			continue;
 		json_begin_object(js, NULL);
-		json_uint(js, "sequence", f->sequence);
-		json_string(js, "object", diag_object_name(f->object));
-		json_uint(js, "journal_block", f->jblk);
-		if (f->block >= 0)
-			json_uint(js, "fs_block", f->fs_block);
-		json_string(js, "cause", diag_cause_name(f->cause));
-		json_string(js, "fault", f->structure ? "structure" : "checksum");
+		diag_print_fault_json(js, f, 0);
 		json_bool(js, "proven", f->cause == JBD_CAUSE_BIT_FLIP && f->proven);
 		json_string(js, "outcome", outcome_name(s, p, f));
 		json_end_object(js);

@@ -180,15 +180,21 @@ static void text_writes(struct replay_cli *c)
 	}
 }
 
-/* The diagnosis's finding for a failure: its block's, or its transaction's first; NULL when none. */
-static const struct diag_finding *failure_finding(const struct replay_cli *c, const struct jbd_failure *f)
+/*
+ * The diagnosis's finding for failure F: its block's, or its transaction's
+ * first; with STOP_ONLY, the first at which auto stops (a refusal's reason).
+ * NULL when none.
+ */
+static const struct diag_finding *failure_finding(const struct replay_cli *c, const struct jbd_failure *f,
+						  int stop_only)
 {
 	const struct diag_report *d = replay_diagnosis(c->r);
 
 	for (unsigned i = 0; d && i < d->nfindings; i++) {
 		const struct diag_finding *g = &d->findings[i];
-		if (g->txn != f->txn || (f->kind == JBD_FAIL_BLOCK && (g->object != JBD_OBJ_DATA ||
-								       g->block != (int)f->index)))
+		if (g->txn != f->txn || (stop_only && g->action != JBD_AUTO_STOP))
+			continue;
+		if (f->kind == JBD_FAIL_BLOCK && g->object == JBD_OBJ_DATA && g->block != (int)f->index)
 			continue;
 		return g;
 	}
@@ -198,17 +204,7 @@ static const struct diag_finding *failure_finding(const struct replay_cli *c, co
 /* Auto refused: the diagnosis's finding, with its reason, for the failure's transaction (or block). */
 static const struct diag_finding *refusal_finding(const struct replay_cli *c, const struct jbd_failure *f)
 {
-	const struct diag_report *d = c->r->autop ? c->r->autop->diag : NULL;
-
-	for (unsigned i = 0; d && i < d->nfindings; i++) {
-		const struct diag_finding *g = &d->findings[i];
-		if (g->txn != f->txn || g->action != JBD_AUTO_STOP)
-			continue;
-		if (f->kind == JBD_FAIL_BLOCK && g->object == JBD_OBJ_DATA && g->block != (int)f->index)
-			continue;
-		return g;
-	}
-	return NULL;
+	return c->r->autop ? failure_finding(c, f, 1) : NULL;
 }
 
 static void text_decisions(struct replay_cli *c)
@@ -353,8 +349,8 @@ static void json_decisions(struct replay_cli *c, struct json *js)
 		if (d->failure.kind == JBD_FAIL_BLOCK)
 			json_uint(js, "fs_block", c->r->s->txns[d->failure.txn].blocks[d->failure.index].fs_block);
 		json_string(js, "decision", decision_name(d->decision));
-		json_string(js, "cause", failure_finding(c, &d->failure) ?
-			    diag_cause_name(failure_finding(c, &d->failure)->cause) : NULL);
+		json_string(js, "cause", failure_finding(c, &d->failure, 0) ?
+			    diag_cause_name(failure_finding(c, &d->failure, 0)->cause) : NULL);
 		if (d->decision == JBD_DECIDE_REFUSE && refusal_finding(c, &d->failure))
 			json_string(js, "reason", diag_stop_reason_name(refusal_finding(c, &d->failure)->stop_reason));
 		json_end_object(js);

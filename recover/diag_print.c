@@ -475,6 +475,19 @@ void diag_print_causes_text(FILE *out, const char *prefix, const struct diag_rep
 	}
 }
 
+void diag_print_fault_json(struct json *js, const struct diag_finding *f, int null_fs_block)
+{
+	json_uint(js, "sequence", f->sequence);
+	json_string(js, "object", diag_object_name(f->object));
+	json_uint(js, "journal_block", f->jblk);
+	if (f->block >= 0)
+		json_uint(js, "fs_block", f->fs_block);
+	else if (null_fs_block)
+		json_null(js, "fs_block");
+	json_string(js, "cause", diag_cause_name(f->cause));
+	json_string(js, "fault", f->structure ? "structure" : "checksum");
+}
+
 void diag_print_causes_json(struct json *js, const char *key, const struct diag_report *d)
 {
 	json_begin_array(js, key);
@@ -484,15 +497,7 @@ void diag_print_causes_json(struct json *js, const char *key, const struct diag_
 		if (!f->problem)
 			continue;
 		json_begin_object(js, NULL);
-		json_uint(js, "sequence", f->sequence);
-		json_string(js, "object", diag_object_name(f->object));
-		json_uint(js, "journal_block", f->jblk);
-		if (f->block >= 0)
-			json_uint(js, "fs_block", f->fs_block);
-		else
-			json_null(js, "fs_block");
-		json_string(js, "fault", f->structure ? "structure" : "checksum");
-		json_string(js, "cause", diag_cause_name(f->cause));
+		diag_print_fault_json(js, f, 1);
 		json_string(js, "action", diag_action_name(f->action));
 		json_end_object(js);
 	}

@@ -30,6 +30,12 @@ void diag_print_json(struct json *js, const char *key, const struct diag_report 
  */
 void diag_print_causes_text(FILE *out, const char *prefix, const struct diag_report *d);
 void diag_print_causes_json(struct json *js, const char *key, const struct diag_report *d);
+/*
+ * A fault's members in the object open in JS: sequence, object,
+ * journal_block, fs_block (a data block's; else null with NULL_FS_BLOCK,
+ * left out without), cause, fault.
+ */
+void diag_print_fault_json(struct json *js, const struct diag_finding *f, int null_fs_block);
 
 /* The words for a cause and for a failing object, as the text output names them. */
 const char *diag_print_cause_text(enum diag_cause c);
