@@ -79,6 +79,7 @@ static const char *const fill_texts[] = {
 	[JBD_FILL_NONE]		= "",
 	[JBD_FILL_STORED_CSUM]	= N_("the stored checksum"),
 	[JBD_FILL_BLOCK]	= N_("the whole block"),
+	[JBD_FILL_COMMIT_TIME]	= N_("the commit time"),
 };
 
 const char *diag_stop_text(enum diag_stop_reason r)
@@ -342,7 +343,8 @@ static void json_overwrite(struct json *js, const struct diag_finding *f)
 	switch (f->cause) {
 	case JBD_CAUSE_FILLED:
 		json_begin_object(js, "filled");
-		json_string(js, "field", f->fill_field == JBD_FILL_BLOCK ? "block" : "stored_checksum");
+		json_string(js, "field", f->fill_field == JBD_FILL_BLOCK ? "block" :
+					 f->fill_field == JBD_FILL_COMMIT_TIME ? "commit_time" : "stored_checksum");
 		json_string(js, "with", f->fill_byte ? "ones" : "zeros");
 		json_end_object(js);
 		break;

@@ -696,34 +696,18 @@ static void overwritten(struct diag_finding *f, enum diag_cause cause)
 }
 
 /*
- * Tested before any flip search, as each is evidence no flip is: a stored
- * checksum all ones or all zeros, a block all ones or all zeros
+ * Tested before any flip search: a stored checksum all ones or all zeros
  * (overwritten, not flipped: a fit of many bits that happens to explain it
- * is chance). Sets *FOUND when one of them is the cause.
+ * is chance, and no writer stores a checksum a flip away from either).
+ * Sets *FOUND when it is the cause.
  */
-static errcode_t filled_tests(struct diag *dg, struct diag_finding *f, uint32_t mask, int *found)
+static void filled_tests(struct diag_finding *f, uint32_t mask, int *found)
 {
-	struct jbd_journal *j = dg->j;
-	uint8_t byte;
-	errcode_t err;
-
-	*found = 0;
-	if (diag_fill_value(f->csum.stored, mask, &byte)) {
+	*found = diag_fill_value(f->csum.stored, mask, &f->fill_byte);
+	if (*found) {
 		f->fill_field = JBD_FILL_STORED_CSUM;
-		f->fill_byte = byte;
 		overwritten(f, JBD_CAUSE_FILLED);
-		*found = 1;
-		return 0;
 	}
-	if ((err = jbd_journal_read(j, f->jblk, 1, dg->buf)))
-		return err;
-	if (diag_fill_block(dg->buf, j->blocksize, &byte)) {
-		f->fill_field = JBD_FILL_BLOCK;
-		f->fill_byte = byte;
-		overwritten(f, JBD_CAUSE_FILLED);
-		*found = 1;
-	}
-	return 0;
 }
 
 /* A single flipped bit, proven and unlikely by chance: the one fit that beats an overwrite. */
@@ -734,7 +718,9 @@ static int light_proof(const struct diag_finding *f)
 
 /*
  * After the search, unless it proved a single flip or found the block
- * stale: a block equal to
+ * stale: a block all ones or all zeros (a legitimate block may be all
+ * zeros, an empty inode table block, and a flip in its stored checksum is
+ * then what the proof finds); a block equal to
  * another block (misdirected or stale), or the intended content (a version
  * whose content makes its checksum match) up to a sector boundary. Either
  * is evidence against flips; the single proven flip goes first because
@@ -749,12 +735,21 @@ static errcode_t overwrite_tests(struct diag *dg, struct diag_finding *f, int bi
 	int hit = 0;
 	errcode_t err;
 
+	uint8_t byte;
+
 	*found = 0;
 	/* a single proven flip, or a checksum that matches an earlier use of the log, explains it better */
 	if (light_proof(f) || f->time_backwards || f->uuid_mismatch || f->has_stale_sequence)
 		return 0;
 	if ((err = jbd_journal_read(j, f->jblk, 1, dg->buf)))
 		return err;
+	if (diag_fill_block(dg->buf, j->blocksize, &byte)) {
+		f->fill_field = JBD_FILL_BLOCK;
+		f->fill_byte = byte;
+		overwritten(f, JBD_CAUSE_FILLED);
+		*found = 1;
+		return 0;
+	}
 	err = diag_match_find(j, dg->s, &dg->hashes, f->txn, bi, f->jblk, dg->buf, &f->match, &hit);
 	if (err)
 		return err;
@@ -845,11 +840,10 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	f->csum_bits = j->csum == JBD_CSUM_V3 ? 32 : 16;
 	if (dg->dec)
 		fs_decode_lookup(dg->dec, b->fs_block, &f->info);
-	err = filled_tests(dg, f, j->csum == JBD_CSUM_V3 ? 0xFFFFFFFFU : 0xFFFFU, &leak);
-	if (err || leak) {
-		if (!err)
-			decide(dg, f, 0);
-		return err;
+	filled_tests(f, j->csum == JBD_CSUM_V3 ? 0xFFFFFFFFU : 0xFFFFU, &found);
+	if (found) {
+		decide(dg, f, 0);
+		return 0;
 	}
 	m.alg = CRC_ALG_CRC32C;
 	m.init = j->csum_seed;
@@ -911,11 +905,10 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum diag_object obj, u
 	err = new_finding(dg, obj, ti, -1, jblk, cs, &f);
 	if (err)
 		return err;
-	err = filled_tests(dg, f, 0xFFFFFFFFU, &found);
-	if (err || found) {
-		if (!err)
-			decide(dg, f, 0);
-		return err;
+	filled_tests(f, 0xFFFFFFFFU, &found);
+	if (found) {
+		decide(dg, f, 0);
+		return 0;
 	}
 	hole_msg(dg->j, &m, &jblk, dg->j->blocksize - JBD_TAIL_SIZE + offsetof(struct jbd_block_tail, t_checksum),
 		 cs->stored);
@@ -942,7 +935,7 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 	struct msg m = { 0 };
 	errcode_t err;
 
-	uint8_t byte;
+	int found;
 
 	err = new_finding(dg, JBD_OBJ_COMMIT, ti, -1, jblk, &t->commit_csum, &f);
 	if (err)
@@ -951,10 +944,15 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 	 * A commit block cannot hold another block's content and still be read
 	 * as this transaction's commit; its tear is the partial test below.
 	 */
-	if (diag_fill_value(f->csum.stored, 0xFFFFFFFFU, &byte)) {
-		f->fill_field = JBD_FILL_STORED_CSUM;
-		f->fill_byte = byte;
+	filled_tests(f, 0xFFFFFFFFU, &found);
+	if (!found && (t->commit_sec == UINT64_MAX || t->commit_nsec == UINT32_MAX)) {
+		/* no clock gives either; nanoseconds stay below 10^9 */
+		f->fill_field = JBD_FILL_COMMIT_TIME;
+		f->fill_byte = 0xff;
 		overwritten(f, JBD_CAUSE_FILLED);
+		found = 1;
+	}
+	if (found) {
 		decide(dg, f, 0);
 		return 0;
 	}

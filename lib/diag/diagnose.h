@@ -59,6 +59,7 @@ enum diag_fill_field {
 	JBD_FILL_NONE = 0,
 	JBD_FILL_STORED_CSUM,	/* the stored checksum (a tag's, a tail's, the commit's) */
 	JBD_FILL_BLOCK,		/* the whole block */
+	JBD_FILL_COMMIT_TIME,	/* a commit block's time (seconds or nanoseconds), all ones */
 };
 
 /* What a block that holds another block's content matches (cause JBD_CAUSE_MISDIRECTED). */

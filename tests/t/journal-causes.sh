@@ -192,6 +192,16 @@ f = [f for f in d["findings"] if f["cause"] == "filled"][0]
 assert f["object"] == "descriptor" and f["evidence"]["filled"]["with"] == "zeros", f' ||
 	fail "all zeros: the descriptor's tail is not named"
 
+# ---- a whole block all zeros: T2's copy of fs block 200 (journal block 7) ----
+cp v3.img zblk.img
+dd if=/dev/zero of=zblk.img bs=1024 count=1 seek=$(( $(jblock_offset zblk.img 7) / 1024 )) conv=notrunc 2>/dev/null
+e2fsck_says zblk.img | grep -q "checksum error" || fail "oracle: e2fsck does not see the zeroed block"
+named zblock zblk.img filled "overwritten with all ones or all zeros, not flipped"
+python3 -c 'import json; d = json.load(open("zblock.diagnose.json"))
+f = [f for f in d["findings"] if f["cause"] == "filled"][0]
+assert f["journal_block"] == 7 and f["evidence"]["filled"] == {"field": "block", "with": "zeros"}, f' ||
+	fail "zeroed block: not named"
+
 # ---- a misdirected write: T1's copy of fs block 101 (journal block 3) holds block 100's ----
 cp v3.img mis.img
 dd if=mis.img of=copy bs=1 skip=$(jblock_offset mis.img 2) count=1024 2>/dev/null
