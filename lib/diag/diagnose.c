@@ -8,6 +8,7 @@
 #include "diag/overwrite.h"
 #include "diag/structure.h"
 #include "jbd/failure.h"
+#include "jbd/revoke.h"
 #include "util/array.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
@@ -732,10 +733,9 @@ static int light_proof(const struct diag_finding *f)
 static errcode_t overwrite_tests(struct diag *dg, struct diag_finding *f, int bi, int *found)
 {
 	struct jbd_journal *j = dg->j;
+	uint8_t byte;
 	int hit = 0;
 	errcode_t err;
-
-	uint8_t byte;
 
 	*found = 0;
 	/* a single proven flip, or a checksum that matches an earlier use of the log, explains it better */
@@ -898,9 +898,8 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum diag_object obj, u
 {
 	struct diag_finding *f;
 	struct msg m = { 0 };
-	errcode_t err;
-
 	int found;
+	errcode_t err;
 
 	err = new_finding(dg, obj, ti, -1, jblk, cs, &f);
 	if (err)
@@ -933,19 +932,22 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 	uint32_t jblk = t->commit_jblk;
 	struct diag_finding *f;
 	struct msg m = { 0 };
+	int found = 0;
 	errcode_t err;
-
-	int found;
 
 	err = new_finding(dg, JBD_OBJ_COMMIT, ti, -1, jblk, &t->commit_csum, &f);
 	if (err)
 		return err;
 	/*
 	 * A commit block cannot hold another block's content and still be read
-	 * as this transaction's commit; its tear is the partial test below.
+	 * as this transaction's commit; its tear is the partial test below. A
+	 * commit whose time went backwards is where an older log begins (the
+	 * normal end of this one): whatever its header holds, it is stale.
 	 */
-	filled_tests(f, 0xFFFFFFFFU, &found);
-	if (!found && (t->commit_sec == UINT64_MAX || t->commit_nsec == UINT32_MAX)) {
+	txn_stale_evidence(dg, f);
+	if (!f->time_backwards)
+		filled_tests(f, 0xFFFFFFFFU, &found);
+	if (!found && !f->time_backwards && (t->commit_sec == UINT64_MAX || t->commit_nsec == UINT32_MAX)) {
 		/* no clock gives either; nanoseconds stay below 10^9 */
 		f->fill_field = JBD_FILL_COMMIT_TIME;
 		f->fill_byte = 0xff;
@@ -956,7 +958,7 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 		decide(dg, f, 0);
 		return 0;
 	}
-	if (t->commit_header_bad) {
+	if (t->commit_header_bad && !f->time_backwards) {
 		diag_commit_header(t, f);
 		overwritten(f, JBD_CAUSE_COMMIT_HEADER);
 		decide(dg, f, 0);
@@ -967,7 +969,6 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 	if (err)
 		return err;
 	f->partial_commit = partial_commit(dg, t);
-	txn_stale_evidence(dg, f);
 	decide(dg, f, 0);
 	return 0;
 }
@@ -1062,7 +1063,9 @@ static errcode_t diag_v1(struct diag *dg, unsigned ti)
 		decide(dg, f, 0);
 		return 0;
 	}
-	if (t->commit_header_bad || diag_fill_value(f->csum.stored, 0xFFFFFFFFU, &f->fill_byte)) {
+	txn_stale_evidence(dg, f);
+	if (!f->time_backwards &&
+	    (t->commit_header_bad || diag_fill_value(f->csum.stored, 0xFFFFFFFFU, &f->fill_byte))) {
 		if (t->commit_header_bad) {
 			/* the header is what is at fault, not the checksum over the transaction */
 			f->object = JBD_OBJ_COMMIT;
@@ -1091,7 +1094,6 @@ static errcode_t diag_v1(struct diag *dg, unsigned ti)
 		err = try_leak(dg, f, &m, b, (uint64_t)v1_index(&m, &t->blocks[b]) * dg->j->blocksize,
 			       t->commit_csum.computed, &leak);
 	if (!err) {
-		txn_stale_evidence(dg, f);
 		decide(dg, f, leak);
 		if (f->cause == JBD_CAUSE_BIT_FLIP)
 			name_located_block(dg, f, t);
@@ -1114,11 +1116,13 @@ static errcode_t structure_finding(struct diag *dg, enum diag_object obj, unsign
 	if (err)
 		return err;
 	/*
-	 * What auto does is what the plan does: a fault of the structure is no
-	 * checksum failure auto is asked about; a transaction that committed
-	 * (and a log e2fsck recovers) is replayed as found, the rest is not.
+	 * A fault of the structure is no checksum failure auto is asked about:
+	 * a transaction that committed, before the point where the stop policy
+	 * ends (auto replays at least that far) of a log e2fsck recovers, is
+	 * replayed as found; of the rest auto replays nothing for this fault.
 	 */
-	(*out)->action = t->committed && !dg->s->stop_error ? JBD_AUTO_REPLAY : JBD_AUTO_STOP;
+	(*out)->action = t->committed && !dg->s->stop_error && jbd_tid_lt(t->sequence, dg->s->stop_end) ?
+			 JBD_AUTO_REPLAY : JBD_AUTO_STOP;
 	(*out)->last_commit = last_commit(dg->s, ti);
 	(*out)->bad_tags = bad_tags(t);
 	return 0;
