@@ -184,9 +184,10 @@ void check_story_json(struct json *js, const struct fsck_session *s)
 	json_bool(js, "device_missing", s->journal.device_missing);
 	json_bool(js, "diagnosed_read_only", s->journal.diagnosed);
 	json_uint(js, "faults", s->journal.faults);
-	json_string(js, "policy", p ? replay_policy_name(p->policy) : NULL);
+	/* a read-only check's dry run replays nothing: no policy acted, no commit was reported */
+	json_string(js, "policy", p && s->journal.replayed ? replay_policy_name(p->policy) : NULL);
 	json_string(js, "device_found_by_uuid", p && r->j ? r->j->device : NULL);
-	if (p && p->has_failed_commit)
+	if (p && s->journal.replayed && p->has_failed_commit)
 		json_uint(js, "failed_commit", p->failed_commit);
 	else
 		json_null(js, "failed_commit");

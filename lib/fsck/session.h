@@ -129,7 +129,8 @@ void fsck_session_cancel(void);
  * e2fsck's exit code for what S holds: 8 (16 for a refused undo file, 12
  * for an external journal whose device is not found) when it stopped early; else 1 when anything was fixed (a backup superblock
  * counts: its descriptors are written over the primary's), 4 instead when
- * errors are left (or -p stopped for a person), and 8 added to the 4 (the 1
+ * errors are left (or -p stopped for a person, or a read-only check found
+ * faults in a journal that needs recovery), and 8 added to the 4 (the 1
  * dropped) when a pass was cut short. A journal replay alone counts as no
  * fix, as in e2fsck.
  */
