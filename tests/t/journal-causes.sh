@@ -248,6 +248,23 @@ python3 -c 'import json; d = json.load(open("torn2.diagnose.json"))
 t = [f for f in d["findings"] if f["cause"] == "torn_write"][0]["evidence"]["torn"]
 assert t["sector"] == 3 and not t["intended_first"], t' || fail "torn the other way: not at sector 3"
 
+# ---- one cause, not two: two bits in T2's commit block past its header. Only the header
+# checks out (a torn commit block), and a pair of bits fits too: the torn commit is the
+# cause, the fit is not offered, and check does not call it proven ----
+cp v3.img tc.img
+flip tc.img $(( $(jblock_offset tc.img 9) + 300 )) 3
+flip tc.img $(( $(jblock_offset tc.img 9) + 700 )) 5
+e2fsck_says tc.img | grep -q "transaction 2 was corrupt" || fail "oracle: e2fsck does not see the bad commit"
+named torncommit tc.img torn_commit "torn commit"
+python3 -c 'import json; d = json.load(open("torncommit.diagnose.json"))
+f = [f for f in d["findings"] if f["cause"] == "torn_commit"][0]
+assert f["evidence"]["partial_commit"] and not f["search"]["candidates"] and not f["search"]["proven"], f
+assert f["action"] == "stop", f' || fail "torn commit: the fit is still offered, or auto replays it"
+cp tc.img tc-y.img
+run "$E4R" check -y -f tc-y.img
+expect_out "cause: torn commit.*; policy auto" "torn commit: check tells the cause"
+expect_no_out "\(proven\)" "torn commit: check calls nothing proven"
+
 # ---- flipped bits: one bit of T1's copy of fs block 101, proven ----
 cp v3.img flip.img
 flip flip.img $(( $(jblock_offset flip.img 3) + 517 )) 6
