@@ -215,6 +215,19 @@ assert f["journal_block"] == 3 and f["fs_block"] == 101, f
 assert m == {"kind": "logged_copy", "journal_block": 2, "sequence": 1, "fs_block": 100}, m' ||
 	fail "misdirected: not matched with the block we copied"
 [ "$(action_of misdirected misdirected_write)" = stop ] || fail "misdirected: auto must not replay it"
+# ... and one that holds the home block of another tag: fs block 102 (a reserved GDT block
+# with a few entries) written where T1's copy of fs block 101 belongs
+cp v3.img mishome.img
+dd if=mishome.img bs=1024 skip=102 count=1 2>/dev/null | od -An -tx1 | sort -u | [ "$(wc -l)" -gt 1 ] ||
+	fail "misdirected home: fs block 102 is one byte repeated"
+dd if=mishome.img of=home102 bs=1024 skip=102 count=1 2>/dev/null
+dd if=home102 of=mishome.img bs=1 seek=$(jblock_offset mishome.img 3) conv=notrunc 2>/dev/null
+e2fsck_says mishome.img | grep -q "checksum error" || fail "oracle: e2fsck does not see the bad block"
+named mishome mishome.img misdirected_write "misdirected or stale write"
+python3 -c 'import json; d = json.load(open("mishome.diagnose.json"))
+m = [f for f in d["findings"] if f["cause"] == "misdirected_write"][0]["evidence"]["matches"]
+assert m == {"kind": "home_block", "journal_block": None, "sequence": 1, "fs_block": 102}, m' ||
+	fail "misdirected home: not matched with fs block 102"
 
 # ---- a torn write (4 KiB blocks, 8 sectors): T2's copy of fs block 100 is T1's (the same
 # content) up to sector 5, other bytes after it ----
