@@ -18,6 +18,7 @@
 #include "fs/inode.h"
 #include "fs/dirwalk.h"
 #include "repair/repair.h"
+#include "util/array.h"
 #include "util/nomem.h"
 
 /*
@@ -63,7 +64,36 @@ struct dup_clone {
 	 */
 	blk64_t			home, last_pblk;
 	e2_blkcnt_t		last_lblk;
+	/* the blocks (bigalloc: clusters) the clone of the inode walked took */
+	blk64_t			*taken;
+	size_t			ntaken, taken_cap;
+	errcode_t		taken_err;
 };
+
+/* The round's allocator handed BLK to the clone walked. */
+static void clone_took(void *arg, blk64_t blk)
+{
+	struct dup_clone *d = arg;
+
+	if (util_grow_from((void **)&d->taken, &d->taken_cap, d->ntaken + 1, sizeof(*d->taken), 64))
+		d->taken_err = ENOMEM;
+	else
+		d->taken[d->ntaken++] = blk;
+}
+
+/*
+ * A file deleted for want of a block for its copies: the blocks its clone
+ * took before (copies, extent nodes libext2fs added) go free again, as
+ * e2fsck's delete_file frees them, or the next round finds them marked in
+ * use that no file claims: a bitmap difference the first round's pass 5
+ * had already mended.
+ */
+static void clone_release(ext2_filsys fs, struct dup_clone *d)
+{
+	for (size_t i = 0; i < d->ntaken; i++)
+		ext2fs_block_alloc_stats2(fs, d->taken[i], -1);
+	d->ntaken = 0;
+}
 
 static int count_cmp(const void *a, const void *b)
 {
@@ -181,6 +211,7 @@ static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blockn
 		if ((d->err = ext2fs_new_block2(fs, clone_goal(d, blockcnt), NULL, &nb)))
 			return BLOCK_ABORT;
 		ext2fs_block_alloc_stats2(fs, nb, +1);
+		clone_took(d, nb);
 		d->new_pc = EXT2FS_B2C(fs, nb);
 		counts_drop(d->counts, pc);
 	}
@@ -278,11 +309,12 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	d->err = (blockcnt > 0 && d->last_pblk != E4R_NONE && blockcnt == d->last_lblk + 1) ?
 		 repair_new_block_next(d->c, d->last_pblk, clone_goal(d, blockcnt), &nb) :
 		 repair_new_block_unclaimed(d->c, clone_goal(d, blockcnt), &nb);
-	if (d->err ||
-	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
-	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
+	if (d->err)
 		return BLOCK_ABORT;
 	ext2fs_block_alloc_stats2(fs, nb, +1);
+	if ((d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
+	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
+		return BLOCK_ABORT;
 	counts_drop(d->counts, blk);
 	clone_follow(d, blockcnt, nb);
 	*blocknr = nb;
@@ -319,6 +351,8 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	d->lcluster = d->kept_pc = d->new_pc = d->count_pc = E4R_NONE;
 	d->last_pblk = E4R_NONE;
 	d->last_lblk = 0;
+	d->ntaken = 0;
+	d->taken_err = 0;
 	d->home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
 	if (walk != DUP_CLONE) {
 		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, clone_cb, d);
@@ -330,6 +364,8 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 			err = 0;
 		return d->counts->err ? d->counts->err : err;
 	}
+	/* what the clone takes, to give back if the file is deleted for want of more */
+	repair_alloc_watch(c, clone_took, d);
 	/*
 	 * An extent node in metadata gets a copy of its own first: a clone
 	 * under it would be written into it (block maps: see clone_cb)
@@ -339,9 +375,10 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 		err = 0;	/* a map that cannot be walked: the clone's walk says so below */
 	if (!err)
 		err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, d);
+	repair_alloc_watch(c, NULL, NULL);
 	if (!err && !d->err && !d->met)
 		err = fs_walk_unread_why(fs, ino);
-	return err ? err : d->err;
+	return d->taken_err ? d->taken_err : err ? err : d->err;
 }
 
 errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, unsigned *cloned,
@@ -392,10 +429,12 @@ errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, un
 			f[i].fixed = 0;
 			continue;	/* left shared, as e2fsck leaves it */
 		}
+		clone_release(fs, &d);
 		for (i++; i < n; i++)
 			f[i].deferred = 1;
 	}
 	*cloned = d.cloned;
+	free(d.taken);
 	free(d.buf);
 	free(counts.v);
 	return err;

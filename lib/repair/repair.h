@@ -36,8 +36,17 @@ struct repair_alloc {
 	 * is committed, as the kernel keeps it until its transaction is.
 	 */
 	ext2fs_block_bitmap	taken_disk, taken_count;
+	/* told of every block handed out while set (repair_alloc_watch) */
+	void			(*watch)(void *arg, blk64_t blk);
+	void			*watch_arg;
 };
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a);
+/*
+ * Have FN told of every block the round's allocator hands out from now on,
+ * its own repairs' and libext2fs's (a new extent node), until called with
+ * NULL: a repair that gives up can give back what it took.
+ */
+void repair_alloc_watch(struct check_ctx *c, void (*fn)(void *arg, blk64_t blk), void *arg);
 /*
  * A block free in MAP (NULL: the bitmap on disk, which may lag the damage;
  * or C's usage), unclaimed in C's usage and outside the guard's map, where
