@@ -19,6 +19,7 @@
 #include "fs/dirwalk.h"
 #include "repair/repair.h"
 #include "util/array.h"
+#include "util/e4r_err.h"
 #include "util/nomem.h"
 
 /*
@@ -68,6 +69,7 @@ struct dup_clone {
 	blk64_t			*taken;
 	size_t			ntaken, taken_cap;
 	errcode_t		taken_err;
+	blk64_t			walked;		/* DUP_CLONE: the data blocks the walk met */
 };
 
 /* The round's allocator handed BLK to the clone walked. */
@@ -250,6 +252,8 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 
 	(void)ref_offset;
 	d->met = 1;
+	if (d->walk == DUP_CLONE && blockcnt >= 0)
+		d->walked++;
 	/*
 	 * An indirect block outside the filesystem: libext2fs would stop the
 	 * whole walk with an error (EXT2_ET_BAD_IND_BLOCK) once this returns.
@@ -322,6 +326,46 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return BLOCK_CHANGED;
 }
 
+static int count_data(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt, blk64_t ref_blk,
+		      int ref_offset, void *priv)
+{
+	(void)fs; (void)blocknr; (void)ref_blk; (void)ref_offset;
+	if (blockcnt >= 0)
+		++*(blk64_t *)priv;
+	return 0;
+}
+
+/*
+ * Did the tree libext2fs rewrote while remapping reach the disk whole? An
+ * extent changed by the walk (BLOCK_CHANGED) goes through
+ * ext2fs_extent_replace, which drops the error of its inode write (out of
+ * memory inside libext2fs): the cache then holds one tree and the disk
+ * another, and a split extent can lose its second half, the file its
+ * blocks. Read again with the cache emptied, the inode must be the one
+ * libext2fs holds and map every block the walk met; else the round ends
+ * on the operational error it is, and is dropped.
+ */
+static errcode_t clone_inode_kept(ext2_filsys fs, ext2_ino_t ino, blk64_t walked)
+{
+	struct ext2_inode_large cached, disk;
+	blk64_t mapped = 0;
+	errcode_t err;
+
+	if ((err = ext2fs_read_inode2(fs, ino, (struct ext2_inode *)&cached, sizeof(cached),
+				      READ_INODE_NOCSUM)) ||
+	    (err = ext2fs_flush_icache(fs)) ||
+	    (err = ext2fs_read_inode2(fs, ino, (struct ext2_inode *)&disk, sizeof(disk), READ_INODE_NOCSUM)))
+		return err;
+	/* the cache keeps the inode as given, the disk with its checksum set */
+	cached.osd2.linux2.l_i_checksum_lo = disk.osd2.linux2.l_i_checksum_lo = 0;
+	cached.i_checksum_hi = disk.i_checksum_hi = 0;
+	if (memcmp(&cached, &disk, sizeof(disk)))
+		return E4R_INODE_WRITE_LOST;
+	if ((err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, count_data, &mapped)))
+		return err;
+	return mapped == walked ? 0 : E4R_INODE_WRITE_LOST;
+}
+
 /*
  * Walk INO's blocks as WALK says; 1 (in *SKIP) when it has none to walk:
  * unused now (cleared earlier in the round, an invalid symlink say: a copy
@@ -353,6 +397,7 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	d->last_lblk = 0;
 	d->ntaken = 0;
 	d->taken_err = 0;
+	d->walked = 0;
 	d->home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
 	if (walk != DUP_CLONE) {
 		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, clone_cb, d);
@@ -378,6 +423,8 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	repair_alloc_watch(c, NULL, NULL);
 	if (!err && !d->err && !d->met)
 		err = fs_walk_unread_why(fs, ino);
+	if (!err && !d->err && d->extents && d->cloned)
+		err = clone_inode_kept(fs, ino, d->walked);
 	return d->taken_err ? d->taken_err : err ? err : d->err;
 }
 
