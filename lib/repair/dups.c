@@ -70,6 +70,8 @@ struct dup_clone {
 	size_t			ntaken, taken_cap;
 	errcode_t		taken_err;
 	blk64_t			walked;		/* DUP_CLONE: the data blocks the walk met */
+	unsigned		nodes;		/* DUP_CLONE: extent nodes copied */
+	uint64_t		charged;	/* DUP_CLONE: bytes i_blocks held before (as pass 1 charged quota) */
 };
 
 /* The round's allocator handed BLK to the clone walked. */
@@ -278,10 +280,14 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	    ext2fs_test_block_bitmap2(d->c->meta, ref_blk))
 		return 0;
 	/*
-	 * Extent nodes shared are left (their copy would need the extent
-	 * handle's own walk): neither counted nor copied.
+	 * A shared extent node is counted and copied like data, as e2fsck's
+	 * pass 1B and 1D do: libext2fs meets a node before the extents in it,
+	 * and descends into the copy once the index names it. Left shared,
+	 * the data copies made through it would be written into the one node
+	 * both files read, and both would share the copies. (Bigalloc: its
+	 * nodes are left, a cluster each.)
 	 */
-	if (blockcnt < 0 && d->extents)
+	if (blockcnt < 0 && d->extents && EXT2FS_CLUSTER_RATIO(fs) > 1)
 		return 0;
 	if (d->walk == DUP_COUNT) {
 		count_claim(fs, d, blk, blockcnt);
@@ -319,6 +325,8 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	if ((d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
 	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
 		return BLOCK_ABORT;
+	if (blockcnt < 0 && d->extents)
+		d->nodes++;
 	counts_drop(d->counts, blk);
 	clone_follow(d, blockcnt, nb);
 	*blocknr = nb;
@@ -398,6 +406,8 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	d->ntaken = 0;
 	d->taken_err = 0;
 	d->walked = 0;
+	d->nodes = 0;
+	d->charged = ext2fs_get_stat_i_blocks(fs, &in) * 512;
 	d->home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
 	if (walk != DUP_CLONE) {
 		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, clone_cb, d);
@@ -425,6 +435,9 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 		err = fs_walk_unread_why(fs, ino);
 	if (!err && !d->err && d->extents && d->cloned)
 		err = clone_inode_kept(fs, ino, d->walked);
+	/* a copied node still holds the checksum its first owner's number seeds */
+	if (!err && !d->err && d->nodes && ext2fs_has_feature_metadata_csum(fs->super))
+		err = ext2fs_fix_extents_checksums(fs, ino, NULL);
 	return d->taken_err ? d->taken_err : err ? err : d->err;
 }
 
@@ -436,7 +449,7 @@ errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, un
 	struct dup_clone d = { .c = c, .counts = &counts };
 	errcode_t err = 0;
 	size_t i;
-	int skip;
+	int skip, deleted;
 
 	*cloned = 0;
 	d.buf = malloc(fs->blocksize);
@@ -470,13 +483,16 @@ errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, un
 		 * sharers' copies may find room, as e2fsck's next ones find the
 		 * blocks its deletion freed: they wait for that round.
 		 */
-		err = 0;
 		f[i].fixed = 1;
-		if (!del(arg, ino, EXT2_ET_BLOCK_ALLOC_FAIL)) {
+		if ((err = del(arg, ino, EXT2_ET_BLOCK_ALLOC_FAIL, &deleted)))
+			break;
+		if (!deleted) {
 			f[i].fixed = 0;
 			continue;	/* left shared, as e2fsck leaves it */
 		}
 		clone_release(fs, &d);
+		if ((err = repair_quota_uncharge(c, ino, d.charged)))
+			break;
 		for (i++; i < n; i++)
 			f[i].deferred = 1;
 	}
