@@ -123,6 +123,8 @@ static enum replay_decision ask(struct planner *pl, const struct jbd_failure *f,
 
 	if (pl->hooks && pl->hooks->decide)
 		d = pl->hooks->decide(pl->hooks->arg, f);
+	if (pl->hooks && pl->hooks->error && (*err = pl->hooks->error(pl->hooks->arg)))
+		return JBD_DECIDE_REFUSE;
 	*err = record_decision(pl->p, &pl->decision_cap, f, d);
 	if (d != JBD_DECIDE_CORRECTED && !(d == JBD_DECIDE_AS_IS && pl->p->policy == JBD_POLICY_AUTO) &&
 	    !(d == JBD_DECIDE_SKIP && pl->p->policy == JBD_POLICY_AUTO))
