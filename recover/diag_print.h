@@ -2,6 +2,8 @@
 #ifndef E4R_DIAG_PRINT_H
 #define E4R_DIAG_PRINT_H
 
+#include <stdio.h>
+
 #include "diag/diagnose.h"
 #include "json.h"
 #include "replay/supersede.h"
@@ -12,6 +14,16 @@
  * verdicts: a transaction proven superseded is left out, not stopped at.
  */
 void diag_print_text(const struct diag_report *d, const struct replay_supersede *sup);
+
+/*
+ * A finding's cause, the flips that fit and the evidence, as diagnose
+ * prints them under the finding's first line (replay's questions show the
+ * same on stderr).
+ */
+void diag_print_explanation(FILE *out, const struct diag_finding *f);
+
+/* The flips of C: "journal block J, byte B, bit N (place)", ";" between them. */
+void diag_print_flips(FILE *out, const struct diag_candidate *c);
 
 /* Why auto stops at a finding, in words. */
 const char *diag_stop_text(enum diag_stop_reason r);
