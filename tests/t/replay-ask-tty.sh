@@ -30,56 +30,13 @@ cp dmg.img oracle.img
 e2fsck -E journal_only -y oracle.img > oracle.txt 2>&1
 grep -q "checksum error" oracle.txt || fail "e2fsck does not see the damage: $(cat oracle.txt)"
 
-# ask KEYS OUT-PREFIX ARGS...: run replay with ARGS on a pseudo-terminal, typing KEYS one at a
-# time, each once the question waits in raw mode (I sends SIGINT instead, D types ^D). Writes
-# OUT.txt (the terminal), OUT.json (stdout), OUT.rc, and OUT.tty: "raw" for each question met
-# in raw mode, then "restored" if the terminal is canonical with echo once the run has ended.
-cat > drive.py <<'PY'
-import os, pty, select, signal, sys, termios, time
-keys, out, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
-pid, fd = pty.fork()
-if pid == 0:
-    o = os.open(out + ".json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    os.dup2(o, 1)
-    os.execvp(cmd[0], cmd)
-def raw():
-    lflag = termios.tcgetattr(fd)[3]
-    return not (lflag & termios.ICANON) and not (lflag & termios.ECHO)
-text, typed, tty, deadline = b"", 0, [], time.time() + 60
-while time.time() < deadline:
-    r, _, _ = select.select([fd], [], [], 0.05)
-    if r:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        text += data
-    if typed < len(keys) and text.count(b"anyway? ") > typed and raw():
-        tty.append("raw")
-        k = keys[typed]
-        if k == "I":
-            os.kill(pid, signal.SIGINT)
-        else:
-            os.write(fd, b"\x04" if k == "D" else k.encode())
-        typed += 1
-else:
-    os.kill(pid, signal.SIGKILL)
-    tty.append("timeout")
-if not raw():
-    lflag = termios.tcgetattr(fd)[3]
-    if lflag & termios.ICANON and lflag & termios.ECHO:
-        tty.append("restored")
-_, st = os.waitpid(pid, 0)
-open(out + ".txt", "wb").write(text)
-open(out + ".rc", "w").write("%d\n" % os.waitstatus_to_exitcode(st))
-open(out + ".tty", "w").write(" ".join(tty) + "\n")
-PY
+# ask KEYS OUT ARGS...: replay ARGS on a pseudo-terminal, KEYS typed one per question
+# (tests/tools/pty_keys.py: OUT.txt, OUT.json, OUT.rc, OUT.tty).
 ask() { # KEYS OUT ARGS...
 	local keys=$1 out=$2; shift 2
 	cp dmg.img "$out.img"
-	python3 drive.py "$keys" "$out" "$E4R" replay "$@" "$out.img" || fail "$out: the pty driver failed"
+	python3 "$E4R_TESTS_TOOLS/pty_keys.py" "anyway? " "$keys" "$out" "$E4R" replay "$@" "$out.img" ||
+		fail "$out: the pty driver failed"
 	note "$out: exit $(cat "$out.rc"), terminal: $(cat "$out.tty")"
 }
 policy() { # POLICY
@@ -105,16 +62,15 @@ ask cnc auto-keys --policy=ask
 same auto-keys p-auto.img "c where offered = auto"
 # The questions offer to undo exactly the flips this test made, and nothing for the block it
 # overwrote; each answer is echoed as its word.
-tr -d '\r' < auto-keys.txt > auto-keys.clean
-grep -q "^Replay this block anyway? \[c\]orrect (flip back journal block 3, byte 517, bit 6 (content): proven), .*: correct$" auto-keys.clean ||
-	fail "the first question does not offer the flip made: $(cat auto-keys.clean)"
-grep -q "^Replay this block anyway? \[c\]orrect (flip back journal block 8, byte 300, bit 2 (content): proven), .*: correct$" auto-keys.clean ||
+grep -q "^Replay this block anyway? \[c\]orrect (flip back journal block 3, byte 517, bit 6 (content): proven), .*: correct$" auto-keys.txt ||
+	fail "the first question does not offer the flip made: $(cat auto-keys.txt)"
+grep -q "^Replay this block anyway? \[c\]orrect (flip back journal block 8, byte 300, bit 2 (content): proven), .*: correct$" auto-keys.txt ||
 	fail "the third question does not offer the flip made"
-grep -A6 "journal block 7)\.$" auto-keys.clean | grep "anyway?" > q7.txt
+grep -A6 "journal block 7)\.$" auto-keys.txt | grep "anyway?" > q7.txt
 grep -q "\[c\]orrect" q7.txt && fail "a correction is offered for the overwritten block: $(cat q7.txt)"
 grep -q "\[y\]es as it is logged, \[n\]o (leave the block out), \[a\]ll.*: no$" q7.txt ||
 	fail "the overwritten block's question: $(cat q7.txt)"
-grep -A1 "journal block 7)\.$" auto-keys.clean | grep -q "cause: unexplained" ||
+grep -A1 "journal block 7)\.$" auto-keys.txt | grep -q "cause: unexplained" ||
 	fail "the overwritten block's cause is not given as diagnose gives it"
 
 ask yyy yes-keys --policy=ask
