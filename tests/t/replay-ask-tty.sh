@@ -9,6 +9,7 @@
 # matching policies' results, and the policies themselves. The --json answers of a run, given
 # back through --answers, replay to the same image; the terminal is raw while a question waits
 # and is given back after every run, SIGINT included (exit 32, nothing written); ^D is no.
+# A transaction proven wholly superseded is offered [s]kip, which writes what auto writes.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 export E2FSPROGS_FAKE_TIME=1700000000
@@ -112,4 +113,29 @@ python3 -c 'import json; json.dump({"answers": [{"sequence": 1, "journal_block":
 ask nc partial --answers=one.json
 same partial p-auto.img "answers file + keys"
 [ "$(cat partial.tty)" = "raw raw restored" ] || fail "answers file + keys: asked $(cat partial.tty)"
+
+# A transaction-level failure: T1 of sup.img (fs 100-101) is logged again whole by T2 (fs
+# 100-102), and T1's commit block is torn (second half seeded bytes; debugfs's logdump is the
+# oracle for where it is). Auto proves T1 superseded and leaves it out; ask offers [s]kip, no
+# correction (nothing proves the torn bytes), and s writes what auto writes.
+mkimg sup.img 16M -O metadata_csum
+jwrite sup.img "jo -c" "jw -b 100,101 $PWD/data" "jc" "jo -c" "jw -b 100,101,102 $PWD/data" "jc"
+debugfs -R "logdump" sup.img 2>&1 | grep -q "sequence 1, type 2 (commit block) at block 4" ||
+	fail "unexpected journal layout from debugfs (sup.img)"
+seeded_bytes tear 512 | dd of=sup.img bs=1 seek=$(( $(jblock_offset sup.img 4) + 512 )) conv=notrunc 2>/dev/null
+cp sup.img p-sup-auto.img
+"$E4R" replay --policy=auto --json p-sup-auto.img > p-sup-auto.json 2>/dev/null
+cp sup.img p-sup-stop.img
+"$E4R" replay --policy=stop p-sup-stop.img > /dev/null 2>&1
+cmp -s p-sup-auto.img p-sup-stop.img && fail "sup.img: auto writes what stop writes: the test tells nothing"
+cp sup.img sup-keys.img
+python3 "$E4R_TESTS_TOOLS/pty_keys.py" "anyway? " s sup-keys "$E4R" replay --policy=ask sup-keys.img ||
+	fail "sup-keys: the pty driver failed"
+grep -q "^Replay this transaction anyway? \[s\]kip (.*proven), \[y\]es.*: skip$" sup-keys.txt ||
+	fail "sup.img: skip is not offered for the superseded transaction: $(cat sup-keys.txt)"
+grep "anyway?" sup-keys.txt | grep -q "\[c\]orrect" && fail "sup.img: a correction is offered for a torn commit"
+cmp sup-keys.img p-sup-auto.img || fail "s on the superseded transaction: not auto's image"
+cp sup.img sup-again.img
+run "$E4R" replay --answers=p-sup-auto.json sup-again.img < /dev/null
+cmp sup-again.img p-sup-auto.img || fail "auto's answers with skipped_superseded replay to another image"
 exit 0
