@@ -13,6 +13,7 @@ struct answers_entry {
 	uint32_t		jblk;
 	enum replay_decision	decision;
 	unsigned		index;		/* its place in the file's array */
+	int			used;		/* a failure of this replay was answered by it */
 };
 
 struct answers {

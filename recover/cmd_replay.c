@@ -133,10 +133,11 @@ static void print_question(const struct jbd_failure *f, const struct replay_ask_
 static errcode_t scripted_answer(struct replay_cli *c, const struct jbd_failure *f,
 				 const struct replay_ask_offer *o, enum replay_decision *d)
 {
-	const struct answers_entry *e = answers_find(&c->answers, f->sequence, f->jblk);
+	struct answers_entry *e = (struct answers_entry *)answers_find(&c->answers, f->sequence, f->jblk);
 
 	if (!e)
 		return 1;
+	e->used = 1;
 	if ((e->decision == JBD_DECIDE_CORRECTED && !o->correctable) ||
 	    (e->decision == JBD_DECIDE_SKIP && !o->skippable)) {
 		fputs("\n", stderr);
@@ -706,6 +707,12 @@ int cmd_replay(int argc, const char **argv)
 		rc = no_journal(&c);
 		goto out;
 	}
+	/* An answer no question met: a file made for another journal, or past where the replay stopped. */
+	for (unsigned i = 0; i < c.answers.n; i++)
+		if (!c.answers.e[i].used && !c.answers_refused)
+			fprintf(stderr, _("%s: answers file %s: answers[%u] (transaction %" PRIu32 ", journal block %"
+					  PRIu32 ") answers no failure this replay asked about\n"), progname,
+				c.answers_file, c.answers.e[i].index, c.answers.e[i].sequence, c.answers.e[i].jblk);
 	if (c.answers_refused) {
 		/* The refusal is printed; nothing was written. */
 		rc = EXIT_USAGE;

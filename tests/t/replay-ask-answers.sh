@@ -6,7 +6,8 @@
 # --answers with another policy: exit 16, the file and the entry named, the image unchanged
 # (cmp), with --json an error document. A file that answers only some failures: off a
 # terminal the rest are refused (the unanswered homes keep what they had, the answered one gets
-# the flip this test made undone: the content debugfs logged).
+# the flip this test made undone: the content debugfs logged). An entry no failure matches is
+# named on stderr and changes nothing.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 export E2FSPROGS_FAKE_TIME=1700000000
@@ -84,4 +85,12 @@ blk() { dd if="$1" bs=1024 skip="$2" count=1 2>/dev/null | sha256sum; }
 [ "$(blk one.img 101)" = "$(blk data 1)" ] || fail "fs block 101 is not what debugfs logged (the flip undone)"
 [ "$(blk one.img 200)" = "$(blk dmg.img 200)" ] || fail "fs block 200 was written though refused"
 [ "$(blk one.img 201)" = "$(blk data 1)" ] || fail "fs block 201 (intact in the log) is not what debugfs logged"
+
+# An entry no question meets (no transaction 9 in this log) is named on stderr, not followed.
+printf '{"answers": [%s, {"sequence": 9, "journal_block": 3, "decision": "refused"}]}' "$good" > stray.json
+cp dmg.img stray.img
+run "$E4R" replay --answers=stray.json stray.img < /dev/null
+expect_rc 1 "an answers file with a stray entry"
+expect_out "answers file stray.json: answers\[1\] \(transaction 9, journal block 3\) answers no failure" "the stray entry is named"
+cmp stray.img one.img || fail "the stray entry changed what was written"
 exit 0
