@@ -104,6 +104,11 @@ ask cI cancelled --policy=ask
 [ "$(cat cancelled.rc)" = 32 ] || fail "SIGINT: exit $(cat cancelled.rc)"
 [ "$(cat cancelled.tty)" = "raw raw restored" ] || fail "SIGINT: terminal $(cat cancelled.tty)"
 cmp cancelled.img dmg.img || fail "SIGINT: the image was written"
+# Under --json the run ends with the error document, code 32 (the runner validates it).
+ask I cancelled-json --policy=ask --json
+[ "$(cat cancelled-json.rc)" = 32 ] || fail "SIGINT, --json: exit $(cat cancelled-json.rc)"
+grep -q '"code": 32' cancelled-json.json || fail "SIGINT, --json: no error document with code 32"
+cmp cancelled-json.img dmg.img || fail "SIGINT, --json: the image was written"
 # ^D is no, to that question and every later one (the input has ended).
 ask D eof --policy=ask
 same eof p-skip-block.img "^D = no"
