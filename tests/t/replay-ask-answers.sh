@@ -7,7 +7,8 @@
 # (cmp), with --json an error document. A file that answers only some failures: off a
 # terminal the rest are refused (the unanswered homes keep what they had, the answered one gets
 # the flip this test made undone: the content debugfs logged). An entry no failure matches is
-# named on stderr and changes nothing.
+# named on stderr and changes nothing. Seeded damage of a replay's own document is parsed or
+# refused, never anything else.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
 export E2FSPROGS_FAKE_TIME=1700000000
@@ -93,4 +94,42 @@ run "$E4R" replay --answers=stray.json stray.img < /dev/null
 expect_rc 1 "an answers file with a stray entry"
 expect_out "answers file stray.json: answers\[1\] \(transaction 9, journal block 3\) answers no failure" "the stray entry is named"
 cmp stray.img one.img || fail "the stray entry changed what was written"
+
+# Damaged answers files, made from a replay's own --json document by seeded cuts, byte flips
+# and insertions: each run ends 1 (parsed) or 16 (refused), never otherwise, and writes nothing.
+"$E4R" replay --dry-run --json --policy=all dmg.img > all.json 2>/dev/null
+python3 - all.json "$E4R_TEST_SEED" <<'PY'
+import random, sys
+text = open(sys.argv[1], "rb").read()
+rnd = random.Random("answers/" + sys.argv[2])
+for i in range(150):
+    b = bytearray(text)
+    for _ in range(rnd.randint(1, 4)):
+        k, at = rnd.randrange(4), rnd.randrange(len(b))
+        if k == 0:
+            del b[at:]
+        elif k == 1:
+            b[at] ^= 1 << rnd.randrange(8)
+        elif k == 2:
+            b[at:at] = bytes([rnd.choice(b'{}[]",:\\0-9.e') if rnd.random() < 0.7 else rnd.randrange(256)])
+        else:
+            b[at:at] = b"[" * rnd.randrange(1, 400)
+        if not b:
+            break
+    open("mut-%03d.json" % i, "wb").write(bytes(b))
+PY
+cp dmg.img mut.img
+parsed=0 refused=0
+for f in mut-*.json; do
+	"$E4R" replay --dry-run --answers="$f" mut.img < /dev/null > /dev/null 2>&1
+	rc=$?
+	case $rc in
+	1) parsed=$((parsed + 1)) ;;
+	16) refused=$((refused + 1)) ;;
+	*) fail "$f: exit $rc (a damaged answers file must be parsed or refused)" ;;
+	esac
+done
+cmp mut.img dmg.img || fail "a dry run with a damaged answers file wrote"
+note "damaged answers files: $parsed parsed, $refused refused"
+[ $refused -gt 0 ] || fail "no damaged answers file was refused: the damage tells nothing"
 exit 0
