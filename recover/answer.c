@@ -2,10 +2,11 @@
  * A terminal question's answer: one key. The terminal is put in
  * non-canonical mode without echo for the wait only, and given back before
  * anything else happens: on an answer, at the end of input, and on a
- * signal. The signals that end a session (SIGINT, SIGTERM, SIGHUP) are
- * blocked except inside ppoll, so one that arrives while we wait cannot be
- * lost between a test of the flag and the wait, and the handler does
- * nothing but note it: the restoring is done here, not in a handler.
+ * signal. The signals that end a session (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT) are blocked except inside ppoll, so one that arrives while we
+ * wait cannot be lost between a test of the flag and the wait, and the
+ * handler does nothing but note it: the restoring is done here, not in a
+ * handler.
  */
 #include "config.h"
 
@@ -20,7 +21,7 @@
 #include "answer.h"
 #include "i18n.h"
 
-static const int answer_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int answer_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define NSIGNALS	(sizeof(answer_signals) / sizeof(*answer_signals))
 
 static volatile sig_atomic_t answer_cancelled;

@@ -7,7 +7,7 @@
 enum answer_status {
 	ANSWER_CHOSEN = 0,	/* *chosen is set */
 	ANSWER_EOF,		/* the input ended (or failed, or ^D was typed) */
-	ANSWER_CANCELLED,	/* SIGINT, SIGTERM or SIGHUP arrived while waiting */
+	ANSWER_CANCELLED,	/* SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived while waiting */
 };
 
 /*

@@ -156,7 +156,7 @@ static errcode_t scripted_answer(struct replay_cli *c, const struct jbd_failure 
 
 /*
  * --policy=ask: one question per failure: the answers file first, then the
- * terminal; without one, no. A cancel (SIGINT, SIGTERM, SIGHUP) ends the
+ * terminal; without one, no. A cancel (SIGINT, SIGTERM, SIGHUP, SIGQUIT) ends the
  * plan before anything is written.
  */
 static errcode_t ask_question(void *arg, const struct jbd_failure *f, const struct replay_ask_offer *o,

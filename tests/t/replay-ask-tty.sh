@@ -8,7 +8,8 @@
 # correction), e2fsck, which sees the damage and gives the ask results the verdicts of the
 # matching policies' results, and the policies themselves. The --json answers of a run, given
 # back through --answers, replay to the same image; the terminal is raw while a question waits
-# and is given back after every run, SIGINT included (exit 32, nothing written); ^D is no.
+# and is given back after every run, SIGINT and SIGQUIT included (exit 32, nothing written);
+# ^D is no.
 # A transaction proven wholly superseded is offered [s]kip, which writes what auto writes.
 . "$E4R_TESTS_SRCDIR/lib.sh"
 
@@ -104,6 +105,11 @@ ask cI cancelled --policy=ask
 [ "$(cat cancelled.rc)" = 32 ] || fail "SIGINT: exit $(cat cancelled.rc)"
 [ "$(cat cancelled.tty)" = "raw raw restored" ] || fail "SIGINT: terminal $(cat cancelled.tty)"
 cmp cancelled.img dmg.img || fail "SIGINT: the image was written"
+# SIGQUIT too (no core, no raw terminal left behind).
+ask Q quit --policy=ask
+[ "$(cat quit.rc)" = 32 ] || fail "SIGQUIT: exit $(cat quit.rc)"
+[ "$(cat quit.tty)" = "raw restored" ] || fail "SIGQUIT: terminal $(cat quit.tty)"
+cmp quit.img dmg.img || fail "SIGQUIT: the image was written"
 # Under --json the run ends with the error document, code 32 (the runner validates it).
 ask I cancelled-json --policy=ask --json
 [ "$(cat cancelled-json.rc)" = 32 ] || fail "SIGINT, --json: exit $(cat cancelled-json.rc)"

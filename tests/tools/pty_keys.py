@@ -5,8 +5,8 @@ COMMAND runs on a pseudo-terminal (python3's pty module), its stdout sent to OUT
 (a --json document stays apart from the questions; with --stdout it stays on the terminal,
 for a program that asks only when stdout is one too), its stderr to the terminal. Each
 time the terminal has shown PROMPT once more and is in raw mode (no ICANON, no ECHO: the
-program waits for a key), the next key of KEYS is typed; I sends SIGINT instead and D
-types ^D. Writes OUT.txt (what the terminal showed, carriage returns removed), OUT.rc
+program waits for a key), the next key of KEYS is typed; I sends SIGINT instead, Q
+SIGQUIT, and D types ^D. Writes OUT.txt (what the terminal showed, carriage returns removed), OUT.rc
 (the exit code; -N for a signal) and OUT.tty: "raw" for each question met in raw mode,
 then "restored" when the terminal is canonical with echo once the run has ended, or
 "timeout" when the run took more than 60 seconds (it is killed).
@@ -53,8 +53,8 @@ def main(argv):
         if typed < len(keys) and text.count(prompt) > typed and raw(fd):
             tty.append("raw")
             k = keys[typed]
-            if k == "I":
-                os.kill(pid, signal.SIGINT)
+            if k in "IQ":
+                os.kill(pid, signal.SIGINT if k == "I" else signal.SIGQUIT)
             else:
                 os.write(fd, b"\x04" if k == "D" else k.encode())
             typed += 1
