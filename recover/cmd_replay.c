@@ -713,6 +713,13 @@ int cmd_replay(int argc, const char **argv)
 			fprintf(stderr, _("%s: answers file %s: answers[%u] (transaction %" PRIu32 ", journal block %"
 					  PRIu32 ") answers no failure this replay asked about\n"), progname,
 				c.answers_file, c.answers.e[i].index, c.answers.e[i].sequence, c.answers.e[i].jblk);
+	/*
+	 * Refused or cancelled at a question: nothing was written, and the undo
+	 * file (made by this run: replay_image refuses one that exists) records
+	 * nothing; left behind, it would refuse the next run with the same --undo.
+	 */
+	if ((c.answers_refused || err == E4R_CANCELLED) && undo)
+		unlink(undo);
 	if (c.answers_refused) {
 		/* The refusal is printed; nothing was written. */
 		rc = EXIT_USAGE;

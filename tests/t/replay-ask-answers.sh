@@ -4,7 +4,8 @@
 # for the block whose damage this test made unprovable (overwritten with seeded bytes: e2fsck
 # and diagnose agree it fails, and nothing is proven), a file that does not exist, and
 # --answers with another policy: exit 16, the file and the entry named, the image unchanged
-# (cmp), with --json an error document. A file that answers only some failures: off a
+# (cmp), with --json an error document; with --undo no undo file is left (e2undo restores the
+# input from the next run's). A file that answers only some failures: off a
 # terminal the rest are refused (the unanswered homes keep what they had, the answered one gets
 # the flip this test made undone: the content debugfs logged). An entry no failure matches is
 # named on stderr and changes nothing. Seeded damage of a replay's own document is parsed or
@@ -65,6 +66,19 @@ rm -f missing.json
 run "$E4R" replay --answers=missing.json dmg.img < /dev/null
 expect_rc 16 "a file that does not exist"
 expect_out "answers file missing.json: " "the missing file is named"
+
+# With --undo: the refused run leaves no undo file, so the same command with good answers runs.
+printf '{"answers": [%s, {"sequence": 2, "journal_block": 7, "decision": "replayed_corrected"}]}' "$good" > unproven-undo.json
+cp dmg.img undo.img
+run "$E4R" replay --undo=undo.e2undo --answers=unproven-undo.json undo.img < /dev/null
+expect_rc 16 "an unproven correction with --undo"
+[ -e undo.e2undo ] && fail "a refused run left its undo file"
+cmp undo.img dmg.img || fail "an unproven correction with --undo: the image was written"
+printf '{"answers": [%s]}' "$good" > good.json
+run "$E4R" replay --undo=undo.e2undo --answers=good.json undo.img < /dev/null
+expect_rc 1 "the same run with good answers"
+e2undo undo.e2undo undo.img > /dev/null 2>&1 || fail "e2undo refuses the undo file"
+cmp undo.img dmg.img || fail "e2undo did not give the input back"
 
 # --answers belongs to ask: another policy with it is a usage error.
 printf '{"answers": [%s]}' "$good" > one.json
