@@ -6,7 +6,7 @@ _e4recover_options() {
 	case $1 in
 	check)    echo "-h --help -n -y -p -f --policy= --undo= --journal= --json -C" ;;
 	logdump)  echo "-h --help --json --all --decode --diagnose --transaction= --block= --journal=" ;;
-	replay)   echo "-h --help --policy= --dry-run --undo= --json --journal=" ;;
+	replay)   echo "-h --help --policy= --answers= --dry-run --undo= --json --journal=" ;;
 	diagnose) echo "-h --help --json --salvage --journal=" ;;
 	write)    echo "-h --help --script= --ops= --seed= --csum= --async-commit --crash-after= --torn= --reproduce= --dump-script=" ;;
 	esac

@@ -89,10 +89,10 @@ const char *diag_stop_text(enum diag_stop_reason r)
 
 /* ---- text ---- */
 
-static void text_flips(const struct diag_candidate *c)
+void diag_print_flips(FILE *out, const struct diag_candidate *c)
 {
 	for (unsigned i = 0; i < c->nflips; i++)
-		printf(_("%s journal block %" PRIu32 ", byte %" PRIu32 ", bit %u (%s)"), i ? ";" : "",
+		fprintf(out, _("%s journal block %" PRIu32 ", byte %" PRIu32 ", bit %u (%s)"), i ? ";" : "",
 		       c->flip[i].jblk, c->flip[i].byte, c->flip[i].bit, _(place_texts[c->flip[i].place]));
 }
 
@@ -102,23 +102,23 @@ static void text_flips(const struct diag_candidate *c)
  * the commit block is in question. A v1 checksum covers the whole
  * transaction and cannot say which block is missing.
  */
-static void text_cause(const struct diag_finding *f)
+static void text_cause(FILE *out, const struct diag_finding *f)
 {
 	if (f->cause != JBD_CAUSE_TORN_COMMIT) {
-		printf(_("  cause: %s\n"), _(cause_texts[f->cause]));
+		fprintf(out, _("  cause: %s\n"), _(cause_texts[f->cause]));
 		return;
 	}
 	if (f->object == JBD_OBJ_TRANSACTION)
-		printf(_("  cause: torn commit: the transaction checksum fails at the last (async) commit; "
+		fprintf(out, _("  cause: torn commit: the transaction checksum fails at the last (async) commit; "
 			 "v1 cannot say which of its blocks did not reach the disk\n"));
 	else if (f->object == JBD_OBJ_COMMIT && !f->bad_tags && f->partial_commit)
-		printf(_("  cause: torn commit block: only the commit block's header checks out; every logged "
+		fprintf(out, _("  cause: torn commit block: only the commit block's header checks out; every logged "
 			 "block of the transaction matches its own checksum, so those reached the disk\n"));
 	else if (f->object == JBD_OBJ_COMMIT && !f->bad_tags)
-		printf(_("  cause: torn commit: the last (async) commit block's checksum fails; every logged "
+		fprintf(out, _("  cause: torn commit: the last (async) commit block's checksum fails; every logged "
 			 "block of the transaction matches its own checksum, so those reached the disk\n"));
 	else
-		printf(_("  cause: %s (%u logged block(s) fail their checksums)\n"), _(cause_texts[f->cause]),
+		fprintf(out, _("  cause: %s (%u logged block(s) fail their checksums)\n"), _(cause_texts[f->cause]),
 		       f->bad_tags);
 }
 
@@ -128,44 +128,44 @@ static int proven_correction(const struct diag_finding *f, unsigned i)
 	return f->correction_proven && i == 0 && f->cand[0].verified;
 }
 
-static void text_search(const struct diag_finding *f)
+static void text_search(FILE *out, const struct diag_finding *f)
 {
 	if (!f->weight) {
-		printf(_("  no fit among: single bits%s%s\n"),
+		fprintf(out, _("  no fit among: single bits%s%s\n"),
 		       (f->searched & CRC_SEARCHED_2) ? _(", bit pairs") : _(" (pairs not searched: too many fit by chance)"),
 		       (f->searched & CRC_SEARCHED_BURST) ? _(", bursts up to 32 bits") : "");
 		return;
 	}
-	printf(_("  %" PRIu64 " pattern(s) of weight %u fit%s (%g expected by chance); %s\n"), f->nfits, f->weight,
+	fprintf(out, _("  %" PRIu64 " pattern(s) of weight %u fit%s (%g expected by chance); %s\n"), f->nfits, f->weight,
 	       f->burst ? _(" as a burst") : "", f->chance,
 	       f->correction_proven ? _("proven: the only fit, and the checksum matches once corrected") :
 	       f->proven ? _("the only fit, but fits this light are expected by chance: not proven") :
 	       _("not proven"));
 	for (unsigned i = 0; i < f->ncand; i++) {
-		printf(_("  candidate %u%s:"), i + 1,
+		fprintf(out, _("  candidate %u%s:"), i + 1,
 		       proven_correction(f, i) ? _(" (verified)") :
 		       f->cand[i].verified ? _(" (fits the checksum; not a proof)") : "");
-		text_flips(&f->cand[i]);
-		printf("\n");
+		diag_print_flips(out, &f->cand[i]);
+		fputc('\n', out);
 	}
 }
 
-static void text_evidence(const struct diag_finding *f)
+static void text_evidence(FILE *out, const struct diag_finding *f)
 {
 	if (f->uuid_mismatch)
-		printf(_("  a descriptor names another journal UUID\n"));
+		fprintf(out, _("  a descriptor names another journal UUID\n"));
 	if (f->has_stale_sequence)
-		printf(_("  the tag checksum matches this block as logged by transaction %" PRIu32 "\n"),
+		fprintf(out, _("  the tag checksum matches this block as logged by transaction %" PRIu32 "\n"),
 		       f->stale_sequence);
 	if (f->time_backwards)
-		printf(_("  commit time %" PRIu64 " is earlier than the previous commit's, %" PRIu64 "\n"),
+		fprintf(out, _("  commit time %" PRIu64 " is earlier than the previous commit's, %" PRIu64 "\n"),
 		       f->commit_sec, f->prev_commit_sec);
 	if (f->partial_commit)
-		printf(_("  only the commit header checks out (a torn commit block)\n"));
+		fprintf(out, _("  only the commit header checks out (a torn commit block)\n"));
 	if (f->cause == JBD_CAUSE_TORN_COMMIT && f->async_commit)
-		printf(_("  async commit, last commit in the log, %u tag(s) failing\n"), f->bad_tags);
+		fprintf(out, _("  async commit, last commit in the log, %u tag(s) failing\n"), f->bad_tags);
 	for (unsigned i = 0; i < f->leak.nbits; i++)
-		printf(_("  bit %" PRIu32 " (%s %" PRIu64 ") is set here and by transaction %" PRIu32
+		fprintf(out, _("  bit %" PRIu32 " (%s %" PRIu64 ") is set here and by transaction %" PRIu32
 			 "; clearing it makes the checksum match\n"),
 		       f->leak.bit[i], f->info.kind == E4R_KIND_INODE_BITMAP ? _("inode") : _("block"),
 		       f->leak.object[i], f->leak.set_by[i]);
@@ -189,55 +189,65 @@ static void text_auto(const struct diag_finding *f, const struct replay_supersed
 }
 
 /* A block matched, in words: "journal block J (transaction T's copy of fs block B)", ... */
-static void text_match(const struct diag_match *m)
+static void text_match(FILE *out, const struct diag_match *m)
 {
 	if (m->kind == JBD_MATCH_HOME)
-		printf(_("filesystem block %" PRIu64 " (the home of another tag of transaction %" PRIu32 ")"),
-		       m->fs_block, m->sequence);
+		fprintf(out, _("filesystem block %" PRIu64 " (the home of another tag of transaction %" PRIu32 ")"),
+		             m->fs_block, m->sequence);
 	else if (m->is_copy)
-		printf(_("journal block %" PRIu32 " (transaction %" PRIu32 "'s copy of filesystem block %" PRIu64 ")"),
-		       m->jblk, m->sequence, m->fs_block);
+		fprintf(out, _("journal block %" PRIu32 " (transaction %" PRIu32 "'s copy of filesystem block %" PRIu64 ")"),
+		             m->jblk, m->sequence, m->fs_block);
 	else
-		printf(_("journal block %" PRIu32 " (a log block of transaction %" PRIu32 ")"), m->jblk, m->sequence);
+		fprintf(out, _("journal block %" PRIu32 " (a log block of transaction %" PRIu32 ")"), m->jblk, m->sequence);
 }
 
 /* The evidence of the overwrite and structure causes. */
-static void text_overwrite(const struct diag_finding *f)
+static void text_overwrite(FILE *out, const struct diag_finding *f)
 {
 	switch (f->cause) {
 	case JBD_CAUSE_FILLED:
-		printf(_("  %s is all %s: overwritten, not flipped\n"), _(fill_texts[f->fill_field]),
-		       f->fill_byte ? _("ones") : _("zeros"));
+		fprintf(out, _("  %s is all %s: overwritten, not flipped\n"), _(fill_texts[f->fill_field]),
+		             f->fill_byte ? _("ones") : _("zeros"));
 		break;
 	case JBD_CAUSE_MISDIRECTED:
-		printf(_("  its content equals "));
-		text_match(&f->match);
-		printf("\n");
+		fprintf(out, _("  its content equals "));
+		text_match(out, &f->match);
+		fprintf(out, "\n");
 		break;
 	case JBD_CAUSE_TORN_WRITE:
-		printf(_("  torn at sector %u of %u (512 bytes each): "), f->torn_sector, f->sectors);
-		printf(f->torn_new_first ? _("sectors before it equal ") : _("sectors from it on equal "));
-		text_match(&f->torn_intended);
-		printf(_(", whose content makes the checksum match; the %s differ from it\n"),
-		       f->torn_new_first ? _("sectors from it on") : _("sectors before it"));
+		fprintf(out, _("  torn at sector %u of %u (512 bytes each): "), f->torn_sector, f->sectors);
+		fprintf(out, f->torn_new_first ? _("sectors before it equal ") : _("sectors from it on equal "));
+		text_match(out, &f->torn_intended);
+		fprintf(out, _(", whose content makes the checksum match; the %s differ from it\n"),
+		             f->torn_new_first ? _("sectors from it on") : _("sectors before it"));
 		break;
 	case JBD_CAUSE_REVOKE_COUNT:
-		printf(_("  r_count %" PRIu32 " bytes, the block holds at most %" PRIu32 "\n"), f->r_count,
-		       f->r_count_max);
+		fprintf(out, _("  r_count %" PRIu32 " bytes, the block holds at most %" PRIu32 "\n"), f->r_count,
+		             f->r_count_max);
 		break;
 	case JBD_CAUSE_DESCRIPTOR_TAGS:
-		printf(_("  %u tag(s) read to the block's end"), f->ntags);
+		fprintf(out, _("  %u tag(s) read to the block's end"), f->ntags);
 		if (f->claims_log_block)
-			printf(_("; a tag claims journal block %" PRIu32 ", a block of the transaction's own log, "
-				 "so its tag count cannot be"), f->claimed_jblk);
-		printf("\n");
+			fprintf(out, _("; a tag claims journal block %" PRIu32 ", a block of the transaction's own log, "
+				       "so its tag count cannot be"), f->claimed_jblk);
+		fprintf(out, "\n");
 		break;
 	case JBD_CAUSE_COMMIT_HEADER:
-		printf(_("  checksum type %u, size %u\n"), f->header_type, f->header_size);
+		fprintf(out, _("  checksum type %u, size %u\n"), f->header_type, f->header_size);
 		break;
 	default:
 		break;
 	}
+}
+
+void diag_print_explanation(FILE *out, const struct diag_finding *f)
+{
+	text_cause(out, f);
+	text_overwrite(out, f);
+	/* where another cause explains the mismatch, no fit is offered as flips */
+	if ((f->searched || f->weight) && f->cause <= JBD_CAUSE_UNEXPLAINED && f->cause != JBD_CAUSE_TORN_COMMIT)
+		text_search(out, f);
+	text_evidence(out, f);
 }
 
 static void text_finding(const struct diag_finding *f, const struct replay_supersede *sup)
@@ -252,12 +262,7 @@ static void text_finding(const struct diag_finding *f, const struct replay_super
 		       f->csum_bits);
 	if (f->block >= 0)
 		printf(_("  filesystem block %" PRIu64 ": %s\n"), f->fs_block, fs_block_kind_name(f->info.kind));
-	text_cause(f);
-	text_overwrite(f);
-	/* where another cause explains the mismatch, no fit is offered as flips */
-	if ((f->searched || f->weight) && f->cause <= JBD_CAUSE_UNEXPLAINED && f->cause != JBD_CAUSE_TORN_COMMIT)
-		text_search(f);
-	text_evidence(f);
+	diag_print_explanation(stdout, f);
 	text_auto(f, sup);
 }
 

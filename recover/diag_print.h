@@ -15,6 +15,16 @@
  */
 void diag_print_text(const struct diag_report *d, const struct replay_supersede *sup);
 
+/*
+ * A finding's cause, the flips that fit and the evidence, as diagnose
+ * prints them under the finding's first line (replay's questions show the
+ * same on stderr).
+ */
+void diag_print_explanation(FILE *out, const struct diag_finding *f);
+
+/* The flips of C: "journal block J, byte B, bit N (place)", ";" between them. */
+void diag_print_flips(FILE *out, const struct diag_candidate *c);
+
 /* Why auto stops at a finding, in words. */
 const char *diag_stop_text(enum diag_stop_reason r);
 

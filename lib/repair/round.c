@@ -805,16 +805,16 @@ static errcode_t round_summaries(struct round *rd)
  * yes, deleted as e2fsck's pass 1D deletes it (the inode cleared; the
  * entries naming it go in the next round, as in e2fsck's pass 2).
  */
-static int delete_dup_file(void *arg, ext2_ino_t ino, errcode_t why)
+static errcode_t delete_dup_file(void *arg, ext2_ino_t ino, errcode_t why, int *deleted)
 {
 	struct round *rd = arg;
 	struct check_result *r = rd->c->res;
 	size_t n = r->count;
+	errcode_t err = settle(rd->c, rd->first, E4R_PR_DUP_CLONE_FAILED, ino, E4R_NONE, (uint64_t)why,
+			       rd->fixed);
 
-	if (settle(rd->c, rd->first, E4R_PR_DUP_CLONE_FAILED, ino, E4R_NONE, (uint64_t)why, rd->fixed) ||
-	    r->count == n)
-		return 0;
-	return r->findings[n].fixed;
+	*deleted = !err && r->count > n && r->findings[n].fixed;
+	return err;
 }
 
 /*

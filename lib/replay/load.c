@@ -32,6 +32,15 @@ static errcode_t diagnose(const struct replay_load_opts *o, struct replay_load *
 			*hooks = &ld->autop->hooks;
 		return err;
 	}
+	if (o->policy == JBD_POLICY_ASK && !o->hooks && o->asker && failures) {
+		ld->askp = calloc(1, sizeof(*ld->askp));
+		if (!ld->askp)
+			return EXT2_ET_NO_MEMORY;
+		err = replay_ask_setup(ld->j, ld->s, o->asker, ld->askp);
+		if (!err)
+			*hooks = &ld->askp->hooks;
+		return err;
+	}
 	if (o->diagnose && failures)
 		return diag_journal(ld->j, ld->s, &ld->diag);
 	return 0;
@@ -117,6 +126,10 @@ void replay_load_free(struct replay_load *ld)
 	if (ld->autop) {
 		replay_auto_free(ld->autop);
 		free(ld->autop);
+	}
+	if (ld->askp) {
+		replay_ask_free(ld->askp);
+		free(ld->askp);
 	}
 	if (ld->s)
 		jbd_scan_free(ld->s);
