@@ -390,9 +390,9 @@ static int names_live_file(struct jc *x, ext2_ino_t ino)
  * keeps the block. So every file an entry of the current block names must
  * be named in the copy too, by any name (the damage may be in the name).
  * Past an entry the damage broke, the block is searched 4 bytes at a time
- * for entries as a salvage would find them, the broken one's inode
- * included: a stray number only makes the copy refused, which leaves the
- * block to the repairs e2fsck makes.
+ * for entries as a salvage would find them, the broken one included if its
+ * record and file type still fit: a stray match only makes the copy
+ * refused, which leaves the block to the repairs e2fsck makes.
  */
 static int dir_copy_covers(struct jc *x, const unsigned char *cur, const unsigned char *copy)
 {
@@ -405,10 +405,18 @@ static int dir_copy_covers(struct jc *x, const unsigned char *cur, const unsigne
 		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(cur + off);
 		ext2_ino_t ino = fs_dirent_inode(de);
 		unsigned len = fs_dirent_name_len(de);
-		int whole = !fs_dirent_rec_len(fs, de, &rec) && rec >= 12 && rec % 4 == 0 &&
-			    off + rec <= limit && len + 8 <= rec;
+		int chained = !fs_dirent_rec_len(fs, de, &rec) && rec >= 12 && rec % 4 == 0 && off + rec <= limit;
+		int whole = chained && len + 8 <= rec;
+		/*
+		 * Past a break only what reads as an entry counts: a record that
+		 * fits, a file type that is the file's. Index entries (hash,
+		 * block) hold small numbers that read as inodes in use.
+		 */
+		int named = whole ? len != 0 :
+			    chained && (!ext2fs_has_feature_filetype(fs->super) ||
+					fs_dirent_file_type(de) == kind_now(x, ino));
 
-		if (names_live_file(x, ino) && (!whole || len) && !copy_names(x, copy, limit, ino))
+		if (names_live_file(x, ino) && named && !copy_names(x, copy, limit, ino))
 			return 0;
 		off += whole ? rec : 4;
 	}
