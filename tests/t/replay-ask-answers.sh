@@ -14,16 +14,7 @@
 
 export E2FSPROGS_FAKE_TIME=1700000000
 
-seeded_bytes data 65536 > data
-# Journal layout (1 KiB blocks): T1 = descriptor 1, data 2-4 (fs 100-102), commit 5;
-# T2 = descriptor 6, data 7-8 (fs 200-201), commit 9.
-mkimg v3.img 16M -O metadata_csum
-jwrite v3.img "jo -c" "jw -b 100,101,102 $PWD/data" "jc" "jo -c" "jw -b 200,201 $PWD/data" "jc"
-debugfs -R "logdump" v3.img 2>&1 | grep -q "type 2 (commit block) at block 9" ||
-	fail "unexpected journal layout from debugfs"
-cp v3.img dmg.img
-flip dmg.img $(( $(jblock_offset dmg.img 3) + 517 )) 6
-seeded_bytes garbage 64 | dd of=dmg.img bs=1 seek=$(( $(jblock_offset dmg.img 7) + 100 )) conv=notrunc 2>/dev/null
+ask_images
 cp dmg.img oracle.img
 e2fsck -E journal_only -y oracle.img > oracle.txt 2>&1
 grep -q "checksum error" oracle.txt || fail "e2fsck does not see the damage: $(cat oracle.txt)"
