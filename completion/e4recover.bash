@@ -6,7 +6,7 @@ _e4recover_options() {
 	case $1 in
 	check)    echo "-h --help -n -y -p -f -v --policy= --undo= --journal= --json -C" ;;
 	logdump)  echo "-h --help --json --all --decode --diagnose --transaction= --block= --journal=" ;;
-	replay)   echo "-h --help --policy= --dry-run --undo= --json -v --journal=" ;;
+	replay)   echo "-h --help --policy= --answers= --dry-run --undo= --json -v --journal=" ;;
 	diagnose) echo "-h --help --json -v --salvage --journal=" ;;
 	write)    echo "-h --help --script= --ops= --seed= --csum= --async-commit --crash-after= --torn= --reproduce= --dump-script=" ;;
 	esac

@@ -15,8 +15,11 @@
 #include "i18n.h"
 
 /* What the plan did with the object of finding F: its block's fate, or its transaction's. */
-static const char *outcome_name(const struct replay_plan *p, const struct diag_finding *f)
+static const char *outcome_name(const struct fsck_session *s, const struct replay_plan *p,
+				const struct diag_finding *f)
 {
+	if (s->journal.diagnosed)
+		return "not_replayed_read_only";
 	if (f->txn >= p->s->ntxns)
 		return "?";
 	if (p->txn_fate[f->txn] == JBD_TXN_REPLAYED && f->block >= 0 &&
@@ -65,19 +68,50 @@ static void text_left_txns(FILE *out, const struct replay_plan *p)
 }
 
 /* Do findings F and G (both problems) read alike: the same object, cause, proof and outcome? */
+/* Alike in a read-only check's story: the same object and cause (nothing is replayed). */
+static int alike_diagnosed(const struct diag_finding *f, const struct diag_finding *g)
+{
+	return g->problem && g->object == f->object && g->structure == f->structure && g->cause == f->cause;
+}
+
 static int alike(const struct replay_plan *p, const struct diag_finding *f, const struct diag_finding *g)
 {
 	return g->problem && g->object == f->object && g->cause == f->cause && g->proven == f->proven &&
 	       !strcmp(outcome_text(p, g), outcome_text(p, f));
 }
 
-/* Was a finding alike D's finding I told before it (in its line)? */
+/* Was a finding alike D's finding I told before it (in its line)? P NULL: a read-only diagnosis. */
 static int told_alike(const struct diag_report *d, const struct replay_plan *p, unsigned i)
 {
 	for (unsigned j = 0; j < i; j++)
-		if (alike(p, &d->findings[j], &d->findings[i]))
+		if (p ? alike(p, &d->findings[j], &d->findings[i]) : alike_diagnosed(&d->findings[j], &d->findings[i]))
 			return 1;
 	return 0;
+}
+
+/*
+ * The sequences of D's findings from I on alike its finding I, into LIST
+ * ("3, 4, 7", cut with ", ..." when long); how many there are.
+ */
+static unsigned alike_list(const struct diag_report *d, const struct replay_plan *p, unsigned i,
+			   char *list, size_t size)
+{
+	const struct diag_finding *f = &d->findings[i];
+	size_t len = 0;
+	unsigned n = 0;
+
+	list[0] = 0;
+	for (unsigned j = i; j < d->nfindings; j++) {
+		if (!(p ? alike(p, f, &d->findings[j]) : alike_diagnosed(f, &d->findings[j])))
+			continue;
+		n++;
+		if (len + 16 < size)
+			len += (size_t)snprintf(list + len, size - len, "%s%" PRIu32, len ? ", " : "",
+						d->findings[j].sequence);
+		else if (len + 6 < size && strcmp(list + len - 5, ", ...") != 0)
+			len += (size_t)snprintf(list + len, size - len, ", ...");
+	}
+	return n;
 }
 
 void check_story_text(FILE *out, const char *image, const struct fsck_session *s, int verbose)
@@ -87,8 +121,30 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 
 	if (s->journal.device_missing)
 		fprintf(out, _("%s: the external journal device was not found: the journal was not replayed\n"), image);
-	if (!s->journal.replayed || !r || !r->p)
+	if (!(s->journal.replayed || s->journal.diagnosed) || !r || !r->p)
 		return;
+	if (s->journal.diagnosed) {
+		for (unsigned i = 0; d && i < d->nfindings; i++) {
+			const struct diag_finding *f = &d->findings[i];
+
+			char list[256];
+			unsigned n;
+
+			if (!f->problem || (!verbose && told_alike(d, NULL, i)))
+				continue;
+			n = verbose ? 1 : alike_list(d, NULL, i, list, sizeof(list));
+			if (n > 1)
+				fprintf(out, _("Journal transactions %s (%u): %s, cause: %s; left as found: a read-only "
+					       "check replays nothing.\n"),
+					list, n, diag_print_finding_object_text(f), diag_print_cause_text(f->cause));
+			else
+				fprintf(out, _("Journal transaction %" PRIu32 ": %s (journal block %" PRIu32 "), "
+					       "cause: %s; left as found: a read-only check replays nothing.\n"),
+					f->sequence, diag_print_finding_object_text(f), f->jblk,
+					diag_print_cause_text(f->cause));
+		}
+		return;
+	}
 	if (r->j && r->j->device)
 		fprintf(out, _("%s: the external journal was found by its UUID on %s\n"), image, r->j->device);
 	for (unsigned i = 0; d && i < d->nfindings; i++) {
@@ -97,28 +153,24 @@ void check_story_text(FILE *out, const char *image, const struct fsck_session *s
 
 		if (!f->problem || (!verbose && told_alike(d, r->p, i)))
 			continue;
-		for (unsigned j = i; !verbose && j < d->nfindings; j++)
-			n += alike(r->p, f, &d->findings[j]);
-		if (n > 1) {
-			char list[256];
-			size_t len = 0;
+		char list[256];
 
-			list[0] = 0;
-			for (unsigned j = i; j < d->nfindings && len + 16 < sizeof(list); j++)
-				if (alike(r->p, f, &d->findings[j]))
-					len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRIu32,
-								len ? ", " : "", d->findings[j].sequence);
-			if (len + 16 >= sizeof(list))
-				snprintf(list + len, sizeof(list) - len, ", ...");
+		if (!verbose)
+			n = alike_list(d, r->p, i, list, sizeof(list));
+		if (n > 1) {
 			fprintf(out, _("Journal transactions %s (%u): %s fails, cause: %s%s; policy %s: %s.\n"), list, n,
-				diag_print_object_text(f->object), diag_print_cause_text(f->cause),
-				f->proven ? _(" (proven)") : "", replay_policy_name(r->p->policy), outcome_text(r->p, f));
+				diag_print_finding_object_text(f), diag_print_cause_text(f->cause),
+				f->cause == JBD_CAUSE_BIT_FLIP && f->proven ? _(" (proven)") : "",
+				replay_policy_name(r->p->policy), outcome_text(r->p, f));
 			continue;
 		}
-		fprintf(out, _("Journal transaction %" PRIu32 ": %s fails (journal block %" PRIu32 "), cause: %s%s; "
+		/* "(proven)" only where the proof is the cause: a fit another cause beat is no proof of it */
+		fprintf(out, _("Journal transaction %" PRIu32 ": %s %s (journal block %" PRIu32 "), cause: %s%s; "
 			       "policy %s: %s.\n"),
-			f->sequence, diag_print_object_text(f->object), f->jblk, diag_print_cause_text(f->cause),
-			f->proven ? _(" (proven)") : "", replay_policy_name(r->p->policy), outcome_text(r->p, f));
+			f->sequence, diag_print_finding_object_text(f), f->structure ? _("is damaged") : _("fails"),
+			f->jblk, diag_print_cause_text(f->cause),
+			f->cause == JBD_CAUSE_BIT_FLIP && f->proven ? _(" (proven)") : "",
+			replay_policy_name(r->p->policy), outcome_text(r->p, f));
 	}
 	if (s->journal.left_out_txns) {
 		fprintf(out, _("Left out of the replay: transaction(s) "));
@@ -194,15 +246,18 @@ static void json_left_out(struct json *js, const struct replay_plan *p)
 void check_story_json(struct json *js, const struct fsck_session *s)
 {
 	const struct replay_result *r = s->replay;
-	const struct replay_plan *p = r && s->journal.replayed ? r->p : NULL;
+	const struct replay_plan *p = r && (s->journal.replayed || s->journal.diagnosed) ? r->p : NULL;
 	const struct diag_report *d = p ? replay_diagnosis(r) : NULL;
 
 	json_begin_object(js, "journal");
 	json_bool(js, "replayed", s->journal.replayed);
 	json_bool(js, "device_missing", s->journal.device_missing);
-	json_string(js, "policy", p ? replay_policy_name(p->policy) : NULL);
+	json_bool(js, "diagnosed_read_only", s->journal.diagnosed);
+	json_uint(js, "faults", s->journal.faults);
+	/* a read-only check's dry run replays nothing: no policy acted, no commit was reported */
+	json_string(js, "policy", p && s->journal.replayed ? replay_policy_name(p->policy) : NULL);
 	json_string(js, "device_found_by_uuid", p && r->j ? r->j->device : NULL);
-	if (p && p->has_failed_commit)
+	if (p && s->journal.replayed && p->has_failed_commit)
 		json_uint(js, "failed_commit", p->failed_commit);
 	else
 		json_null(js, "failed_commit");
@@ -213,18 +268,13 @@ void check_story_json(struct json *js, const struct fsck_session *s)
 		if (!f->problem)
 			continue;
 		json_begin_object(js, NULL);
-		json_uint(js, "sequence", f->sequence);
-		json_string(js, "object", diag_object_name(f->object));
-		json_uint(js, "journal_block", f->jblk);
-		if (f->block >= 0)
-			json_uint(js, "fs_block", f->fs_block);
-		json_string(js, "cause", diag_cause_name(f->cause));
-		json_bool(js, "proven", f->proven);
-		json_string(js, "outcome", outcome_name(p, f));
+		diag_print_fault_json(js, f, 0);
+		json_bool(js, "proven", f->cause == JBD_CAUSE_BIT_FLIP && f->proven);
+		json_string(js, "outcome", outcome_name(s, p, f));
 		json_end_object(js);
 	}
 	json_end_array(js);
-	if (p)
+	if (p && s->journal.replayed)
 		json_left_out(js, p);
 	else {
 		json_begin_array(js, "left_out");

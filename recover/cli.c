@@ -374,13 +374,6 @@ ext2_filsys cli_open_image(const char *image, int rw)
 	return fs;
 }
 
-int cli_is_answer(const char *line, const char *word)
-{
-	int c = tolower((unsigned char)line[0]);
-
-	return c && (c == word[0] || c == tolower((unsigned char)_(word)[0]));
-}
-
 int cli_not_built(const char *subcommand)
 {
 	fprintf(stderr, _("%s: '%s' is not built yet in this version\n"), progname, subcommand);

@@ -55,13 +55,6 @@ int cli_finish(int rc);
 /* For subcommands whose issue has not landed: say so, exit 8. */
 int cli_not_built(const char *subcommand);
 
-/*
- * 1 when LINE, a person's answer, starts with the first letter of WORD (an
- * English answer marked N_: "yes", "no", "all") or of its translation, which
- * is what the question shows: "j" answers yes in German, "y" still does.
- */
-int cli_is_answer(const char *line, const char *word);
-
 /* Open IMAGE (read-only unless RW), printing a clear error; NULL on failure. */
 ext2_filsys cli_open_image(const char *image, int rw);
 

@@ -14,6 +14,7 @@
 #include "check/message.h"
 #include "fsck/session.h"
 #include "check_story.h"
+#include "answer.h"
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
@@ -712,6 +713,12 @@ static void event_cb(void *arg, enum fsck_event what, const struct fsck_session 
 			fprintf(t->out, _("Journal checksum error found in %s\n"), t->image);
 		check_story_text(t->out, t->image, s, t->verbose);
 		break;
+	case FSCK_EVENT_JOURNAL_DIAGNOSED:
+		if (s->journal.log_fault)
+			fprintf(t->out, _("%s: the journal cannot be replayed: %s\n"), t->image,
+				error_message(s->journal.log_fault));
+		check_story_text(t->out, t->image, s, t->verbose);
+		break;
 	case FSCK_EVENT_MARKED_ERROR:
 		/* "Journal checksum error found" said it, as e2fsck says it */
 		if (!s->journal.csum_error || t->verbose)
@@ -765,12 +772,15 @@ struct asker {
 	struct bar	*bar;	/* cleared before asking */
 };
 
+static const char *const check_answers[] = { N_("yes"), N_("no"), N_("all") };
+
 static int ask_cb(void *arg, const struct check_finding *f)
 {
 	struct asker *a = arg;
 	const struct check_problem_info *p = check_problem_info(f->code);
 	const char *q = check_problem_question(f->code);
-	char msg[1024], line[64];
+	char msg[1024];
+	unsigned chosen;
 
 	bar_clear(a->bar);
 	format_finding(f, msg, sizeof(msg));
@@ -779,23 +789,24 @@ static int ask_cb(void *arg, const struct check_finding *f)
 		printf("%s? %s\n\n", _(q), _("yes"));
 		return 1;
 	}
-	for (;;) {
-		printf(_("%s (yes/no/all)? "), _(q));
-		fflush(stdout);
-		if (a->eof || !fgets(line, sizeof(line), stdin)) {
-			a->eof = 1;
-			printf("%s\n\n", _("no"));
-			return 0;
+	printf(_("%s (yes/no/all)? "), _(q));
+	if (!a->eof) {
+		switch (answer_key(STDIN_FILENO, stdout, check_answers, 3, &chosen)) {
+		case ANSWER_CHOSEN:
+			putchar('\n');
+			a->all = chosen == 2;
+			return chosen != 1;
+		case ANSWER_CANCELLED:
+			/* As the handler would: the round is dropped, and nothing more is asked. */
+			fsck_session_cancel();
+			break;
+		case ANSWER_EOF:
+			break;
 		}
-		if (cli_is_answer(line, N_("yes")))
-			return 1;
-		if (cli_is_answer(line, N_("no")))
-			return 0;
-		if (cli_is_answer(line, N_("all"))) {
-			a->all = 1;
-			return 1;
-		}
+		a->eof = 1;
 	}
+	printf("%s\n\n", _("no"));
+	return 0;
 }
 
 static void on_cancel(int sig)

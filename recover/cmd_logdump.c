@@ -373,7 +373,8 @@ static void text_desc(const struct logdump *ld, const struct jbd_scan_txn *t, un
 	const struct jbd_scan_desc *desc = &t->descs[d];
 	unsigned i;
 
-	printf(_("  descriptor block %u: %u tags, tail %s\n"), desc->jblk, desc->ntags, csum_text(&desc->tail));
+	printf(_("  descriptor block %u: %u tags%s, tail %s\n"), desc->jblk, desc->ntags,
+	       desc->no_last_tag ? _(", NONE MARKED THE LAST") : "", csum_text(&desc->tail));
 	for (i = 0; i < t->nblocks; i++)
 		if (t->blocks[i].desc_jblk == desc->jblk && block_shown(ld, &t->blocks[i]))
 			text_block(ld, t, &t->blocks[i]);
@@ -407,6 +408,8 @@ static void text_commit(const struct jbd_scan_txn *t)
 	if (t->commit_csum.state != JBD_CSUM_NA)
 		printf(_(" (type %u size %u, stored 0x%08x, computed 0x%08x)"), t->commit_csum_type,
 		       t->commit_csum_size, t->commit_csum.stored, t->commit_csum.computed);
+	if (t->commit_header_bad)
+		printf(_("; HEADER MALFORMED (type %u size %u)"), t->commit_csum_type, t->commit_csum_size);
 	putchar('\n');
 }
 
@@ -602,6 +605,7 @@ static void json_descs(struct json *js, const struct jbd_scan_txn *t)
 		json_begin_object(js, NULL);
 		json_uint(js, "journal_block", t->descs[d].jblk);
 		json_uint(js, "tags", t->descs[d].ntags);
+		json_bool(js, "no_last_tag", t->descs[d].no_last_tag);
 		json_csum(js, "tail", &t->descs[d].tail);
 		json_end_object(js);
 	}
@@ -619,6 +623,7 @@ static void json_commit(struct json *js, const struct jbd_scan_txn *t)
 	json_csum(js, "commit", &t->commit_csum);
 	json_uint(js, "commit_csum_type", t->commit_csum_type);
 	json_uint(js, "commit_csum_size", t->commit_csum_size);
+	json_bool(js, "commit_header_bad", t->commit_header_bad);
 	json_uint(js, "commit_sec", t->commit_sec);
 	json_uint(js, "commit_nsec", t->commit_nsec);
 }

@@ -19,6 +19,8 @@
 #include "json_doc.h"
 #include "progress.h"
 #include "replay/image.h"
+#include "answer.h"
+#include "answers.h"
 
 struct replay_cli {
 	const char		*image;
@@ -28,6 +30,11 @@ struct replay_cli {
 	struct replay_result	*r;
 	struct fs_decode	*dec;	/* dry run: names of the blocks */
 	struct bar		bar;	/* on stderr, a terminal, for a long replay */
+	const char		*answers_file;	/* --answers */
+	struct answers		answers;
+	int			answers_refused; /* a scripted answer the failure does not allow */
+	int			all;	/* ask: "all" was answered */
+	int			eof;	/* ask: the terminal's input ended: no from here on */
 };
 
 static const char *failure_text(enum jbd_failure_kind k)
@@ -54,44 +61,157 @@ static const char *failure_name(enum jbd_failure_kind k)
 	return "?";
 }
 
-static const char *decision_name(enum replay_decision d)
+/* ---- ask ---- */
+
+/* The answers a question offers, in the order of their letters on the screen. */
+enum ask_answer { ASK_CORRECT, ASK_YES, ASK_NO, ASK_ALL, ASK_SKIP, ASK_NANSWERS };
+
+static const char *const ask_words[ASK_NANSWERS] = {
+	[ASK_CORRECT]	= N_("correct"),
+	[ASK_YES]	= N_("yes"),
+	[ASK_NO]	= N_("no"),
+	[ASK_ALL]	= N_("all"),
+	[ASK_SKIP]	= N_("skip"),
+};
+
+static enum replay_decision ask_decision(enum ask_answer a)
 {
-	switch (d) {
-	case JBD_DECIDE_REFUSE:		return "refused";
-	case JBD_DECIDE_AS_IS:		return "replayed_as_is";
-	case JBD_DECIDE_CORRECTED:	return "replayed_corrected";
-	case JBD_DECIDE_SKIP:		return "skipped_superseded";
+	switch (a) {
+	case ASK_CORRECT:	return JBD_DECIDE_CORRECTED;
+	case ASK_YES:
+	case ASK_ALL:		return JBD_DECIDE_AS_IS;
+	case ASK_SKIP:		return JBD_DECIDE_SKIP;
+	default:		return JBD_DECIDE_REFUSE;
 	}
-	return "?";
 }
 
-/* --policy=ask: one question per failure, on the terminal; "no" without one. */
-static enum replay_decision ask_user(void *arg, const struct jbd_failure *f)
+/* "[c]orrect": the answer's key in brackets, then the rest of its (translated) word. */
+static void print_choice(const char *word, const char *sep)
+{
+	const char *w = _(word);
+
+	fprintf(stderr, "%s[%c]%s", sep, answer_letter(word), w[0] ? w + 1 : w);
+}
+
+/* The failure, what the diagnosis says of it, and what each answer writes. */
+static void print_question(const struct jbd_failure *f, const struct replay_ask_offer *o)
+{
+	int block = f->kind == JBD_FAIL_BLOCK;
+
+	if (block)
+		fprintf(stderr, _("Transaction %" PRIu32 ": %s (fs block %" PRIu64 ", journal block %" PRIu32 ").\n"),
+			f->sequence, failure_text(f->kind), f->fs_block, f->jblk);
+	else
+		fprintf(stderr, _("Transaction %" PRIu32 ": %s (journal block %" PRIu32 ").\n"), f->sequence,
+			failure_text(f->kind), f->jblk);
+	if (o->finding)
+		diag_print_explanation(stderr, o->finding);
+	else
+		fprintf(stderr, _("  cause: %s\n"), diag_print_cause_text(JBD_CAUSE_UNEXPLAINED));
+	fputs(block ? _("Replay this block anyway? ") : _("Replay this transaction anyway? "), stderr);
+	if (o->correctable && o->finding && o->finding->ncand) {
+		print_choice(ask_words[ASK_CORRECT], "");
+		fputs(_(" (flip back"), stderr);
+		diag_print_flips(stderr, &o->finding->cand[0]);
+		fputs(_(": proven), "), stderr);
+	} else if (o->correctable) {
+		print_choice(ask_words[ASK_CORRECT], "");
+		fputs(_(" (proven), "), stderr);
+	}
+	if (o->skippable) {
+		print_choice(ask_words[ASK_SKIP], "");
+		fputs(_(" (leave the transaction out: every block it logs is logged again later, proven), "), stderr);
+	}
+	print_choice(ask_words[ASK_YES], "");
+	fputs(_(" as it is logged"), stderr);
+	print_choice(ask_words[ASK_NO], ", ");
+	fputs(block ? _(" (leave the block out)") : _(" (stop the replay before this transaction)"), stderr);
+	print_choice(ask_words[ASK_ALL], ", ");
+	fputs(_(" (this and every later failure as it is logged): "), stderr);
+}
+
+/* The answer from --answers, checked against what the diagnosis offers: 0, 1 when none, or an error. */
+static errcode_t scripted_answer(struct replay_cli *c, const struct jbd_failure *f,
+				 const struct replay_ask_offer *o, enum replay_decision *d)
+{
+	struct answers_entry *e = (struct answers_entry *)answers_find(&c->answers, f->sequence, f->jblk);
+
+	if (!e)
+		return 1;
+	e->used = 1;
+	if ((e->decision == JBD_DECIDE_CORRECTED && !o->correctable) ||
+	    (e->decision == JBD_DECIDE_SKIP && !o->skippable)) {
+		fputs("\n", stderr);
+		cli_usage_error("replay", _("answers file %s: answers[%u]: %s for transaction %" PRIu32
+					    ", journal block %" PRIu32 ", which has no proven %s"),
+				c->answers_file, e->index, answers_decision_name(e->decision), f->sequence, f->jblk,
+				e->decision == JBD_DECIDE_CORRECTED ? _("correction") : _("supersession"));
+		c->answers_refused = 1;
+		return E4R_BAD_ARGUMENT;
+	}
+	*d = e->decision;
+	fprintf(stderr, _("%s (answers[%u] of %s)\n"), answers_decision_name(e->decision), e->index,
+		c->answers_file);
+	return 0;
+}
+
+/*
+ * --policy=ask: one question per failure: the answers file first, then the
+ * terminal; without one, no. A cancel (SIGINT, SIGTERM, SIGHUP, SIGQUIT) ends the
+ * plan before anything is written.
+ */
+static errcode_t ask_question(void *arg, const struct jbd_failure *f, const struct replay_ask_offer *o,
+			      enum replay_decision *d)
 {
 	struct replay_cli *c = arg;
-	char line[64];
+	const char *words[ASK_NANSWERS];
+	enum ask_answer which[ASK_NANSWERS];
+	unsigned n = 0, chosen;
+	errcode_t err;
 
 	bar_clear(&c->bar);
-	if (f->kind == JBD_FAIL_BLOCK)
-		fprintf(stderr, _("Transaction %" PRIu32 ": %s (fs block %" PRIu64 ", journal block %" PRIu32
-				  "). Replay this block anyway? "), f->sequence, failure_text(f->kind),
-			f->fs_block, f->jblk);
-	else
-		fprintf(stderr, _("Transaction %" PRIu32 ": %s (journal block %" PRIu32
-				  "). Replay this transaction anyway? "), f->sequence, failure_text(f->kind), f->jblk);
+	print_question(f, o);
+	err = scripted_answer(c, f, o, d);
+	if (err != 1)
+		return err;
+	if (c->all) {
+		fprintf(stderr, "%s\n", _("yes"));
+		*d = JBD_DECIDE_AS_IS;
+		return 0;
+	}
+	*d = JBD_DECIDE_REFUSE;
+	if (c->eof) {
+		fprintf(stderr, "%s\n", _("no"));
+		return 0;
+	}
 	if (!isatty(STDIN_FILENO)) {
 		fputs(_("no (standard input is not a terminal)\n"), stderr);
-		return JBD_DECIDE_REFUSE;
+		return 0;
 	}
-	fflush(stderr);
-	if (!fgets(line, sizeof(line), stdin))
-		return JBD_DECIDE_REFUSE;
-	return cli_is_answer(line, N_("yes")) ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
+	for (int a = 0; a < ASK_NANSWERS; a++)
+		if ((a != ASK_CORRECT || o->correctable) && (a != ASK_SKIP || o->skippable)) {
+			which[n] = (enum ask_answer)a;
+			words[n++] = ask_words[a];
+		}
+	switch (answer_key(STDIN_FILENO, stderr, words, n, &chosen)) {
+	case ANSWER_CHOSEN:
+		c->all = which[chosen] == ASK_ALL;
+		*d = ask_decision(which[chosen]);
+		return 0;
+	case ANSWER_CANCELLED:
+		fputs(_("cancelled\n"), stderr);
+		return E4R_CANCELLED;
+	case ANSWER_EOF:
+		c->eof = 1;	/* the end of input (^D) answers every later question too */
+		break;
+	}
+	fprintf(stderr, "%s\n", _("no"));
+	return 0;
 }
 
 /* ---- text ---- */
 
-/* What the policy decided on a failure, in words (JSON keeps decision_name's). */
+/* What the policy decided on a failure, in words (JSON keeps answers_decision_name's). */
 static const char *decision_text(enum replay_decision d)
 {
 	switch (d) {
@@ -207,20 +327,31 @@ static void text_writes(struct replay_cli *c)
 	}
 }
 
-/* Auto refused: the diagnosis's finding, with its reason, for the failure's transaction (or block). */
-static const struct diag_finding *refusal_finding(const struct replay_cli *c, const struct jbd_failure *f)
+/*
+ * The diagnosis's finding for failure F: its block's, or its transaction's
+ * first; with STOP_ONLY, the first at which auto stops (a refusal's reason).
+ * NULL when none.
+ */
+static const struct diag_finding *failure_finding(const struct replay_cli *c, const struct jbd_failure *f,
+						  int stop_only)
 {
-	const struct diag_report *d = c->r->autop ? c->r->autop->diag : NULL;
+	const struct diag_report *d = replay_diagnosis(c->r);
 
 	for (unsigned i = 0; d && i < d->nfindings; i++) {
 		const struct diag_finding *g = &d->findings[i];
-		if (g->txn != f->txn || g->action != JBD_AUTO_STOP)
+		if (g->txn != f->txn || (stop_only && g->action != JBD_AUTO_STOP))
 			continue;
 		if (f->kind == JBD_FAIL_BLOCK && g->object == JBD_OBJ_DATA && g->block != (int)f->index)
 			continue;
 		return g;
 	}
 	return NULL;
+}
+
+/* Auto refused: the diagnosis's finding, with its reason, for the failure's transaction (or block). */
+static const struct diag_finding *refusal_finding(const struct replay_cli *c, const struct jbd_failure *f)
+{
+	return c->r->autop ? failure_finding(c, f, 1) : NULL;
 }
 
 static void text_decisions(struct replay_cli *c)
@@ -259,6 +390,7 @@ static void text_output(struct replay_cli *c, errcode_t err)
 	       c->o.dry_run ? _(" (dry run: nothing is written)") : "");
 	text_transactions(c);
 	text_decisions(c);
+	diag_print_causes_text(stdout, _("journal fault: "), replay_diagnosis(r));
 	if (r->autop)
 		supersede_print_text(r->autop, r->s, c->verbose);
 	if (r->p->recovery_error)
@@ -361,12 +493,78 @@ static void json_decisions(struct replay_cli *c, struct json *js)
 		json_begin_object(js, NULL);
 		json_uint(js, "sequence", c->r->s->txns[d->failure.txn].sequence);
 		json_string(js, "failure", failure_name(d->failure.kind));
+		json_uint(js, "journal_block", d->failure.jblk);
 		if (d->failure.kind == JBD_FAIL_BLOCK)
 			json_uint(js, "fs_block", c->r->s->txns[d->failure.txn].blocks[d->failure.index].fs_block);
-		json_string(js, "decision", decision_name(d->decision));
+		json_string(js, "decision", answers_decision_name(d->decision));
+		json_string(js, "cause", failure_finding(c, &d->failure, 0) ?
+			    diag_cause_name(failure_finding(c, &d->failure, 0)->cause) : NULL);
 		if (d->decision == JBD_DECIDE_REFUSE && refusal_finding(c, &d->failure))
 			json_string(js, "reason", diag_stop_reason_name(refusal_finding(c, &d->failure)->stop_reason));
 		json_end_object(js);
+	}
+	json_end_array(js);
+}
+
+static void json_answer(struct json *js, const struct jbd_failure *f, enum replay_decision d)
+{
+	json_begin_object(js, NULL);
+	json_uint(js, "sequence", f->sequence);
+	json_uint(js, "journal_block", f->jblk);
+	json_string(js, "failure", failure_name(f->kind));
+	if (f->kind == JBD_FAIL_BLOCK)
+		json_uint(js, "fs_block", f->fs_block);
+	json_string(js, "decision", answers_decision_name(d));
+	json_end_object(js);
+}
+
+/*
+ * What a policy without questions did with failure F, as the answer that
+ * does the same under ask: a block replayed (as it is or corrected) or left
+ * out; a transaction-level failure replayed past or not.
+ */
+static int derived_answer(const struct replay_plan *p, const struct jbd_failure *f, enum replay_decision *d)
+{
+	if (f->kind != JBD_FAIL_BLOCK) {
+		*d = p->txn_fate[f->txn] == JBD_TXN_REPLAYED ? JBD_DECIDE_AS_IS : JBD_DECIDE_REFUSE;
+		return 1;
+	}
+	if (p->txn_fate[f->txn] != JBD_TXN_REPLAYED)
+		return 0;	/* never asked: its transaction is not replayed */
+	switch (jbd_plan_block_fate(p, f->txn, f->index)) {
+	case JBD_BLK_REPLAYED:	*d = JBD_DECIDE_AS_IS; return 1;
+	case JBD_BLK_CORRECTED:	*d = JBD_DECIDE_CORRECTED; return 1;
+	case JBD_BLK_CSUM:	*d = JBD_DECIDE_REFUSE; return 1;
+	default:		return 0;	/* revoked, or outside the filesystem: never asked */
+	}
+}
+
+/*
+ * The decisions in the form --answers reads: ask's and auto's as taken;
+ * the other policies' as the answer that does the same to each failure.
+ */
+static void json_answers(struct replay_cli *c, struct json *js)
+{
+	const struct replay_plan *p = c->r->p;
+	const struct jbd_scan *s = c->r->s;
+	enum replay_decision d;
+
+	json_begin_array(js, "answers");
+	if (p->policy == JBD_POLICY_ASK || p->policy == JBD_POLICY_AUTO) {
+		for (unsigned i = 0; i < p->ndecisions; i++)
+			json_answer(js, &p->decisions[i].failure, p->decisions[i].decision);
+	} else {
+		for (unsigned t = 0; t < s->nlive; t++) {
+			struct jbd_failure_iter it;
+			struct jbd_failure f;
+
+			if (!s->txns[t].committed)
+				continue;
+			jbd_failures_init(&it, s, t, JBD_FAILS_ALL);
+			while (jbd_failures_next(&it, &f))
+				if (derived_answer(p, &f, &d))
+					json_answer(js, &f, d);
+		}
 	}
 	json_end_array(js);
 }
@@ -387,6 +585,8 @@ static void json_output(struct replay_cli *c, errcode_t err)
 	if (r->p) {
 		json_transactions(c, &js);
 		json_decisions(c, &js);
+		diag_print_causes_json(&js, "causes", replay_diagnosis(r));
+		json_answers(c, &js);
 		supersede_print_json(&js, "supersede", r->autop, r->s);
 		alt_print_json(&js, "alternatives", r->alts);
 		if (c->o.dry_run)
@@ -477,8 +677,8 @@ static int exit_code(const struct replay_result *r, errcode_t err)
 int cmd_replay(int argc, const char **argv)
 {
 	struct replay_cli c;
-	struct replay_hooks hooks = { 0 };
-	char *policy = NULL, *undo = NULL, *journal = NULL;
+	struct replay_asker asker = { ask_question, NULL };
+	char *policy = NULL, *undo = NULL, *journal = NULL, *answers = NULL;
 	int dry_run = 0, rc;
 	errcode_t err;
 	struct poptOption opts[] = {
@@ -486,13 +686,14 @@ int cmd_replay(int argc, const char **argv)
 		{ "dry-run", 0, POPT_ARG_NONE, &dry_run, 0, N_("print what would be written, write nothing"), NULL },
 		{ "undo", 0, POPT_ARG_STRING, &undo, 0, N_("write an undo file for e2undo (must not exist)"), N_("FILE") },
 		{ "journal", 0, POPT_ARG_STRING, &journal, 0, N_("the external journal device"), N_("PATH") },
+		{ "answers", 0, POPT_ARG_STRING, &answers, 0, N_("ask: take the decisions from FILE (JSON, as replay --json gives them); implies --policy=ask"), N_("FILE") },
 		{ "json", 0, POPT_ARG_NONE, &c.json, 0, N_("print a JSON summary"), NULL },
 		{ NULL, 'v', POPT_ARG_NONE, &c.verbose, 0, N_("verbose: one line for each transaction's supersede verdict, none folded"), NULL },
 		POPT_TABLEEND
 	};
 
 	memset(&c, 0, sizeof(c));
-	rc = cli_parse("replay", N_("[--policy=P] [--dry-run] [--undo=FILE] [--json] [-v] [--journal=PATH] IMAGE"),
+	rc = cli_parse("replay", N_("[--policy=P] [--answers=FILE] [--dry-run] [--undo=FILE] [--json] [-v] [--journal=PATH] IMAGE"),
 		       opts, argc, argv, &c.image, NULL);
 	if (rc >= 0)
 		goto out;
@@ -501,6 +702,22 @@ int cmd_replay(int argc, const char **argv)
 		cli_usage_error("replay", _("unknown policy '%s' (stop, skip-block, skip-transaction, all, auto, ask, none)"), policy);
 		rc = EXIT_USAGE;
 		goto out;
+	}
+	if (answers && policy && c.o.policy != JBD_POLICY_ASK) {
+		cli_usage_error("replay", _("--answers are the answers of --policy=ask, not of --policy=%s"), policy);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (answers) {
+		char why[512];
+
+		c.o.policy = JBD_POLICY_ASK;
+		c.answers_file = answers;
+		if (answers_load(answers, &c.answers, why, sizeof(why))) {
+			cli_usage_error("replay", _("answers file %s: %s"), answers, why);
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (dry_run && undo) {
 		cli_usage_error("replay", _("--undo records what the replay writes, and --dry-run writes nothing"));
@@ -513,9 +730,8 @@ int cmd_replay(int argc, const char **argv)
 	c.o.undo_file = undo;
 	c.o.journal_path = journal;
 	if (c.o.policy == JBD_POLICY_ASK) {
-		hooks.decide = ask_user;
-		hooks.arg = &c;
-		c.o.hooks = &hooks;
+		asker.arg = &c;
+		c.o.asker = &asker;
 	}
 	if (c.o.dry_run || c.o.policy == JBD_POLICY_NONE)
 		cli_warn_if_mounted(c.image);
@@ -532,6 +748,29 @@ int cmd_replay(int argc, const char **argv)
 	if (err == E4R_NO_JOURNAL) {
 		/* An ext2 (or a journal removed): nothing is wrong, there is nothing to do. */
 		rc = no_journal(&c);
+		goto out;
+	}
+	/* An answer no question met: a file made for another journal, or past where the replay stopped. */
+	for (unsigned i = 0; i < c.answers.n; i++)
+		if (!c.answers.e[i].used && !c.answers_refused)
+			fprintf(stderr, _("%s: answers file %s: answers[%u] (transaction %" PRIu32 ", journal block %"
+					  PRIu32 ") answers no failure this replay asked about\n"), progname,
+				c.answers_file, c.answers.e[i].index, c.answers.e[i].sequence, c.answers.e[i].jblk);
+	/*
+	 * Refused or cancelled at a question: nothing was written, and the undo
+	 * file (made by this run: replay_image refuses one that exists) records
+	 * nothing; left behind, it would refuse the next run with the same --undo.
+	 */
+	if ((c.answers_refused || err == E4R_CANCELLED) && undo)
+		unlink(undo);
+	if (c.answers_refused) {
+		/* The refusal is printed; nothing was written. */
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (err == E4R_CANCELLED) {
+		cli_error(c.image, err, _("replay cancelled before anything was written"));
+		rc = EXIT_CANCELLED;
 		goto out;
 	}
 	if (err && (!c.r || !c.r->j)) {
@@ -576,6 +815,8 @@ out:
 	free(policy);
 	free(undo);
 	free(journal);
+	free(answers);
+	answers_free(&c.answers);
 	free((char *)c.image);
 	return rc;
 }

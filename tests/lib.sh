@@ -189,3 +189,20 @@ with open(p, "r+b") as f:
     f.seek(off); b = f.read(1)
     f.seek(off); f.write(bytes([b[0] ^ (1 << bit)]))' "$@"
 }
+
+# ask_images: the journal the ask tests answer questions on. v3.img (metadata_csum, 1 KiB
+# blocks): T1 = descriptor 1, data 2-4 (fs 100-102), commit 5; T2 = descriptor 6, data 7-8
+# (fs 200-201), commit 9 (checked with debugfs). dmg.img: v3.img with bit 6 of byte 517 of
+# journal block 3 flipped (a proven correction) and 64 seeded bytes over journal block 7
+# at byte 100 (none). Leaves the data written in the file data.
+ask_images() {
+	seeded_bytes data 65536 > data
+	mkimg v3.img 16M -O metadata_csum
+	jwrite v3.img "jo -c" "jw -b 100,101,102 $PWD/data" "jc" "jo -c" "jw -b 200,201 $PWD/data" "jc"
+	debugfs -R "logdump" v3.img 2>&1 | grep -q "type 2 (commit block) at block 9" ||
+		fail "unexpected journal layout from debugfs"
+	cp v3.img dmg.img
+	flip dmg.img $(( $(jblock_offset dmg.img 3) + 517 )) 6
+	seeded_bytes garbage 64 |
+		dd of=dmg.img bs=1 seek=$(( $(jblock_offset dmg.img 7) + 100 )) conv=notrunc 2>/dev/null
+}

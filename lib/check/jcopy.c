@@ -357,6 +357,72 @@ static int dir_block_ok(struct jc *x, ext2_ino_t dir, unsigned char *data, unsig
 	return 1;
 }
 
+/* Is INO named by an entry of COPY (a block that passed dir_block_ok: its chain is whole)? */
+static int copy_names(struct jc *x, const unsigned char *copy, unsigned limit, ext2_ino_t ino)
+{
+	unsigned off = 0, rec;
+
+	while (off + 8 <= limit) {
+		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(copy + off);
+
+		if (fs_dirent_rec_len(x->fs, de, &rec) || rec < 8)
+			return 0;
+		if (fs_dirent_inode(de) == ino && fs_dirent_name_len(de))
+			return 1;
+		off += rec;
+	}
+	return 0;
+}
+
+/* An inode number a live entry could hold: a file this round found in use. */
+static int names_live_file(struct jc *x, ext2_ino_t ino)
+{
+	return ino && ino <= x->c->inodes && ino >= x->c->first_ino &&
+	       kind_now(x, ino) != KIND_NONE && kind_now(x, ino) != KIND_BAD;
+}
+
+/*
+ * Does a copy name every file the block names now? The journal may hold
+ * only an older version of a block: when the log wrapped, the copies of
+ * the transactions that wrote it last were overwritten, and the newest
+ * copy left predates names made since. Restoring it would unlink those
+ * files (their empty inodes then cleared as unattached), where e2fsck
+ * keeps the block. So every file an entry of the current block names must
+ * be named in the copy too, by any name (the damage may be in the name).
+ * Past an entry the damage broke, the block is searched 4 bytes at a time
+ * for entries as a salvage would find them, the broken one included if its
+ * record and file type still fit: a stray match only makes the copy
+ * refused, which leaves the block to the repairs e2fsck makes.
+ */
+static int dir_copy_covers(struct jc *x, const unsigned char *cur, const unsigned char *copy)
+{
+	ext2_filsys fs = x->fs;
+	unsigned limit = x->bs, off = 0, rec;
+
+	if (ext2fs_has_feature_metadata_csum(fs->super))
+		limit -= FS_DIRENT_TAIL_SIZE;
+	while (off + 8 <= limit) {
+		const struct ext2_dir_entry *de = (const struct ext2_dir_entry *)(cur + off);
+		ext2_ino_t ino = fs_dirent_inode(de);
+		unsigned len = fs_dirent_name_len(de);
+		int chained = !fs_dirent_rec_len(fs, de, &rec) && rec >= 12 && rec % 4 == 0 && off + rec <= limit;
+		int whole = chained && len + 8 <= rec;
+		/*
+		 * Past a break only what reads as an entry counts: a record that
+		 * fits, a file type that is the file's. Index entries (hash,
+		 * block) hold small numbers that read as inodes in use.
+		 */
+		int named = whole ? len != 0 :
+			    chained && (!ext2fs_has_feature_filetype(fs->super) ||
+					fs_dirent_file_type(de) == kind_now(x, ino));
+
+		if (names_live_file(x, ino) && named && !copy_names(x, copy, limit, ino))
+			return 0;
+		off += whole ? rec : 4;
+	}
+	return 1;
+}
+
 /* An xattr block at BLK that passes: checksum, header, entries (the refcount is judged later). */
 static int xattr_block_ok(struct jc *x, ext2_ino_t ino, blk64_t blk, unsigned char *data)
 {
@@ -394,7 +460,8 @@ static errcode_t find_block(struct jc *x, enum check_jcopy_kind kind, blk64_t bl
 		 */
 		if (have_cur && !memcmp(x->cur, cd.data, x->bs))
 			break;
-		ok = kind == E4R_JCOPY_DIR ? dir_block_ok(x, owner, cd.data, &cd.entries) :
+		ok = kind == E4R_JCOPY_DIR ? dir_block_ok(x, owner, cd.data, &cd.entries) &&
+					     (!have_cur || dir_copy_covers(x, x->cur, cd.data)) :
 		     kind == E4R_JCOPY_XATTR ? xattr_block_ok(x, owner, blk, cd.data) :
 					       extent_node_ok(x, owner, cd.data, &cd.extents);
 		if (!ok)

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "diag/diagnose.h"
+#include "diag/overwrite.h"
+#include "diag/structure.h"
 #include "jbd/failure.h"
+#include "jbd/revoke.h"
 #include "util/array.h"
 #include "util/crc.h"
 #include "util/e4r_err.h"
@@ -59,6 +62,7 @@ struct diag {
 	struct fs_decode	*dec;
 	struct diag_crc_cache	*cache;		/* syndrome tables: every tag has the same shape */
 	uint32_t		seq_syn[32];	/* tag checksums: syndrome of each bit of the sequence */
+	struct diag_log_hashes	*hashes;	/* every block of the live log, hashed when first needed */
 };
 
 static uint64_t msg_bytes(const struct jbd_journal *j, const struct msg *m)
@@ -648,6 +652,12 @@ static enum diag_stop_reason stop_reason(struct diag *dg, const struct diag_find
 	case JBD_CAUSE_TORN_COMMIT:	return JBD_STOP_TORN;
 	case JBD_CAUSE_UNJOURNALED:	return JBD_STOP_LEAK_UNSOUND;
 	case JBD_CAUSE_UNEXPLAINED:	return JBD_STOP_UNEXPLAINED;
+	case JBD_CAUSE_FILLED:
+	case JBD_CAUSE_MISDIRECTED:
+	case JBD_CAUSE_TORN_WRITE:	return JBD_STOP_OVERWRITTEN;
+	case JBD_CAUSE_REVOKE_COUNT:
+	case JBD_CAUSE_DESCRIPTOR_TAGS:
+	case JBD_CAUSE_COMMIT_HEADER:	return JBD_STOP_STRUCTURE;
 	case JBD_CAUSE_BIT_FLIP:	break;
 	}
 	if (!f->proven || f->chance >= AUTO_MAX_CHANCE || !f->ncand)
@@ -667,6 +677,97 @@ static void decide_flip(struct diag *dg, struct diag_finding *f)
 		f->action = JBD_AUTO_STOP;
 }
 
+/* Another cause explains the mismatch: the search's fits are not offered as flipped bits. */
+static void not_flips(struct diag_finding *f)
+{
+	f->ncand = 0;
+	f->proven = 0;
+	f->weight = 0;
+	f->nfits = 0;
+	f->burst = 0;
+	f->chance = 0;
+}
+
+/* An overwrite or structural cause is final: nothing the search may find can be the intended content. */
+static void overwritten(struct diag_finding *f, enum diag_cause cause)
+{
+	f->cause = cause;
+	f->action = JBD_AUTO_STOP;
+	not_flips(f);
+}
+
+/*
+ * Tested before any flip search: a stored checksum all ones or all zeros
+ * (overwritten, not flipped: a fit of many bits that happens to explain it
+ * is chance, and no writer stores a checksum a flip away from either).
+ * Sets *FOUND when it is the cause.
+ */
+static void filled_tests(struct diag_finding *f, uint32_t mask, int *found)
+{
+	*found = diag_fill_value(f->csum.stored, mask, &f->fill_byte);
+	if (*found) {
+		f->fill_field = JBD_FILL_STORED_CSUM;
+		overwritten(f, JBD_CAUSE_FILLED);
+	}
+}
+
+/* A single flipped bit, proven and unlikely by chance: the one fit that beats an overwrite. */
+static int light_proof(const struct diag_finding *f)
+{
+	return f->proven && f->weight == 1 && f->chance < AUTO_MAX_CHANCE;
+}
+
+/*
+ * After the search, unless it proved a single flip or found the block
+ * stale: a block all ones or all zeros (a legitimate block may be all
+ * zeros, an empty inode table block, and a flip in its stored checksum is
+ * then what the proof finds); a block equal to
+ * another block (misdirected or stale), or the intended content (a version
+ * whose content makes its checksum match) up to a sector boundary. Either
+ * is evidence against flips; the single proven flip goes first because
+ * blocks of equal content are logged legitimately (a stored checksum
+ * flipped in one of them is not a misdirected write). BI is the logged
+ * block (-1 for the other objects; torn writes are looked for in logged
+ * blocks only). Sets *FOUND when one of them is the cause.
+ */
+static errcode_t overwrite_tests(struct diag *dg, struct diag_finding *f, int bi, int *found)
+{
+	struct jbd_journal *j = dg->j;
+	uint8_t byte;
+	int hit = 0;
+	errcode_t err;
+
+	*found = 0;
+	/* a single proven flip, or a checksum that matches an earlier use of the log, explains it better */
+	if (light_proof(f) || f->time_backwards || f->uuid_mismatch || f->has_stale_sequence)
+		return 0;
+	if ((err = jbd_journal_read(j, f->jblk, 1, dg->buf)))
+		return err;
+	if (diag_fill_block(dg->buf, j->blocksize, &byte)) {
+		f->fill_field = JBD_FILL_BLOCK;
+		f->fill_byte = byte;
+		overwritten(f, JBD_CAUSE_FILLED);
+		*found = 1;
+		return 0;
+	}
+	err = diag_match_find(j, dg->s, &dg->hashes, f->txn, bi, f->jblk, dg->buf, &f->match, &hit);
+	if (err)
+		return err;
+	if (hit) {
+		overwritten(f, JBD_CAUSE_MISDIRECTED);
+		*found = 1;
+		return 0;
+	}
+	if (bi < 0)
+		return 0;
+	err = diag_torn_find(j, dg->s, f->txn, (unsigned)bi, dg->buf, f, &hit);
+	if (!err && hit) {
+		overwritten(f, JBD_CAUSE_TORN_WRITE);
+		*found = 1;
+	}
+	return err;
+}
+
 /*
  * The order of the tests: a leak explains the mismatch exactly with bits a
  * later transaction sets; positive evidence of staleness or a torn commit
@@ -679,6 +780,8 @@ static void decide(struct diag *dg, struct diag_finding *f, int leak)
 
 	f->last_commit = last_commit(dg->s, f->txn);
 	f->bad_tags = bad_tags(t);
+	if (f->cause != JBD_CAUSE_UNEXPLAINED)
+		return;	/* an overwrite or a structural fault, found before any search (overwritten) */
 	if (leak) {
 		f->cause = JBD_CAUSE_UNJOURNALED;
 		f->action = leak_benign(dg, f) ? JBD_AUTO_REPLAY_AS_IS_BENIGN_LEAK : JBD_AUTO_STOP;
@@ -693,8 +796,17 @@ static void decide(struct diag *dg, struct diag_finding *f, int leak)
 		f->problem = !t->committed || f->time_backwards ? 0 : 1;
 		return;
 	}
+	/*
+	 * A torn commit and a heavier fit: one cause, not both. The partial
+	 * test holds for any damage past the header (jbd2 leaves those bytes
+	 * zero), so it cannot tell a tear from flips there; a weight-1 proven
+	 * fit was taken above, as it always was. A heavier fit is the kind that
+	 * turns up by chance, so the torn commit wins, auto stops as it did,
+	 * and the fit is not offered as flips.
+	 */
 	if (f->partial_commit || (f->async_commit && f->last_commit && !flips_found(f))) {
 		f->cause = JBD_CAUSE_TORN_COMMIT;
+		not_flips(f);
 		return;
 	}
 	if (flips_found(f))
@@ -719,12 +831,20 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	struct diag_finding *f;
 	uint32_t jblk = b->jblk, seq = jbd_to_be32(t->sequence), full;
 	struct msg m = { 0 };
-	int leak = 0;
+	int leak = 0, found = 0;
 	errcode_t err;
 
 	err = new_finding(dg, JBD_OBJ_DATA, ti, (int)bi, b->jblk, &b->csum, &f);
 	if (err)
 		return err;
+	f->csum_bits = j->csum == JBD_CSUM_V3 ? 32 : 16;
+	if (dg->dec)
+		fs_decode_lookup(dg->dec, b->fs_block, &f->info);
+	filled_tests(f, j->csum == JBD_CSUM_V3 ? 0xFFFFFFFFU : 0xFFFFU, &found);
+	if (found) {
+		decide(dg, f, 0);
+		return 0;
+	}
 	m.alg = CRC_ALG_CRC32C;
 	m.init = j->csum_seed;
 	m.prefix = 4;
@@ -734,13 +854,10 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	m.nblocks = 1;
 	m.stored = b->csum.stored;
 	m.mask = j->csum == JBD_CSUM_V3 ? 0xFFFFFFFFU : 0xFFFFU;
-	f->csum_bits = j->csum == JBD_CSUM_V3 ? 32 : 16;
 	stored_place(dg, b, &m);
 	err = msg_crc(dg, &m, NULL, 0, &full);
 	if (err)
 		return err;
-	if (dg->dec)
-		fs_decode_lookup(dg->dec, b->fs_block, &f->info);
 	err = search_flips(dg, f, &m, full);
 	if (!err)
 		err = try_leak(dg, f, &m, bi, 4, full, &leak);
@@ -749,6 +866,8 @@ static errcode_t diag_data(struct diag *dg, unsigned ti, unsigned bi)
 	txn_stale_evidence(dg, f);
 	f->uuid_mismatch = desc_uuid_mismatch(dg, &t->descs[b->desc]);
 	tag_stale_sequence(dg, f, full);
+	if (!leak && (err = overwrite_tests(dg, f, (int)bi, &found)))
+		return err;
 	decide(dg, f, leak);
 	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
 		err = keep_correction(dg, f);
@@ -779,11 +898,17 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum diag_object obj, u
 {
 	struct diag_finding *f;
 	struct msg m = { 0 };
+	int found;
 	errcode_t err;
 
 	err = new_finding(dg, obj, ti, -1, jblk, cs, &f);
 	if (err)
 		return err;
+	filled_tests(f, 0xFFFFFFFFU, &found);
+	if (found) {
+		decide(dg, f, 0);
+		return 0;
+	}
 	hole_msg(dg->j, &m, &jblk, dg->j->blocksize - JBD_TAIL_SIZE + offsetof(struct jbd_block_tail, t_checksum),
 		 cs->stored);
 	err = search_flips(dg, f, &m, cs->computed);
@@ -792,6 +917,8 @@ static errcode_t diag_tail(struct diag *dg, unsigned ti, enum diag_object obj, u
 	txn_stale_evidence(dg, f);
 	if (obj == JBD_OBJ_DESCRIPTOR)
 		f->uuid_mismatch = desc_uuid_mismatch(dg, &dg->s->txns[ti].descs[index]);
+	if ((err = overwrite_tests(dg, f, -1, &found)))
+		return err;
 	decide(dg, f, 0);
 	if (f->action == JBD_AUTO_REPLAY_CORRECTED)
 		err = keep_correction(dg, f);
@@ -805,17 +932,43 @@ static errcode_t diag_commit(struct diag *dg, unsigned ti)
 	uint32_t jblk = t->commit_jblk;
 	struct diag_finding *f;
 	struct msg m = { 0 };
+	int found = 0;
 	errcode_t err;
 
 	err = new_finding(dg, JBD_OBJ_COMMIT, ti, -1, jblk, &t->commit_csum, &f);
 	if (err)
 		return err;
+	/*
+	 * A commit block cannot hold another block's content and still be read
+	 * as this transaction's commit; its tear is the partial test below. A
+	 * commit whose time went backwards is where an older log begins (the
+	 * normal end of this one): whatever its header holds, it is stale.
+	 */
+	txn_stale_evidence(dg, f);
+	if (!f->time_backwards)
+		filled_tests(f, 0xFFFFFFFFU, &found);
+	if (!found && !f->time_backwards && (t->commit_sec == UINT64_MAX || t->commit_nsec == UINT32_MAX)) {
+		/* no clock gives either; nanoseconds stay below 10^9 */
+		f->fill_field = JBD_FILL_COMMIT_TIME;
+		f->fill_byte = 0xff;
+		overwritten(f, JBD_CAUSE_FILLED);
+		found = 1;
+	}
+	if (found) {
+		decide(dg, f, 0);
+		return 0;
+	}
+	if (t->commit_header_bad && !f->time_backwards) {
+		diag_commit_header(t, f);
+		overwritten(f, JBD_CAUSE_COMMIT_HEADER);
+		decide(dg, f, 0);
+		return 0;
+	}
 	hole_msg(dg->j, &m, &jblk, COMMIT_CSUM_OFFSET, t->commit_csum.stored);
 	err = search_flips(dg, f, &m, t->commit_csum.computed);
 	if (err)
 		return err;
 	f->partial_commit = partial_commit(dg, t);
-	txn_stale_evidence(dg, f);
 	decide(dg, f, 0);
 	return 0;
 }
@@ -910,6 +1063,21 @@ static errcode_t diag_v1(struct diag *dg, unsigned ti)
 		decide(dg, f, 0);
 		return 0;
 	}
+	txn_stale_evidence(dg, f);
+	if (!f->time_backwards &&
+	    (t->commit_header_bad || diag_fill_value(f->csum.stored, 0xFFFFFFFFU, &f->fill_byte))) {
+		if (t->commit_header_bad) {
+			/* the header is what is at fault, not the checksum over the transaction */
+			f->object = JBD_OBJ_COMMIT;
+			diag_commit_header(t, f);
+			overwritten(f, JBD_CAUSE_COMMIT_HEADER);
+		} else {
+			f->fill_field = JBD_FILL_STORED_CSUM;
+			overwritten(f, JBD_CAUSE_FILLED);
+		}
+		decide(dg, f, 0);
+		return 0;
+	}
 	err = v1_layout(t, &m.jblks, &m.nblocks);
 	if (err)
 		return err;
@@ -926,7 +1094,6 @@ static errcode_t diag_v1(struct diag *dg, unsigned ti)
 		err = try_leak(dg, f, &m, b, (uint64_t)v1_index(&m, &t->blocks[b]) * dg->j->blocksize,
 			       t->commit_csum.computed, &leak);
 	if (!err) {
-		txn_stale_evidence(dg, f);
 		decide(dg, f, leak);
 		if (f->cause == JBD_CAUSE_BIT_FLIP)
 			name_located_block(dg, f, t);
@@ -934,6 +1101,63 @@ static errcode_t diag_v1(struct diag *dg, unsigned ti)
 			err = keep_correction(dg, f);
 	}
 	free(m.jblks);
+	return err;
+}
+
+/* ---- faults of the log's structure ---- */
+
+/* A finding for a structural fault: no checksum of its own to explain (CS as the scan found it). */
+static errcode_t structure_finding(struct diag *dg, enum diag_object obj, unsigned ti, uint32_t jblk,
+				   const struct jbd_csum *cs, struct diag_finding **out)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	errcode_t err = new_finding(dg, obj, ti, -1, jblk, cs, out);
+
+	if (err)
+		return err;
+	/*
+	 * A fault of the structure is no checksum failure auto is asked about:
+	 * a transaction that committed, before the point where the stop policy
+	 * ends (auto replays at least that far) of a log e2fsck recovers, is
+	 * replayed as found; of the rest auto replays nothing for this fault.
+	 */
+	(*out)->action = t->committed && !dg->s->stop_error && jbd_tid_lt(t->sequence, dg->s->stop_end) ?
+			 JBD_AUTO_REPLAY : JBD_AUTO_STOP;
+	(*out)->last_commit = last_commit(dg->s, ti);
+	(*out)->bad_tags = bad_tags(t);
+	return 0;
+}
+
+/*
+ * Every live transaction's structural faults, committed or not: each is
+ * damage even where e2fsck passes over it. A commit header whose checksum
+ * fails was explained with that failure (diag_commit, diag_v1).
+ */
+static errcode_t diag_structure(struct diag *dg, unsigned ti)
+{
+	const struct jbd_scan_txn *t = &dg->s->txns[ti];
+	struct diag_finding *f;
+	errcode_t err = 0;
+
+	for (unsigned r = 0; !err && r < t->nrevokes; r++) {
+		if (!t->revokes[r].count_bad)
+			continue;
+		err = structure_finding(dg, JBD_OBJ_REVOKE, ti, t->revokes[r].jblk, &t->revokes[r].tail, &f);
+		if (!err)
+			diag_revoke_count(dg->j, &t->revokes[r], f);
+	}
+	for (unsigned d = 0; !err && d < t->ndescs; d++) {
+		if (!t->descs[d].no_last_tag)
+			continue;
+		err = structure_finding(dg, JBD_OBJ_DESCRIPTOR, ti, t->descs[d].jblk, &t->descs[d].tail, &f);
+		if (!err)
+			err = diag_descriptor_tags(dg->j, t, d, f);
+	}
+	if (!err && t->committed && t->commit_header_bad && !jbd_csum_bad(&t->commit_csum)) {
+		err = structure_finding(dg, JBD_OBJ_COMMIT, ti, t->commit_jblk, &t->commit_csum, &f);
+		if (!err)
+			diag_commit_header(t, f);
+	}
 	return err;
 }
 
@@ -1053,6 +1277,8 @@ errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct d
 	for (unsigned ti = 0; !err && ti < s->nlive; ti++)
 		if (txn_diagnosed(s, ti))
 			err = diag_txn(&dg, ti);
+	for (unsigned ti = 0; !err && ti < s->nlive; ti++)
+		err = diag_structure(&dg, ti);
 	if (!err)
 		resolve_leak_chains(&dg);
 	for (unsigned i = 0; !err && i < dg.d->nfindings; i++) {
@@ -1064,6 +1290,7 @@ errcode_t diag_journal(struct jbd_journal *j, const struct jbd_scan *s, struct d
 		dg.d->problems += dg.d->findings[i].problem;
 out:
 	diag_crc_cache_free(dg.cache);
+	diag_log_hashes_free(dg.hashes);
 	fs_decode_free(dg.dec);
 	free(dg.buf);
 	free(dg.chunk);
@@ -1117,6 +1344,12 @@ const char *diag_cause_name(enum diag_cause c)
 	case JBD_CAUSE_TORN_COMMIT:	return "torn_commit";
 	case JBD_CAUSE_UNJOURNALED:	return "unjournaled_modification";
 	case JBD_CAUSE_UNEXPLAINED:	return "unexplained";
+	case JBD_CAUSE_FILLED:		return "filled";
+	case JBD_CAUSE_MISDIRECTED:	return "misdirected_write";
+	case JBD_CAUSE_TORN_WRITE:	return "torn_write";
+	case JBD_CAUSE_REVOKE_COUNT:	return "revoke_count";
+	case JBD_CAUSE_DESCRIPTOR_TAGS:	return "descriptor_tags";
+	case JBD_CAUSE_COMMIT_HEADER:	return "commit_header";
 	}
 	return "unknown";
 }
@@ -1156,6 +1389,8 @@ const char *diag_stop_reason_name(enum diag_stop_reason r)
 	case JBD_STOP_STALE:			return "stale";
 	case JBD_STOP_TORN:			return "torn_commit";
 	case JBD_STOP_LEAK_UNSOUND:		return "leak_setter_not_replayed";
+	case JBD_STOP_OVERWRITTEN:		return "overwritten";
+	case JBD_STOP_STRUCTURE:		return "log_structure";
 	}
 	return "unknown";
 }

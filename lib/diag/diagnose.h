@@ -21,6 +21,14 @@ enum diag_cause {
 	JBD_CAUSE_TORN_COMMIT,		/* a commit whose blocks did not all reach the disk */
 	JBD_CAUSE_UNJOURNALED,		/* a bitmap changed outside its transaction (the 2012 ext4 bug) */
 	JBD_CAUSE_UNEXPLAINED,
+	/* The causes below are tested before any flip is offered: each is evidence a flip is not. */
+	JBD_CAUSE_FILLED,		/* a stored checksum or a whole block all ones or all zeros: overwritten */
+	JBD_CAUSE_MISDIRECTED,		/* the block holds another block's content (a misdirected or stale write) */
+	JBD_CAUSE_TORN_WRITE,		/* the intended content up to a sector boundary, other content after it */
+	/* Faults of the log's structure (no checksum needs to fail for them). */
+	JBD_CAUSE_REVOKE_COUNT,		/* a revoke block's record count is larger than the block */
+	JBD_CAUSE_DESCRIPTOR_TAGS,	/* a descriptor's tags run to the block's end: no tag is the last */
+	JBD_CAUSE_COMMIT_HEADER,	/* a commit block's checksum type or size the features do not allow */
 };
 
 /* What `replay --policy=auto` does with the object (and its transaction). */
@@ -42,6 +50,31 @@ enum diag_stop_reason {
 	JBD_STOP_STALE,			/* left from an earlier use of the journal: the log ends here */
 	JBD_STOP_TORN,			/* a torn commit: the transaction is not known to be complete */
 	JBD_STOP_LEAK_UNSOUND,		/* leaked bits, but a transaction that sets them is not replayed */
+	JBD_STOP_OVERWRITTEN,		/* filled, misdirected or torn: the intended content is not there */
+	JBD_STOP_STRUCTURE,		/* the log's structure is damaged: what the transaction holds is not known */
+};
+
+/* Which field of a failing object is filled (cause JBD_CAUSE_FILLED). */
+enum diag_fill_field {
+	JBD_FILL_NONE = 0,
+	JBD_FILL_STORED_CSUM,	/* the stored checksum (a tag's, a tail's, the commit's) */
+	JBD_FILL_BLOCK,		/* the whole block */
+	JBD_FILL_COMMIT_TIME,	/* a commit block's time (seconds or nanoseconds), all ones */
+};
+
+/* What a block that holds another block's content matches (cause JBD_CAUSE_MISDIRECTED). */
+enum diag_match_kind {
+	JBD_MATCH_NONE = 0,
+	JBD_MATCH_LOGGED,	/* a block of the log: a logged copy, a descriptor, a revoke or commit block */
+	JBD_MATCH_HOME,		/* the home (filesystem) block of another tag of the transaction */
+};
+
+struct diag_match {
+	enum diag_match_kind	kind;
+	uint32_t		jblk;		/* LOGGED: the journal block matched */
+	uint32_t		sequence;	/* LOGGED: its transaction; HOME: the tag's */
+	uint64_t		fs_block;	/* LOGGED copy: its home; HOME: the block matched */
+	int			is_copy;	/* LOGGED: a logged copy (fs_block is its home), not a log block */
 };
 
 /* Where a flipped bit is. */
@@ -123,6 +156,33 @@ struct diag_finding {
 	unsigned		bad_tags;	/* tags of this transaction that fail */
 
 	struct diag_leak		leak;
+
+	/*
+	 * A fault of the log's structure (the REVOKE_COUNT, DESCRIPTOR_TAGS and
+	 * COMMIT_HEADER causes): then csum is only what the scan found, and the
+	 * evidence is here.
+	 */
+	int			structure;
+	uint32_t		r_count;	/* REVOKE_COUNT: as on disk ... */
+	uint32_t		r_count_max;	/* ... and the most the block holds */
+	unsigned		ntags;		/* DESCRIPTOR_TAGS: tags read from the descriptor */
+	int			claims_log_block; /* ... one of them claims a block of this transaction's log ... */
+	uint32_t		claimed_jblk;	/* ... this one (a descriptor, revoke or commit block) */
+	uint8_t			header_type, header_size;	/* COMMIT_HEADER: as on disk */
+
+	/* FILLED: which field, and the byte it is filled with (0x00 or 0xff). */
+	enum diag_fill_field	fill_field;
+	uint8_t			fill_byte;
+	/* MISDIRECTED: the block it equals. */
+	struct diag_match	match;
+	/*
+	 * TORN_WRITE: the block equals INTENDED (whose content makes the
+	 * checksum match) before sector TORN_SECTOR and differs from it in
+	 * every sector from there (TORN_NEW_FIRST), or the other way round.
+	 */
+	unsigned		torn_sector, sectors;
+	int			torn_new_first;
+	struct diag_match	torn_intended;
 
 	/* A proven correction: the fixed journal block, as logged (escaped), NULL when none. */
 	unsigned char		*corrected;

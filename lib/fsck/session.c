@@ -98,6 +98,37 @@ static enum fsck_stage replay_journal(const struct fsck_session_opts *o, struct 
 	return stage;
 }
 
+/*
+ * A read-only check replays nothing, but a journal that needs recovery is
+ * read and diagnosed as the replay would be (a dry run, under O's policy),
+ * so its faults are named and counted as errors left. A journal that
+ * cannot be read is left to the check, which judges its superblock.
+ */
+static void diagnose_journal(const struct fsck_session_opts *o, struct fsck_session *s)
+{
+	struct replay_opts ro = { .policy = o->policy, .dry_run = 1, .journal_path = o->journal_path,
+				  .diagnose = 1 };
+	struct replay_result *r = NULL;
+	const struct diag_report *d;
+
+	/* a log the superblock does not claim is no recovery: the check notes it, nothing replays it */
+	if (replay_image(o->image, &ro, &r) || !r || !r->p || r->nothing_to_do || r->resumed ||
+	    !r->needs_recovery) {
+		replay_free(r);
+		return;
+	}
+	d = replay_diagnosis(r);
+	s->journal.diagnosed = 1;
+	s->journal.failed_commit = r->p->has_failed_commit;
+	s->journal.failed_seq = r->p->failed_commit;
+	s->journal.log_fault = r->p->recovery_error != E4R_SCAN_BAD_CSUM ? r->p->recovery_error : 0;
+	s->journal.faults = d ? d->problems : 0;
+	if (!s->journal.faults && (r->p->recovery_error || r->p->has_failed_commit))
+		s->journal.faults = 1;
+	s->replay = r;
+	tell(o, FSCK_EVENT_JOURNAL_DIAGNOSED, s);
+}
+
 /* Where the write guard stopped the repair, for the front end to name. */
 static void guard_report(struct fsck_session *s)
 {
@@ -185,6 +216,8 @@ static int run(const struct fsck_session_opts *o, struct fsck_session *s)
 	 */
 	(void)fs_held_open(o->image, repair);
 	io = fs_image_io(o->image, NULL);
+	if (!repair)
+		diagnose_journal(o, s);
 	if (repair) {
 		if ((stage = replay_journal(o, s)) != FSCK_STAGE_NONE)
 			return stop(s, stage, s->err);
@@ -334,7 +367,8 @@ int fsck_exit_code(const struct fsck_session *s)
 	if (s->stopped != FSCK_STAGE_NONE || !r)
 		return s->err == E4R_UNDO_EXISTS ? FSCK_EXIT_USAGE : FSCK_EXIT_OPERATIONAL;
 	rc = r->fixed || (s->backup_sb && !s->backup_ro) ? FSCK_EXIT_FIXED : FSCK_EXIT_OK;
-	if (r->left || r->unsettled || r->preen_halt || s->backup_ro)
+	/* a read-only check leaves the journal's faults as it found them */
+	if (r->left || r->unsettled || r->preen_halt || s->backup_ro || s->journal.faults)
 		rc = FSCK_EXIT_UNCORRECTED;
 	if (r->aborted)
 		rc = (rc & FSCK_EXIT_UNCORRECTED) | FSCK_EXIT_OPERATIONAL;

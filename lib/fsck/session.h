@@ -54,6 +54,15 @@ struct fsck_journal_note {
 	int		marked_error;
 	int		error_state;	/* the filesystem carries EXT2_ERROR_FS after the replay */
 	int		device_missing;	/* an external journal whose device was not found */
+	/*
+	 * A read-only check of a journal that needs recovery: the journal was
+	 * read and diagnosed as the replay would (replay holds the dry run),
+	 * nothing of it replayed; FAULTS counts what is wrong in it (the
+	 * diagnosis's problems, or the fault recovery fails on), each an
+	 * error left uncorrected
+	 */
+	int		diagnosed;
+	unsigned	faults;
 };
 
 /* What a session learnt; see fsck_session_run. */
@@ -82,6 +91,7 @@ enum fsck_event {
 	FSCK_EVENT_BACKUP_SUPER,	/* s->backup_sb is the superblock about to be used */
 	FSCK_EVENT_ORPHANS,		/* s->orphans holds the orphans just released */
 	FSCK_EVENT_MARKED_ERROR,	/* s->journal.marked_error: the check set the error state */
+	FSCK_EVENT_JOURNAL_DIAGNOSED,	/* read-only: s->journal.diagnosed, s->replay the dry run */
 };
 
 typedef void (*fsck_event_fn)(void *arg, enum fsck_event what, const struct fsck_session *s);
@@ -119,7 +129,8 @@ void fsck_session_cancel(void);
  * e2fsck's exit code for what S holds: 8 (16 for a refused undo file, 12
  * for an external journal whose device is not found) when it stopped early; else 1 when anything was fixed (a backup superblock
  * counts: its descriptors are written over the primary's), 4 instead when
- * errors are left (or -p stopped for a person), and 8 added to the 4 (the 1
+ * errors are left (or -p stopped for a person, or a read-only check found
+ * faults in a journal that needs recovery), and 8 added to the 4 (the 1
  * dropped) when a pass was cut short. A journal replay alone counts as no
  * fix, as in e2fsck.
  */

@@ -300,6 +300,9 @@ static errcode_t parse_descriptor(struct scanner *sc, struct jbd_scan_txn *t, st
 		if (tag.flags & JBD_FLAG_LAST_TAG)
 			break;
 	}
+	/* jbd2 marks the last tag of every descriptor it writes, a full one too */
+	if (!err && (!d->ntags || !(t->blocks[t->nblocks - 1].flags & JBD_FLAG_LAST_TAG)))
+		d->no_last_tag = 1;
 out:
 	free(copy);
 	return err;
@@ -361,6 +364,12 @@ static void commit_info(struct jbd_journal *j, struct jbd_scan_txn *t, uint32_t 
 	t->commit_csum_size = c.h_chksum_size;
 	t->commit_sec = jbd_be64(c.h_commit_sec);
 	t->commit_nsec = jbd_be32(c.h_commit_nsec);
+	if (has_v1(j))
+		t->commit_header_bad = !(t->commit_csum_type == JBD_CRC32_CHKSUM &&
+					 t->commit_csum_size == JBD_CRC32_CHKSUM_SIZE) &&
+				       !(t->commit_csum_type == 0 && t->commit_csum_size == 0);
+	else
+		t->commit_header_bad = t->commit_csum_type != 0 || t->commit_csum_size != 0;
 	if (has_v1(j)) {
 		t->commit_csum.stored = jbd_be32(c.h_chksum[0]);
 		t->commit_csum.computed = v1crc;
@@ -651,6 +660,22 @@ void jbd_scan_free(struct jbd_scan *s)
 	}
 	free(s->txns);
 	free(s);
+}
+
+unsigned jbd_scan_structure_faults(const struct jbd_scan *s)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->nlive; i++) {
+		const struct jbd_scan_txn *t = &s->txns[i];
+
+		for (unsigned r = 0; r < t->nrevokes; r++)
+			n += t->revokes[r].count_bad;
+		for (unsigned d = 0; d < t->ndescs; d++)
+			n += t->descs[d].no_last_tag;
+		n += t->committed && t->commit_header_bad;
+	}
+	return n;
 }
 
 const char *jbd_scan_end_name(enum jbd_scan_end reason)

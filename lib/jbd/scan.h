@@ -42,6 +42,7 @@ struct jbd_scan_desc {
 	unsigned	ntags;
 	struct jbd_csum	tail;		/* v2/v3 descriptor tail */
 	int		has_uuid;	/* its first tag is followed by a UUID ... */
+	int		no_last_tag;	/* no tag says it is the last: the tags ran to the block's end */
 	uint8_t		uuid[JBD_UUID_SIZE];	/* ... this one */
 };
 
@@ -68,6 +69,11 @@ struct jbd_scan_txn {
 	int		committed;	/* a commit block closes it */
 	uint32_t	commit_jblk;
 	uint8_t		commit_csum_type, commit_csum_size;
+	/*
+	 * Its checksum type and size are none the journal's features allow
+	 * (v1: crc32 and 4, or 0 and 0; otherwise 0 and 0, as jbd2 writes them)
+	 */
+	int		commit_header_bad;
 	struct jbd_csum	commit_csum;	/* v1: crc32 over the transaction; v2/v3: commit block */
 	uint64_t	commit_sec;
 	uint32_t	commit_nsec;
@@ -114,6 +120,14 @@ struct jbd_scan {
 
 errcode_t jbd_scan_log(struct jbd_journal *j, int flags, struct jbd_scan **out);
 void jbd_scan_free(struct jbd_scan *s);
+
+/*
+ * Faults of the live log's structure, not of a checksum: revoke record
+ * counts past their block, descriptors whose tags run to the block's end
+ * without a last tag, commit headers the features do not allow. The
+ * diagnosis explains each; e2fsck fails recovery only for the first.
+ */
+unsigned jbd_scan_structure_faults(const struct jbd_scan *s);
 
 /* A short English name for an end reason, for JSON ("no_magic", ...). */
 const char *jbd_scan_end_name(enum jbd_scan_end reason);

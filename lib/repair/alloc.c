@@ -98,7 +98,25 @@ static errcode_t first_free(struct check_ctx *c, blk64_t goal, ext2fs_block_bitm
 	return EXT2_ET_BLOCK_ALLOC_FAIL;
 }
 
-errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out)
+static void handed_out(struct check_ctx *c, blk64_t b)
+{
+	struct repair_alloc *a = round_alloc(c);
+
+	if (a && a->watch)
+		a->watch(a->watch_arg, b);
+}
+
+void repair_alloc_watch(struct check_ctx *c, void (*fn)(void *arg, blk64_t blk), void *arg)
+{
+	struct repair_alloc *a = round_alloc(c);
+
+	if (a) {
+		a->watch = fn;
+		a->watch_arg = arg;
+	}
+}
+
+static errcode_t pick_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out)
 {
 	ext2_filsys fs = c->fs;
 	struct repair_alloc *a = round_alloc(c);
@@ -135,6 +153,15 @@ errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitma
 	return EXT2_ET_BLOCK_ALLOC_FAIL;
 }
 
+errcode_t repair_new_block(struct check_ctx *c, blk64_t goal, ext2fs_block_bitmap map, blk64_t *out)
+{
+	errcode_t err = pick_block(c, goal, map, out);
+
+	if (!err)
+		handed_out(c, *out);
+	return err;
+}
+
 errcode_t repair_new_block_next(struct check_ctx *c, blk64_t prev, blk64_t goal, blk64_t *out)
 {
 	ext2_filsys fs = c->fs;
@@ -155,6 +182,7 @@ errcode_t repair_new_block_next(struct check_ctx *c, blk64_t prev, blk64_t goal,
 		ext2fs_mark_block_bitmap2(a->taken_disk, b);
 		ext2fs_mark_block_bitmap2(a->taken_count, b);
 		*out = b;
+		handed_out(c, b);
 		return 0;
 	}
 	return repair_new_block_unclaimed(c, goal, out);

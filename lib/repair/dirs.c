@@ -347,6 +347,34 @@ static void dots_after_salvage(struct check_ctx *c, ext2_ino_t dir, char *buf, u
  * entries after each; the block's other corrupt entries go with the first
  * finding, so a later one finds nothing to do.
  */
+/*
+ * An htree root whose '.' record length alone is wrong: '..' at byte 12
+ * still spans the rest of the block and the index behind it still reads
+ * (its info, its limit). The length goes back to 12, which is what the
+ * index's checksum covered: a salvage as a leaf would find no room for a
+ * leaf's tail and write nothing, where e2fsck splits '.' and rebuilds.
+ */
+static int root_dot_mended(ext2_filsys fs, char *buf)
+{
+	struct ext2_dir_entry *dot = (struct ext2_dir_entry *)buf, *dotdot;
+	struct ext2_dx_root_info *info = (struct ext2_dx_root_info *)(buf + 24);
+	struct ext2_dx_countlimit cl;
+	unsigned rec, tail = ext2fs_has_feature_metadata_csum(fs->super) ? DX_TAIL_SIZE : 0;
+
+	dotdot = (struct ext2_dir_entry *)(buf + FS_DIRENT_MIN);
+	memcpy(&cl, buf + 32, sizeof(cl));
+	if (fs_dirent_name_len(dot) != 1 || dot->name[0] != '.' || fs_dirent_name_len(dotdot) != 2 ||
+	    memcmp(dotdot->name, "..", 2) || fs_dirent_rec_len(fs, dotdot, &rec) ||
+	    rec != fs->blocksize - FS_DIRENT_MIN || info->reserved_zero || info->info_length != 8 ||
+	    info->indirect_levels > 2 ||
+	    ext2fs_le16_to_cpu(cl.limit) != (fs->blocksize - 32 - tail) / sizeof(struct ext2_dx_entry))
+		return 0;
+	if (!fs_dirent_rec_len(fs, dot, &rec) && rec == FS_DIRENT_MIN)
+		return 0;
+	fs_dirent_set_rec_len(fs, FS_DIRENT_MIN, dot);
+	return 1;
+}
+
 errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 {
 	char *buf;
@@ -361,6 +389,15 @@ errcode_t repair_dir_block(struct check_ctx *c, const struct check_finding *f)
 	err = dblock_read(c, f->blk, &buf);
 	if (err)
 		return err;
+	if (f->code == E4R_PR_DIR_CORRUPT && f->dir != E4R_NONE && f->dir <= c->inodes &&
+	    f->blk == first_block(c, (ext2_ino_t)f->dir) && root_dot_mended(c->fs, buf)) {
+		err = ext2fs_has_feature_metadata_csum(c->fs->super) ?
+		      ext2fs_dir_block_csum_set(c->fs, (ext2_ino_t)f->dir, (struct ext2_dir_entry *)buf) : 0;
+		if (!err)
+			err = io_channel_write_blk64(c->fs->io, f->blk, 1, buf);
+		free(buf);
+		return err;
+	}
 	/* the end the checker read the entries to, taken before the salvage changes the block */
 	end = entries_end(c, (ext2_ino_t)f->dir, f->blk, buf);
 	if (f->code == E4R_PR_DIR_CORRUPT && !fs_dirent_salvage_all(c->fs, buf, end)) {

@@ -18,6 +18,8 @@
 #include "fs/inode.h"
 #include "fs/dirwalk.h"
 #include "repair/repair.h"
+#include "util/array.h"
+#include "util/e4r_err.h"
 #include "util/nomem.h"
 
 /*
@@ -63,7 +65,39 @@ struct dup_clone {
 	 */
 	blk64_t			home, last_pblk;
 	e2_blkcnt_t		last_lblk;
+	/* the blocks (bigalloc: clusters) the clone of the inode walked took */
+	blk64_t			*taken;
+	size_t			ntaken, taken_cap;
+	errcode_t		taken_err;
+	blk64_t			walked;		/* DUP_CLONE: the data blocks the walk met */
+	unsigned		nodes;		/* DUP_CLONE: extent nodes copied */
+	uint64_t		charged;	/* DUP_CLONE: bytes i_blocks held before (as pass 1 charged quota) */
 };
+
+/* The round's allocator handed BLK to the clone walked. */
+static void clone_took(void *arg, blk64_t blk)
+{
+	struct dup_clone *d = arg;
+
+	if (util_grow_from((void **)&d->taken, &d->taken_cap, d->ntaken + 1, sizeof(*d->taken), 64))
+		d->taken_err = ENOMEM;
+	else
+		d->taken[d->ntaken++] = blk;
+}
+
+/*
+ * A file deleted for want of a block for its copies: the blocks its clone
+ * took before (copies, extent nodes libext2fs added) go free again, as
+ * e2fsck's delete_file frees them, or the next round finds them marked in
+ * use that no file claims: a bitmap difference the first round's pass 5
+ * had already mended.
+ */
+static void clone_release(ext2_filsys fs, struct dup_clone *d)
+{
+	for (size_t i = 0; i < d->ntaken; i++)
+		ext2fs_block_alloc_stats2(fs, d->taken[i], -1);
+	d->ntaken = 0;
+}
 
 static int count_cmp(const void *a, const void *b)
 {
@@ -181,6 +215,7 @@ static int clone_in_cluster(ext2_filsys fs, struct dup_clone *d, blk64_t *blockn
 		if ((d->err = ext2fs_new_block2(fs, clone_goal(d, blockcnt), NULL, &nb)))
 			return BLOCK_ABORT;
 		ext2fs_block_alloc_stats2(fs, nb, +1);
+		clone_took(d, nb);
 		d->new_pc = EXT2FS_B2C(fs, nb);
 		counts_drop(d->counts, pc);
 	}
@@ -219,6 +254,8 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 
 	(void)ref_offset;
 	d->met = 1;
+	if (d->walk == DUP_CLONE && blockcnt >= 0)
+		d->walked++;
 	/*
 	 * An indirect block outside the filesystem: libext2fs would stop the
 	 * whole walk with an error (EXT2_ET_BAD_IND_BLOCK) once this returns.
@@ -243,10 +280,14 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	    ext2fs_test_block_bitmap2(d->c->meta, ref_blk))
 		return 0;
 	/*
-	 * Extent nodes shared are left (their copy would need the extent
-	 * handle's own walk): neither counted nor copied.
+	 * A shared extent node is counted and copied like data, as e2fsck's
+	 * pass 1B and 1D do: libext2fs meets a node before the extents in it,
+	 * and descends into the copy once the index names it. Left shared,
+	 * the data copies made through it would be written into the one node
+	 * both files read, and both would share the copies. (Bigalloc: its
+	 * nodes are left, a cluster each.)
 	 */
-	if (blockcnt < 0 && d->extents)
+	if (blockcnt < 0 && d->extents && EXT2FS_CLUSTER_RATIO(fs) > 1)
 		return 0;
 	if (d->walk == DUP_COUNT) {
 		count_claim(fs, d, blk, blockcnt);
@@ -278,16 +319,59 @@ static int clone_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	d->err = (blockcnt > 0 && d->last_pblk != E4R_NONE && blockcnt == d->last_lblk + 1) ?
 		 repair_new_block_next(d->c, d->last_pblk, clone_goal(d, blockcnt), &nb) :
 		 repair_new_block_unclaimed(d->c, clone_goal(d, blockcnt), &nb);
-	if (d->err ||
-	    (d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
-	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
+	if (d->err)
 		return BLOCK_ABORT;
 	ext2fs_block_alloc_stats2(fs, nb, +1);
+	if ((d->err = io_channel_read_blk64(fs->io, blk, 1, d->buf)) ||
+	    (d->err = io_channel_write_blk64(fs->io, nb, 1, d->buf)))
+		return BLOCK_ABORT;
+	if (blockcnt < 0 && d->extents)
+		d->nodes++;
 	counts_drop(d->counts, blk);
 	clone_follow(d, blockcnt, nb);
 	*blocknr = nb;
 	d->cloned++;
 	return BLOCK_CHANGED;
+}
+
+static int count_data(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt, blk64_t ref_blk,
+		      int ref_offset, void *priv)
+{
+	(void)fs; (void)blocknr; (void)ref_blk; (void)ref_offset;
+	if (blockcnt >= 0)
+		++*(blk64_t *)priv;
+	return 0;
+}
+
+/*
+ * Did the tree libext2fs rewrote while remapping reach the disk whole? An
+ * extent changed by the walk (BLOCK_CHANGED) goes through
+ * ext2fs_extent_replace, which drops the error of its inode write (out of
+ * memory inside libext2fs): the cache then holds one tree and the disk
+ * another, and a split extent can lose its second half, the file its
+ * blocks. Read again with the cache emptied, the inode must be the one
+ * libext2fs holds and map every block the walk met; else the round ends
+ * on the operational error it is, and is dropped.
+ */
+static errcode_t clone_inode_kept(ext2_filsys fs, ext2_ino_t ino, blk64_t walked)
+{
+	struct ext2_inode_large cached, disk;
+	blk64_t mapped = 0;
+	errcode_t err;
+
+	if ((err = ext2fs_read_inode2(fs, ino, (struct ext2_inode *)&cached, sizeof(cached),
+				      READ_INODE_NOCSUM)) ||
+	    (err = ext2fs_flush_icache(fs)) ||
+	    (err = ext2fs_read_inode2(fs, ino, (struct ext2_inode *)&disk, sizeof(disk), READ_INODE_NOCSUM)))
+		return err;
+	/* the cache keeps the inode as given, the disk with its checksum set */
+	cached.osd2.linux2.l_i_checksum_lo = disk.osd2.linux2.l_i_checksum_lo = 0;
+	cached.i_checksum_hi = disk.i_checksum_hi = 0;
+	if (memcmp(&cached, &disk, sizeof(disk)))
+		return E4R_INODE_WRITE_LOST;
+	if ((err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, count_data, &mapped)))
+		return err;
+	return mapped == walked ? 0 : E4R_INODE_WRITE_LOST;
 }
 
 /*
@@ -319,6 +403,11 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	d->lcluster = d->kept_pc = d->new_pc = d->count_pc = E4R_NONE;
 	d->last_pblk = E4R_NONE;
 	d->last_lblk = 0;
+	d->ntaken = 0;
+	d->taken_err = 0;
+	d->walked = 0;
+	d->nodes = 0;
+	d->charged = ext2fs_get_stat_i_blocks(fs, &in) * 512;
 	d->home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
 	if (walk != DUP_CLONE) {
 		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, clone_cb, d);
@@ -330,6 +419,8 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 			err = 0;
 		return d->counts->err ? d->counts->err : err;
 	}
+	/* what the clone takes, to give back if the file is deleted for want of more */
+	repair_alloc_watch(c, clone_took, d);
 	/*
 	 * An extent node in metadata gets a copy of its own first: a clone
 	 * under it would be written into it (block maps: see clone_cb)
@@ -339,9 +430,15 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 		err = 0;	/* a map that cannot be walked: the clone's walk says so below */
 	if (!err)
 		err = ext2fs_block_iterate3(fs, ino, 0, NULL, clone_cb, d);
+	repair_alloc_watch(c, NULL, NULL);
 	if (!err && !d->err && !d->met)
 		err = fs_walk_unread_why(fs, ino);
-	return err ? err : d->err;
+	if (!err && !d->err && d->extents && d->cloned)
+		err = clone_inode_kept(fs, ino, d->walked);
+	/* a copied node still holds the checksum its first owner's number seeds */
+	if (!err && !d->err && d->nodes && ext2fs_has_feature_metadata_csum(fs->super))
+		err = ext2fs_fix_extents_checksums(fs, ino, NULL);
+	return d->taken_err ? d->taken_err : err ? err : d->err;
 }
 
 errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, unsigned *cloned,
@@ -352,7 +449,7 @@ errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, un
 	struct dup_clone d = { .c = c, .counts = &counts };
 	errcode_t err = 0;
 	size_t i;
-	int skip;
+	int skip, deleted;
 
 	*cloned = 0;
 	d.buf = malloc(fs->blocksize);
@@ -386,16 +483,21 @@ errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, un
 		 * sharers' copies may find room, as e2fsck's next ones find the
 		 * blocks its deletion freed: they wait for that round.
 		 */
-		err = 0;
 		f[i].fixed = 1;
-		if (!del(arg, ino, EXT2_ET_BLOCK_ALLOC_FAIL)) {
+		if ((err = del(arg, ino, EXT2_ET_BLOCK_ALLOC_FAIL, &deleted)))
+			break;
+		if (!deleted) {
 			f[i].fixed = 0;
 			continue;	/* left shared, as e2fsck leaves it */
 		}
+		clone_release(fs, &d);
+		if ((err = repair_quota_uncharge(c, ino, d.charged)))
+			break;
 		for (i++; i < n; i++)
 			f[i].deferred = 1;
 	}
 	*cloned = d.cloned;
+	free(d.taken);
 	free(d.buf);
 	free(counts.v);
 	return err;

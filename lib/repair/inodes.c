@@ -425,6 +425,21 @@ errcode_t repair_unattached_clear(struct check_ctx *c, ext2_ino_t ino)
 	return repair_inode_clear(c, ino);
 }
 
+errcode_t repair_quota_uncharge(struct check_ctx *c, ext2_ino_t ino, uint64_t bytes)
+{
+	struct inode_buf b = { 0 };
+	errcode_t err;
+
+	if (!c->quota || !ino || ino > c->inodes)
+		return 0;
+	if ((err = inode_read(c, ino, &b)))
+		return err;
+	check_quota_charge(c, ino, b.in, (uint64_t)0 - bytes, (uint64_t)-1);
+	c->quota_changed = 1;
+	free(b.in);
+	return 0;
+}
+
 static errcode_t fix_htree_flag_inode(struct check_ctx *c, ext2_ino_t dir)
 {
 	struct inode_buf b = { 0 };

@@ -36,8 +36,17 @@ struct repair_alloc {
 	 * is committed, as the kernel keeps it until its transaction is.
 	 */
 	ext2fs_block_bitmap	taken_disk, taken_count;
+	/* told of every block handed out while set (repair_alloc_watch) */
+	void			(*watch)(void *arg, blk64_t blk);
+	void			*watch_arg;
 };
 void repair_alloc_begin(struct check_ctx *c, struct repair_alloc *a);
+/*
+ * Have FN told of every block the round's allocator hands out from now on,
+ * its own repairs' and libext2fs's (a new extent node), until called with
+ * NULL: a repair that gives up can give back what it took.
+ */
+void repair_alloc_watch(struct check_ctx *c, void (*fn)(void *arg, blk64_t blk), void *arg);
 /*
  * A block free in MAP (NULL: the bitmap on disk, which may lag the damage;
  * or C's usage), unclaimed in C's usage and outside the guard's map, where
@@ -107,9 +116,10 @@ errcode_t repair_itable_unused(struct check_ctx *c, uint64_t group);
  * copies made, or nothing of it shared any more), neither (left shared),
  * or deferred (to the next round, after a file deleted). When a copy finds
  * no free block, DEL is asked to delete that file (it reports why, decides
- * and clears the inode): 1 when it did.
+ * and clears the inode), *DELETED set when it did; its error (memory) ends
+ * the clones.
  */
-typedef int (*repair_dups_delete_fn)(void *arg, ext2_ino_t ino, errcode_t why);
+typedef errcode_t (*repair_dups_delete_fn)(void *arg, ext2_ino_t ino, errcode_t why, int *deleted);
 errcode_t repair_dups(struct check_ctx *c, struct check_finding *f, size_t n, unsigned *cloned,
 		      repair_dups_delete_fn del, void *arg);
 errcode_t repair_ea_refcount(struct check_ctx *c, const struct check_finding *f);
@@ -117,6 +127,12 @@ errcode_t repair_ea_clear(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_orphan_block(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_orphan_file_remove(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_orphan_file_recreate(struct check_ctx *c, const struct check_finding *f);
+/*
+ * A file deleted late in a round, after pass 5 compared quota (a clone that
+ * found no block): the BYTES and the inode pass 1 charged for it go, and
+ * the round compares quota again.
+ */
+errcode_t repair_quota_uncharge(struct check_ctx *c, ext2_ino_t ino, uint64_t bytes);
 errcode_t repair_quota_inode_off(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_quota_inode_home(struct check_ctx *c, const struct check_finding *f);
 errcode_t repair_quota_rewrite(struct check_ctx *c, const struct check_finding *f);

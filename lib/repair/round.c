@@ -476,6 +476,8 @@ struct round {
 	ext2_ino_t		*maps;		/* inodes whose maps this round's repairs changed */
 	size_t			nmaps;
 	struct check_keys	to_map;		/* inodes whose maps this round will change */
+	struct check_finding	*cut;		/* the corrupt directory blocks round_first mended */
+	size_t			ncut;
 	struct repair_plan	plan;
 };
 
@@ -654,9 +656,39 @@ static errcode_t round_first(struct round *rd)
 			continue;
 		}
 		if (decide(c, f) && fix_one(c, rd->first, i) == 0) {
+			struct check_finding *v;
+
 			rd->entries_change |= changes_entries(f);
 			count_fixed(c, f, rd->fixed);
+			if (f->code != E4R_PR_DIR_CORRUPT || f->blk == E4R_NONE)
+				continue;
+			if (!(v = realloc(rd->cut, (rd->ncut + 1) * sizeof(*v))))
+				return ENOMEM;
+			rd->cut = v;
+			rd->cut[rd->ncut++] = *f;
 		}
+	}
+	return 0;
+}
+
+/*
+ * Was F found on a directory block this round's round_first rewrote? Its
+ * other findings there (a checksum, a '..' read as missing through the
+ * damage) describe the block before: a '..' written over a mended htree
+ * root would make it a leaf. The next round reads the block again.
+ */
+static int found_on_cut_block(const struct round *rd, const struct check_finding *f)
+{
+	enum check_pass pass = check_problem_info(f->code)->pass;
+
+	for (size_t k = 0; k < rd->ncut; k++) {
+		const struct check_finding *cut = &rd->cut[k];
+
+		if (pass == E4R_PASS_DIRS && f->blk == cut->blk && f->dir == cut->dir)
+			return 1;
+		/* pass 3 read '..' through the damage too */
+		if (pass == E4R_PASS_CONNECT && f->code == E4R_PR_BAD_DOTDOT && f->ino == cut->dir)
+			return 1;
 	}
 	return 0;
 }
@@ -680,6 +712,8 @@ static int round_defers(struct round *rd, struct check_finding *f)
 
 	/* the entries of a directory whose map this round mends: as in round_first */
 	if (waits_for_map(&rd->to_map, f))
+		return defer(c, f, 1);
+	if (found_on_cut_block(rd, f))
 		return defer(c, f, 1);
 	/*
 	 * Pass 4 counted the links this round's entries give; a pass 2 or 3
@@ -805,16 +839,16 @@ static errcode_t round_summaries(struct round *rd)
  * yes, deleted as e2fsck's pass 1D deletes it (the inode cleared; the
  * entries naming it go in the next round, as in e2fsck's pass 2).
  */
-static int delete_dup_file(void *arg, ext2_ino_t ino, errcode_t why)
+static errcode_t delete_dup_file(void *arg, ext2_ino_t ino, errcode_t why, int *deleted)
 {
 	struct round *rd = arg;
 	struct check_result *r = rd->c->res;
 	size_t n = r->count;
+	errcode_t err = settle(rd->c, rd->first, E4R_PR_DUP_CLONE_FAILED, ino, E4R_NONE, (uint64_t)why,
+			       rd->fixed);
 
-	if (settle(rd->c, rd->first, E4R_PR_DUP_CLONE_FAILED, ino, E4R_NONE, (uint64_t)why, rd->fixed) ||
-	    r->count == n)
-		return 0;
-	return r->findings[n].fixed;
+	*deleted = !err && r->count > n && r->findings[n].fixed;
+	return err;
 }
 
 /*
@@ -911,6 +945,7 @@ static errcode_t round_repairs(struct check_ctx *c, size_t first, unsigned *fixe
 	for (i = 0; i < sizeof(phases) / sizeof(phases[0]) && !err && !rd.over; i++)
 		err = phases[i](&rd);
 	free(rd.maps);
+	free(rd.cut);
 	check_keys_free(&rd.to_map);
 	free(rd.plan.late);
 	free(rd.plan.dups);

@@ -8,9 +8,8 @@
 
 #include "replay/auto.h"
 
-static enum replay_decision auto_decide(void *arg, const struct jbd_failure *f)
+enum replay_decision replay_auto_decide(const struct replay_auto *a, const struct jbd_failure *f)
 {
-	struct replay_auto *a = arg;
 	enum diag_action act = diag_txn_action(a->diag, f->txn);
 
 	if (f->kind == JBD_FAIL_BLOCK) {
@@ -27,6 +26,11 @@ static enum replay_decision auto_decide(void *arg, const struct jbd_failure *f)
 			return JBD_DECIDE_SKIP;
 		return JBD_DECIDE_REFUSE;
 	}
+}
+
+static enum replay_decision auto_decide(void *arg, const struct jbd_failure *f)
+{
+	return replay_auto_decide(arg, f);
 }
 
 static const unsigned char *auto_content(void *arg, unsigned txn, unsigned blk)
@@ -59,16 +63,18 @@ void replay_auto_free(struct replay_auto *a)
 	a->sup = NULL;
 }
 
+errcode_t replay_auto_repair_finding(const struct diag_finding *f, struct jbd_journal *j)
+{
+	if (f->action != JBD_AUTO_REPLAY_CORRECTED || !f->corrected || f->corrected_jblk >= j->total_len)
+		return 0;
+	return io_channel_write_blk64(j->io, j->map[f->corrected_jblk], 1, f->corrected);
+}
+
 errcode_t replay_auto_repair_journal(const struct replay_auto *a, struct jbd_journal *j)
 {
 	errcode_t err = 0;
 
-	for (unsigned i = 0; i < a->diag->nfindings && !err; i++) {
-		const struct diag_finding *f = &a->diag->findings[i];
-		if (f->action != JBD_AUTO_REPLAY_CORRECTED || !f->corrected ||
-		    f->corrected_jblk >= j->total_len)
-			continue;
-		err = io_channel_write_blk64(j->io, j->map[f->corrected_jblk], 1, f->corrected);
-	}
+	for (unsigned i = 0; i < a->diag->nfindings && !err; i++)
+		err = replay_auto_repair_finding(&a->diag->findings[i], j);
 	return err;
 }

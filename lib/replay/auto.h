@@ -26,10 +26,18 @@ errcode_t replay_auto_setup(struct jbd_journal *j, const struct jbd_scan *s, str
 void replay_auto_free(struct replay_auto *a);
 
 /*
+ * What auto decides for failure F (the hooks' decide): ask offers the same
+ * proven correction and supersede verdict to the person it asks.
+ */
+enum replay_decision replay_auto_decide(const struct replay_auto *a, const struct jbd_failure *f);
+
+/*
  * Write the proven corrections back into the journal itself, so the emptied
  * log holds what the kernel meant to write (the image then equals a replay of
  * the undamaged journal). Flushed by the caller.
  */
 errcode_t replay_auto_repair_journal(const struct replay_auto *a, struct jbd_journal *j);
+/* The same for one finding (nothing unless it carries a proven corrected block). */
+errcode_t replay_auto_repair_finding(const struct diag_finding *f, struct jbd_journal *j);
 
 #endif

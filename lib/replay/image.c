@@ -204,6 +204,7 @@ static void load_opts(const struct replay_opts *o, struct replay_load_opts *lo)
 	lo->progress_arg = o->progress_arg;
 	lo->policy = o->policy;
 	lo->hooks = o->hooks;
+	lo->asker = o->asker;
 	lo->diagnose = o->diagnose;
 	lo->alternatives = 1;
 	lo->fc = REPLAY_LOAD_FC_REPLAY;
@@ -215,6 +216,7 @@ static void keep(struct replay_result *r, const struct replay_load *ld)
 	r->j = ld->j;
 	r->s = ld->s;
 	r->autop = ld->autop;
+	r->askp = ld->askp;
 	r->diag = ld->diag;
 	r->p = ld->plan;
 	r->alts = ld->alts;
@@ -288,6 +290,11 @@ errcode_t replay_image(const char *image, const struct replay_opts *o, struct re
 		if (!err)
 			err = io_channel_flush(r->j->io);
 	}
+	if (!err && r->askp && r->askp->ncorrected) {
+		err = replay_ask_repair_journal(r->askp, r->j);
+		if (!err)
+			err = io_channel_flush(r->j->io);
+	}
 	if (err)
 		goto out;
 	/*
@@ -331,6 +338,10 @@ void replay_free(struct replay_result *r)
 		replay_auto_free(r->autop);
 		free(r->autop);
 	}
+	if (r->askp) {
+		replay_ask_free(r->askp);
+		free(r->askp);
+	}
 	if (r->s)
 		jbd_scan_free(r->s);
 	if (r->j)
@@ -344,5 +355,7 @@ const struct diag_report *replay_diagnosis(const struct replay_result *r)
 {
 	if (r->autop)
 		return r->autop->diag;
+	if (r->askp)
+		return r->askp->diag.diag;
 	return r->diag;
 }

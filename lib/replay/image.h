@@ -4,6 +4,7 @@
 
 #include "replay/plan.h"
 #include "replay/auto.h"
+#include "replay/ask.h"
 #include "replay/alternatives.h"
 #include "jbd/fc.h"
 #include "replay/fc.h"
@@ -15,6 +16,7 @@ struct replay_opts {
 	const char			*journal_path;	/* external journal device */
 	io_manager			io;		/* NULL: unix_io_manager (tests inject faults) */
 	const struct replay_hooks	*hooks;		/* ask and auto */
+	const struct replay_asker	*asker;		/* ask without hooks: the questions, with auto's proofs */
 	int				diagnose;	/* also diagnose every checksum failure, whatever the policy */
 	jbd_progress_fn			progress;	/* reading the log, writing home; may be NULL */
 	void				*progress_arg;
@@ -31,6 +33,8 @@ struct replay_result {
 	int			fc_replayed;
 	int			fc_failed;	/* a damaged area or refused tags: the fs needs a check */
 	struct replay_auto		*autop;		/* auto with failures: the diagnosis behind its decisions */
+	struct replay_ask		*askp;		/* ask with an asker and failures: the diagnosis and the
+							   corrections chosen */
 	struct replay_alts		*alts;		/* auto that left something out: what the other policies
 							   would write differently (replay_plan_fell_back) */
 	struct diag_report	*diag;		/* opts.diagnose, another policy, and failures: their diagnosis */

@@ -19,7 +19,8 @@ static errcode_t at(struct replay_load *ld, enum replay_load_step step, errcode_
 static errcode_t diagnose(const struct replay_load_opts *o, struct replay_load *ld,
 			  const struct replay_hooks **hooks)
 {
-	int failures = replay_log_has_failures(ld->s);
+	/* a fault of the log's structure is explained too, where no checksum fails */
+	int failures = replay_log_has_failures(ld->s) || jbd_scan_structure_faults(ld->s);
 	errcode_t err;
 
 	if (o->policy == JBD_POLICY_AUTO && !o->hooks && (failures || o->diagnose_healthy)) {
@@ -29,6 +30,15 @@ static errcode_t diagnose(const struct replay_load_opts *o, struct replay_load *
 		err = replay_auto_setup(ld->j, ld->s, ld->autop);
 		if (!err)
 			*hooks = &ld->autop->hooks;
+		return err;
+	}
+	if (o->policy == JBD_POLICY_ASK && !o->hooks && o->asker && failures) {
+		ld->askp = calloc(1, sizeof(*ld->askp));
+		if (!ld->askp)
+			return EXT2_ET_NO_MEMORY;
+		err = replay_ask_setup(ld->j, ld->s, o->asker, ld->askp);
+		if (!err)
+			*hooks = &ld->askp->hooks;
 		return err;
 	}
 	if (o->diagnose && failures)
@@ -116,6 +126,10 @@ void replay_load_free(struct replay_load *ld)
 	if (ld->autop) {
 		replay_auto_free(ld->autop);
 		free(ld->autop);
+	}
+	if (ld->askp) {
+		replay_ask_free(ld->askp);
+		free(ld->askp);
 	}
 	if (ld->s)
 		jbd_scan_free(ld->s);

@@ -4,6 +4,7 @@
 
 #include "replay/plan.h"
 #include "replay/auto.h"
+#include "replay/ask.h"
 #include "replay/alternatives.h"
 #include "jbd/fc.h"
 
@@ -40,6 +41,7 @@ struct replay_load_opts {
 	void				*progress_arg;
 	enum replay_policy		policy;
 	const struct replay_hooks	*hooks;		/* ask's; auto without them answers by its diagnosis */
+	const struct replay_asker	*asker;		/* ask without hooks: the person, offered auto's proofs */
 	/*
 	 * Auto's diagnosis is made only of a log with failures (nothing else
 	 * needs deciding); DIAGNOSE_HEALTHY makes it of any log, for a report
@@ -57,6 +59,8 @@ struct replay_load {
 	struct jbd_scan		*s;
 	struct replay_auto	*autop;		/* auto without hooks, a log it diagnoses: its diagnosis
 						   and hooks; else NULL */
+	struct replay_ask	*askp;		/* ask with an asker, a log with failures: its diagnosis and
+						   answers; else NULL */
 	struct diag_report	*diag;		/* opts.diagnose: the diagnosis when auto made none; else NULL */
 	struct replay_plan	*plan;		/* NULL with plan_failures and a healthy log */
 	struct replay_alts	*alts;		/* opts.alternatives and auto fell back; NULL if they failed */

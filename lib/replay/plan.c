@@ -123,9 +123,16 @@ static enum replay_decision ask(struct planner *pl, const struct jbd_failure *f,
 
 	if (pl->hooks && pl->hooks->decide)
 		d = pl->hooks->decide(pl->hooks->arg, f);
+	if (pl->hooks && pl->hooks->error && (*err = pl->hooks->error(pl->hooks->arg)))
+		return JBD_DECIDE_REFUSE;
 	*err = record_decision(pl->p, &pl->decision_cap, f, d);
-	if (d != JBD_DECIDE_CORRECTED && !(d == JBD_DECIDE_AS_IS && pl->p->policy == JBD_POLICY_AUTO) &&
-	    !(d == JBD_DECIDE_SKIP && pl->p->policy == JBD_POLICY_AUTO))
+	/*
+	 * A correction and a skip are proven whoever chose them (ask offers
+	 * them only where auto would make them); as is, only auto's (a benign
+	 * leak): a person's "as it is" replays what no proof vouches for.
+	 */
+	if (d != JBD_DECIDE_CORRECTED && d != JBD_DECIDE_SKIP &&
+	    !(d == JBD_DECIDE_AS_IS && pl->p->policy == JBD_POLICY_AUTO))
 		pl->unresolved = 1;
 	else
 		pl->resolved = 1;

@@ -72,6 +72,12 @@ struct replay_hooks {
 	 * pointer must stay valid until the plan is freed.
 	 */
 	const unsigned char *(*content)(void *arg, unsigned txn, unsigned blk);
+	/*
+	 * Ask: asked after each decide; an error (a cancelled question, a bad
+	 * scripted answer) ends the plan with it, before anything is written.
+	 * May be NULL.
+	 */
+	errcode_t (*error)(void *arg);
 	void *arg;
 };
 

@@ -89,7 +89,7 @@ done
 # ask, without a terminal: every question is answered no, so nothing from T1 on is replayed.
 policy ask commit.img c-ask.img
 expect_rc 1 "ask with a corrupt commit"
-expect_out "Replay this transaction anyway\? no" "ask asked and answered no"
+expect_out "^Replay this transaction anyway\? .*: no \(standard input is not a terminal\)$" "ask asked and answered no"
 for b in 100 101 102 200; do expect_block c-ask.img $b orig; done
 # auto: the diagnosis locates the flipped bit in the commit block and proves it, so the
 # transaction is replayed as logged, with no error left behind.

@@ -43,7 +43,7 @@ for path, start in [("lib/fs/decode.c", "} kinds[] = {"),
                     ("lib/replay/view.c", "const char *replay_view_fate_name"),
                     ("lib/jbd/scan.c", "const char *jbd_scan_end_name"),
                     ("lib/jbd/fc.c", "const char *jbd_fc_stop_name"),
-                    ("recover/cmd_replay.c", "static const char *decision_name")]:
+                    ("recover/answers.c", "static const char *const decision_names[]")]:
     b = body(path, start)
     for m in re.finditer(r'N_\(' + LIT + r'\)', b):
         words.add(ast.literal_eval('"%s"' % m.group(1)))
