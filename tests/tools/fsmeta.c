@@ -418,8 +418,20 @@ static int reseal_block(ext2_filsys fs, const char *kind, uint64_t blk, ext2_ino
 	}
 	if (!strcmp(kind, "dir"))
 		err = ext2fs_dir_block_csum_set(fs, ino, (struct ext2_dir_entry *)buf);
-	else if (!strcmp(kind, "extent"))
-		err = ext2fs_extent_block_csum_set(fs, ino, (struct ext3_extent_header *)buf);
+	else if (!strcmp(kind, "extent")) {
+		struct ext3_extent_header *eh = (struct ext3_extent_header *)buf;
+
+		/*
+		 * libext2fs puts the checksum after eh_max entries: a damaged
+		 * eh_max would have it written past the block. Such a node is
+		 * left as damaged, its checksum as it was.
+		 */
+		if (12u * (ext2fs_le16_to_cpu(eh->eh_max) + 1) + 4 > fs->blocksize) {
+			free(buf);
+			return 0;
+		}
+		err = ext2fs_extent_block_csum_set(fs, ino, eh);
+	}
 	else if (!strcmp(kind, "xattr"))
 		err = ext2fs_ext_attr_block_csum_set(fs, 0, blk, (struct ext2_ext_attr_header *)buf);
 	if (!err)
