@@ -364,10 +364,13 @@ static errcode_t clone_inode_kept(ext2_filsys fs, ext2_ino_t ino, blk64_t walked
 	    (err = ext2fs_flush_icache(fs)) ||
 	    (err = ext2fs_read_inode2(fs, ino, (struct ext2_inode *)&disk, sizeof(disk), READ_INODE_NOCSUM)))
 		return err;
-	/* the cache keeps the inode as given, the disk with its checksum set */
+	/*
+	 * The cache keeps the inode as given, the disk with its checksum set;
+	 * and past the first 128 bytes the cache holds what a short write left
+	 * there, not the disk's: the map and its counts are in those 128.
+	 */
 	cached.osd2.linux2.l_i_checksum_lo = disk.osd2.linux2.l_i_checksum_lo = 0;
-	cached.i_checksum_hi = disk.i_checksum_hi = 0;
-	if (memcmp(&cached, &disk, sizeof(disk)))
+	if (memcmp(&cached, &disk, EXT2_GOOD_OLD_INODE_SIZE))
 		return E4R_INODE_WRITE_LOST;
 	if ((err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, count_data, &mapped)))
 		return err;
