@@ -407,16 +407,17 @@ static int dir_copy_covers(struct jc *x, const unsigned char *cur, const unsigne
 		unsigned len = fs_dirent_name_len(de);
 		int chained = !fs_dirent_rec_len(fs, de, &rec) && rec >= 12 && rec % 4 == 0 && off + rec <= limit;
 		int whole = chained && len + 8 <= rec;
+
 		/*
 		 * Past a break only what reads as an entry counts: a record that
 		 * fits, a file type that is the file's. Index entries (hash,
-		 * block) hold small numbers that read as inodes in use.
+		 * block) hold small numbers that read as inodes in use. (The kind
+		 * is looked up only for a number in range.)
 		 */
-		int named = whole ? len != 0 :
-			    chained && (!ext2fs_has_feature_filetype(fs->super) ||
-					fs_dirent_file_type(de) == kind_now(x, ino));
-
-		if (names_live_file(x, ino) && named && !copy_names(x, copy, limit, ino))
+		if (names_live_file(x, ino) &&
+		    (whole ? len != 0 : chained && (!ext2fs_has_feature_filetype(fs->super) ||
+						    fs_dirent_file_type(de) == kind_now(x, ino))) &&
+		    !copy_names(x, copy, limit, ino))
 			return 0;
 		off += whole ? rec : 4;
 	}
