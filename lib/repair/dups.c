@@ -406,11 +406,6 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	d->lcluster = d->kept_pc = d->new_pc = d->count_pc = E4R_NONE;
 	d->last_pblk = E4R_NONE;
 	d->last_lblk = 0;
-	d->ntaken = 0;
-	d->taken_err = 0;
-	d->walked = 0;
-	d->nodes = 0;
-	d->charged = ext2fs_get_stat_i_blocks(fs, &in) * 512;
 	d->home = fs_inode_goal(fs, ino, LINUX_S_ISREG(in.i_mode));
 	if (walk != DUP_CLONE) {
 		err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, clone_cb, d);
@@ -422,6 +417,11 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 			err = 0;
 		return d->counts->err ? d->counts->err : err;
 	}
+	d->ntaken = 0;
+	d->taken_err = 0;
+	d->walked = 0;
+	d->nodes = 0;
+	d->charged = ext2fs_get_stat_i_blocks(fs, &in) * 512;
 	/* what the clone takes, to give back if the file is deleted for want of more */
 	repair_alloc_watch(c, clone_took, d);
 	/*
@@ -436,7 +436,8 @@ static errcode_t dup_walk(struct dup_clone *d, ext2_ino_t ino, enum dup_walk wal
 	repair_alloc_watch(c, NULL, NULL);
 	if (!err && !d->err && !d->met)
 		err = fs_walk_unread_why(fs, ino);
-	if (!err && !d->err && d->extents && d->cloned)
+	/* (only a file this walk changed: every change took a block) */
+	if (!err && !d->err && d->extents && d->ntaken)
 		err = clone_inode_kept(fs, ino, d->walked);
 	/* a copied node still holds the checksum its first owner's number seeds */
 	if (!err && !d->err && d->nodes && ext2fs_has_feature_metadata_csum(fs->super))
